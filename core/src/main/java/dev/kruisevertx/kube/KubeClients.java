@@ -1,0 +1,59 @@
+package dev.kruisevertx.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Builds fabric8 clients on the JDK HTTP client. fabric8's default HTTP client is built on Vert.x 4,
+ * which cannot share a JVM with this project's Vert.x 5, so every client in the project comes from here.
+ */
+public final class KubeClients {
+    private KubeClients() {
+    }
+
+    /** A client from a kubeconfig file, or from the usual discovery (in-cluster, $KUBECONFIG, ~/.kube/config) when null. */
+    public static KubernetesClient create(Path kubeconfig, double qps, int burst) {
+        Config config;
+        if (kubeconfig != null) {
+            String text;
+            try {
+                text = Files.readString(kubeconfig);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+            }
+            config = Config.fromKubeconfig(text);
+        } else {
+            config = Config.autoConfigure(null);
+        }
+        return create(config, qps, burst);
+    }
+
+    public static KubernetesClient create(Config base, double qps, int burst) {
+        Config config = new ConfigBuilder(base)
+                .withRequestRetryBackoffLimit(3)
+                .build();
+        // fabric8 has no client-side token bucket like client-go's rest-config-qps; the values are
+        // kept on the config so callers that throttle can read them.
+        config.setMaxConcurrentRequests(Math.max(burst, 1));
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
+    }
+
+    /** A client for tests and the embedded cluster: no retries, so failures surface at once. */
+    public static KubernetesClient forTest(Config base) {
+        Config config = new ConfigBuilder(base).withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
+    }
+}

@@ -1,0 +1,17 @@
+package dev.kruisevertx.manager;
+
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.podreadiness.PodReadinessController;
+
+import java.util.List;
+
+/** Every controller this manager can run, in the order they are prepared. Each workload issue adds its own. */
+public final class ControllerRegistry {
+    private ControllerRegistry() {
+    }
+
+    public static List<ControllerDefinition> all() {
+        return List.of(
+                new PodReadinessController());
+    }
+}

@@ -1,0 +1,165 @@
+package dev.kruisevertx.manager;
+
+import dev.kruisevertx.bus.InstrumentedVertx;
+import dev.kruisevertx.cache.CacheEventBus;
+import dev.kruisevertx.cache.WatchCache;
+import dev.kruisevertx.cache.WatchCacheOptions;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.controller.PlanRecorder;
+import dev.kruisevertx.kube.KubeExecutor;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The running manager: one Vert.x instance, one shared watch cache, the HTTP endpoints, leader election and the
+ * controller verticles. Start-up order follows OpenKruise's: cache and indexes, endpoints, then controllers once
+ * this replica leads.
+ */
+public final class ManagerApp {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagerApp.class);
+
+    private final ManagerConfig config;
+    private final KubernetesClient client;
+    private final Vertx vertx;
+    private final PrometheusMeterRegistry registry;
+    private final WatchCache cache;
+    private final KubeExecutor kube;
+    private final ControllerSupervisor supervisor;
+    private final HttpEndpoints endpoints;
+    private final LeaderElection election;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private int[] ports = {-1, -1};
+
+    private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
+        this.config = config;
+        this.client = client;
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        InstrumentedVertx.Instrumented instrumented = InstrumentedVertx.create(new VertxOptions(), registry);
+        this.vertx = instrumented.vertx();
+        CacheEventBus.registerCodec(vertx);
+        this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
+                config.syncPeriod(), config.cacheMutationDetector()));
+        PlanRecorder plans = new PlanRecorder();
+        if (config.leaderElection()) {
+            this.election = new LeaderElection(client, config.leaderElectionSettings(), new LeaderElection.Listener() {
+                private final Context ctx = vertx.getOrCreateContext();
+
+                @Override
+                public void startedLeading() {
+                    ctx.runOnContext(v -> supervisor.startLeading());
+                }
+
+                @Override
+                public void stoppedLeading() {
+                    ctx.runOnContext(v -> supervisor.stopLeading());
+                }
+            }, registry);
+        } else {
+            this.election = null;
+        }
+        this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
+                () -> !closed.get() && (election == null || election.isLeader()));
+        ControllerContext context = new ControllerContext(vertx, cache, client, kube, config.featureGates(), registry,
+                plans, config.settings());
+        this.supervisor = new ControllerSupervisor(context, controllers, config.cacheSyncTimeout());
+
+        HealthChecks liveness = new HealthChecks("healthz");
+        liveness.add("ping", () -> null);
+        HealthChecks readiness = new HealthChecks("readyz");
+        readiness.add("informers-synced", () -> cache.hasSynced() ? null : "shared informers have not synced yet");
+        this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness, instrumented.eventBusMetrics(), plans,
+                supervisor::view);
+    }
+
+    /** Builds and starts a manager on the given client; fails with a clear message when something is wrong. */
+    public static Future<ManagerApp> start(ManagerConfig config, KubernetesClient client,
+                                           List<ControllerDefinition> controllers) {
+        ManagerApp app = new ManagerApp(config, client, controllers);
+        return app.endpoints.start(config.metricsAddr(), config.healthProbeAddr())
+                .compose(ports -> {
+                    app.ports = ports;
+                    LOG.info("serving /metrics on port {} and /healthz,/readyz on port {}", ports[0], ports[1]);
+                    return app.supervisor.prepare(config.crdRecheckPeriod());
+                })
+                .map(v -> {
+                    if (app.election != null) {
+                        app.election.start();
+                    } else {
+                        LOG.info("leader election disabled: running controllers at once");
+                        app.supervisor.startLeading();
+                    }
+                    return app;
+                })
+                .recover(e -> app.close().transform(ignored -> Future.failedFuture(e)));
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public WatchCache cache() {
+        return cache;
+    }
+
+    public ControllerSupervisor supervisor() {
+        return supervisor;
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public boolean isLeader() {
+        return election == null || election.isLeader();
+    }
+
+    public int metricsPort() {
+        return ports[0];
+    }
+
+    public int healthPort() {
+        return ports[1];
+    }
+
+    /** Stops controllers first (releasing the lease), then the cache and endpoints, then Vert.x. */
+    public Future<Void> close() {
+        if (!closed.compareAndSet(false, true)) {
+            return Future.succeededFuture();
+        }
+        if (election != null) {
+            election.close();
+        }
+        return supervisor.stopLeading()
+                .eventually(() -> {
+                    supervisor.close();
+                    cache.close();
+                    return endpoints.close();
+                })
+                .eventually(() -> {
+                    kube.close();
+                    return vertx.close();
+                })
+                .onComplete(ar -> LOG.info("manager stopped"));
+    }
+}

@@ -1,0 +1,217 @@
+package dev.kruisevertx.manager;
+
+import dev.kruisevertx.cli.GoDuration;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.controller.ManagerSettings;
+import dev.kruisevertx.features.FeatureGates;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The {@code manager} subcommand: OpenKruise's kruise-manager flags, with the same names and defaults, so the
+ * chart's arguments work unchanged. Flags that only make sense for Go (pprof) are accepted and logged as ignored.
+ */
+@Command(name = "manager", mixinStandardHelpOptions = true,
+        description = "Run the kruise-vertx controller manager and webhook against a Kubernetes cluster.")
+public class ManagerCommand {
+    @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file; in-cluster config or $KUBECONFIG when unset.")
+    Path kubeconfig;
+
+    @Option(names = "--metrics-addr", defaultValue = ":8080", description = "Address of /metrics and /debug/* (\"0\" disables). Default: ${DEFAULT-VALUE}")
+    String metricsAddr;
+
+    @Option(names = "--health-probe-addr", defaultValue = ":8000", description = "Address of /healthz and /readyz. Default: ${DEFAULT-VALUE}")
+    String healthProbeAddr;
+
+    @Option(names = "--enable-leader-election", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Elect a leader on a Lease; only the leader runs controllers. Default: ${DEFAULT-VALUE}")
+    boolean enableLeaderElection;
+
+    @Option(names = "--leader-election-id", defaultValue = "kruise-manager", description = "Lease name. Default: ${DEFAULT-VALUE}")
+    String leaderElectionId;
+
+    @Option(names = "--leader-election-namespace", defaultValue = "kruise-system", description = "Lease namespace. Default: ${DEFAULT-VALUE}")
+    String leaderElectionNamespace;
+
+    @Option(names = "--leader-election-resource-lock", defaultValue = "leases", description = "Only \"leases\" is supported. Default: ${DEFAULT-VALUE}")
+    String leaderElectionResourceLock;
+
+    @Option(names = "--leader-election-lease-duration", defaultValue = "15s")
+    String leaseDuration;
+
+    @Option(names = "--leader-election-renew-deadline", defaultValue = "10s")
+    String renewDeadline;
+
+    @Option(names = "--leader-election-retry-period", defaultValue = "2s")
+    String retryPeriod;
+
+    @Option(names = "--namespace", defaultValue = "", description = "Restrict the cache to one namespace (all when empty).")
+    String namespace;
+
+    @Option(names = "--sync-period", defaultValue = "0", description = "Informer resync period; 0 disables resync. Default: ${DEFAULT-VALUE}")
+    String syncPeriod;
+
+    @Option(names = "--controller-cache-sync-timeout", defaultValue = "2m")
+    String cacheSyncTimeout;
+
+    @Option(names = "--webhook-initialize-timeout", defaultValue = "60s")
+    String webhookInitializeTimeout;
+
+    @Option(names = "--rest-config-qps", defaultValue = "30")
+    int restConfigQps;
+
+    @Option(names = "--rest-config-burst", defaultValue = "50")
+    int restConfigBurst;
+
+    @Option(names = "--rate-limiter-base-delay", defaultValue = "5ms")
+    String rateLimiterBaseDelay;
+
+    @Option(names = "--rate-limiter-max-delay", defaultValue = "1000s")
+    String rateLimiterMaxDelay;
+
+    @Option(names = "--rate-limiter-qps", defaultValue = "10")
+    int rateLimiterQps;
+
+    @Option(names = "--rate-limiter-bucket-size", defaultValue = "100")
+    int rateLimiterBucketSize;
+
+    @Option(names = "--expectation-timeout", defaultValue = "5m")
+    String expectationTimeout;
+
+    @Option(names = "--feature-gates", defaultValue = "", description = "Comma list of Gate=true|false.")
+    String featureGates;
+
+    @Option(names = "--log-format", defaultValue = "text", description = "text or json. Default: ${DEFAULT-VALUE}")
+    String logFormat;
+
+    @Option(names = {"-v", "--v"}, defaultValue = "0", description = "Log verbosity as klog's: 0-4 info, 5-6 debug, 7+ trace.")
+    int verbosity;
+
+    @Option(names = "--enable-cache-mutation-detector", arity = "0..1", defaultValue = "false", fallbackValue = "true",
+            description = "Check that nobody mutates cached objects (also KUBE_CACHE_MUTATION_DETECTOR=true).")
+    boolean cacheMutationDetector;
+
+    @Option(names = "--crd-recheck-period", defaultValue = "30s",
+            description = "How often controllers whose CRD is missing look for it again (0 disables).")
+    String crdRecheckPeriod;
+
+    // Accepted for compatibility with OpenKruise's chart and manifests.
+    @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
+    boolean enablePprof;
+    @Option(names = "--pprof-addr", defaultValue = ":8090", hidden = true)
+    String pprofAddr;
+    @Option(names = "--allow-privileged", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
+    boolean allowPrivileged;
+    @Option(names = "--logtostderr", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
+    boolean logToStderr;
+    @Option(names = "--disable-no-deepcopy", arity = "0..1", defaultValue = "false", fallbackValue = "true", hidden = true)
+    boolean disableNoDeepCopy;
+    @Option(names = "--default-ttlseconds-for-always-nodeimage", defaultValue = "300", hidden = true)
+    int defaultTtlSecondsForAlwaysNodeImage;
+    @Option(names = "--protection-log-path", defaultValue = "/log", hidden = true)
+    String protectionLogPath;
+    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset", hidden = true)
+    String wsEnabledVersionedStatus;
+
+    /** Adds one {@code --<controller>-workers} flag per controller to a command line before parsing. */
+    public static void addWorkerFlags(CommandSpec spec, List<ControllerDefinition> controllers) {
+        for (ControllerDefinition d : controllers) {
+            spec.addOption(OptionSpec.builder("--" + d.name() + "-workers")
+                    .type(int.class).defaultValue(Integer.toString(d.defaultWorkers()))
+                    .description("Concurrent reconciles of the " + d.name() + " controller. Default: " + d.defaultWorkers())
+                    .build());
+        }
+    }
+
+    /** Validates everything and builds the config; any problem is an IllegalArgumentException naming the flag. */
+    public ManagerConfig toConfig(CommandSpec spec, List<ControllerDefinition> controllers, Map<String, String> env) {
+        if (!"leases".equals(leaderElectionResourceLock)) {
+            throw new IllegalArgumentException("--leader-election-resource-lock: only \"leases\" is supported, got \""
+                    + leaderElectionResourceLock + "\"");
+        }
+        if (!logFormat.equals("text") && !logFormat.equals("json")) {
+            throw new IllegalArgumentException("--log-format: expected \"text\" or \"json\", got \"" + logFormat + "\"");
+        }
+        if (restConfigQps <= 0 || restConfigBurst <= 0) {
+            throw new IllegalArgumentException("--rest-config-qps and --rest-config-burst must be positive");
+        }
+        if (rateLimiterQps <= 0 || rateLimiterBucketSize <= 0) {
+            throw new IllegalArgumentException("--rate-limiter-qps and --rate-limiter-bucket-size must be positive");
+        }
+        Map<String, Integer> workers = new HashMap<>();
+        for (ControllerDefinition d : controllers) {
+            String flag = "--" + d.name() + "-workers";
+            int value = spec.findOption(flag).getValue();
+            if (value < 1) {
+                throw new IllegalArgumentException(flag + " must be at least 1, got " + value);
+            }
+            workers.put(d.name(), value);
+        }
+        FeatureGates gates;
+        try {
+            gates = FeatureGates.parse(featureGates, env);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--feature-gates: " + e.getMessage(), e);
+        }
+        LeaderElection.Settings election = new LeaderElection.Settings(leaderElectionNamespace, leaderElectionId,
+                identity(), duration("--leader-election-lease-duration", leaseDuration),
+                duration("--leader-election-renew-deadline", renewDeadline),
+                duration("--leader-election-retry-period", retryPeriod));
+        ManagerSettings settings = new ManagerSettings(namespace.isEmpty() ? null : namespace,
+                duration("--expectation-timeout", expectationTimeout),
+                duration("--rate-limiter-base-delay", rateLimiterBaseDelay),
+                duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
+                rateLimiterQps, rateLimiterBucketSize, workers, Map.of());
+        return new ManagerConfig(kubeconfig,
+                ListenAddress.parse("--metrics-addr", metricsAddr),
+                ListenAddress.parse("--health-probe-addr", healthProbeAddr),
+                enableLeaderElection, election,
+                duration("--sync-period", syncPeriod),
+                duration("--controller-cache-sync-timeout", cacheSyncTimeout),
+                duration("--webhook-initialize-timeout", webhookInitializeTimeout),
+                restConfigQps, restConfigBurst,
+                cacheMutationDetector || "true".equalsIgnoreCase(env.get("KUBE_CACHE_MUTATION_DETECTOR")),
+                duration("--crd-recheck-period", crdRecheckPeriod),
+                gates, settings);
+    }
+
+    private static Duration duration(String flag, String value) {
+        try {
+            Duration d = GoDuration.parse(value);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("must not be negative");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String identity() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "unknown";
+        }
+        // Same shape as controller-runtime's: hostname plus a random suffix, unique per process.
+        return host + "_" + UUID.randomUUID();
+    }
+
+    static CommandLine commandLine(ManagerCommand command, List<ControllerDefinition> controllers) {
+        CommandLine cl = new CommandLine(command);
+        addWorkerFlags(cl.getCommandSpec(), controllers);
+        return cl;
+    }
+}

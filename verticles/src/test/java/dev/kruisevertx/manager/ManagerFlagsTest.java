@@ -1,0 +1,114 @@
+package dev.kruisevertx.manager;
+
+import dev.kruisevertx.features.Feature;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ManagerFlagsTest {
+    private static ManagerConfig parse(String... args) {
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = ManagerCommand.commandLine(command, ControllerRegistry.all());
+        cl.parseArgs(args);
+        return command.toConfig(cl.getCommandSpec(), ControllerRegistry.all(), Map.of());
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = KruiseManagerMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), false);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void defaultsAreOpenKruises() {
+        ManagerConfig c = parse();
+        assertEquals(8080, c.metricsAddr().port());
+        assertEquals(8000, c.healthProbeAddr().port());
+        assertTrue(c.leaderElection());
+        assertEquals("kruise-manager", c.leaderElectionSettings().name());
+        assertEquals("kruise-system", c.leaderElectionSettings().namespace());
+        assertEquals(Duration.ofSeconds(15), c.leaderElectionSettings().leaseDuration());
+        assertEquals(Duration.ofSeconds(10), c.leaderElectionSettings().renewDeadline());
+        assertEquals(Duration.ofSeconds(2), c.leaderElectionSettings().retryPeriod());
+        assertNull(c.settings().namespace());
+        assertEquals(Duration.ZERO, c.syncPeriod());
+        assertEquals(Duration.ofMinutes(2), c.cacheSyncTimeout());
+        assertEquals(Duration.ofSeconds(60), c.webhookInitializeTimeout());
+        assertEquals(Duration.ofMinutes(5), c.settings().expectationTimeout());
+        assertEquals(Duration.ofMillis(5), c.settings().rateLimiterBaseDelay());
+        assertEquals(Duration.ofSeconds(1000), c.settings().rateLimiterMaxDelay());
+        assertEquals(10, c.settings().rateLimiterQps());
+        assertEquals(100, c.settings().rateLimiterBucketSize());
+        assertEquals(30, c.restConfigQps());
+        assertEquals(50, c.restConfigBurst());
+        assertEquals(3, c.settings().workers().get("podreadiness"));
+        assertFalse(c.cacheMutationDetector());
+    }
+
+    @Test
+    void chartStyleArgumentsAreAccepted() {
+        ManagerConfig c = parse("--enable-leader-election", "--metrics-addr=:8080", "--health-probe-addr=:8000",
+                "--logtostderr=true", "--leader-election-namespace=kruise-system", "--v=4",
+                "--feature-gates=KruiseDaemon=false", "--sync-period=0", "--podreadiness-workers=7",
+                "--enable-leader-election=false", "--namespace=team-a", "--expectation-timeout=90s");
+        assertFalse(c.leaderElection());
+        assertEquals(7, c.settings().workers().get("podreadiness"));
+        assertEquals("team-a", c.settings().namespace());
+        assertEquals(Duration.ofSeconds(90), c.settings().expectationTimeout());
+        assertFalse(c.featureGates().enabled(Feature.KruiseDaemon));
+    }
+
+    @Test
+    void unknownFlagExitsTwoWithAClearMessage() {
+        Run r = run("manager", "--no-such-flag=1");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("Unknown option: '--no-such-flag=1'"), r.err());
+        assertTrue(r.err().contains("kruise-manager manager --help"), r.err());
+    }
+
+    @Test
+    void badValuesNameTheFlag() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--rate-limiter-base-delay=fast"))
+                .getMessage().startsWith("--rate-limiter-base-delay: invalid duration \"fast\""));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--podreadiness-workers=0"))
+                .getMessage().contains("--podreadiness-workers must be at least 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--leader-election-resource-lock=configmaps"))
+                .getMessage().contains("only \"leases\""));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> parse("--leader-election-lease-duration=5s", "--leader-election-renew-deadline=10s"))
+                .getMessage().contains("must be greater than --leader-election-renew-deadline"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--log-format=xml"))
+                .getMessage().contains("--log-format"));
+    }
+
+    @Test
+    void unknownFeatureGateIsAStartupError() {
+        Run r = run("manager", "--feature-gates=NoSuchGate=true");
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("error: --feature-gates: "), r.err());
+        assertTrue(r.err().contains("NoSuchGate"), r.err());
+    }
+
+    @Test
+    void noSubcommandPrintsUsage() {
+        Run r = run();
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("manager"), r.err());
+    }
+}

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * Consumers either block ({@link #take}), poll ({@link #poll}) or register a callback ({@link #next}), which
  * suits Vert.x workers that must not block.
  *
- * <p>One lock guards everything and every operation takes it once and does one hash lookup.
+ * <p>One lock guards everything; every operation takes it once and does one hash lookup, and the metrics are
+ * plain fields updated under that lock.
  *
  * @param <K> the key type; keys must have stable {@code equals}/{@code hashCode} and must not be null
  */
@@ -88,7 +89,6 @@ public final class WorkQueue<K> {
         Objects.requireNonNull(key, "work queue key must not be null");
         Consumer<? super K> callback = null;
         K handed = null;
-        long waited = 0;
         lock.lock();
         try {
             if (shuttingDown || !markDirty(key, timestamp())) {
@@ -96,9 +96,7 @@ public final class WorkQueue<K> {
             }
             if (!callbacks.isEmpty() && head != null) {
                 callback = callbacks.poll();
-                ItemState<K> s = pop();
-                handed = s.key;
-                waited = s.startedAt - s.addedAt;
+                handed = pop().key;
             } else if (blockedTakers > 0) {
                 notEmpty.signal();
             }
@@ -106,7 +104,6 @@ public final class WorkQueue<K> {
             lock.unlock();
         }
         if (callback != null) {
-            recordQueueDuration(waited);
             deliver(callback, handed);
         }
     }
@@ -155,22 +152,12 @@ public final class WorkQueue<K> {
 
     /** The next queued key, now marked processing, or {@code null} if none is queued. Never blocks. */
     public K poll() {
-        ItemState<K> s;
-        K key;
-        long waited;
         lock.lock();
         try {
-            if (head == null) {
-                return null;
-            }
-            s = pop();
-            key = s.key;
-            waited = s.startedAt - s.addedAt;
+            return head == null ? null : pop().key;
         } finally {
             lock.unlock();
         }
-        recordQueueDuration(waited);
-        return key;
     }
 
     /**
@@ -178,8 +165,6 @@ public final class WorkQueue<K> {
      * and nothing is queued.
      */
     public K take() throws InterruptedException {
-        K key;
-        long waited;
         lock.lockInterruptibly();
         try {
             while (head == null && !shuttingDown) {
@@ -190,17 +175,10 @@ public final class WorkQueue<K> {
                     blockedTakers--;
                 }
             }
-            if (head == null) {
-                return null;
-            }
-            ItemState<K> s = pop();
-            key = s.key;
-            waited = s.startedAt - s.addedAt;
+            return head == null ? null : pop().key;
         } finally {
             lock.unlock();
         }
-        recordQueueDuration(waited);
-        return key;
     }
 
     /**
@@ -212,14 +190,11 @@ public final class WorkQueue<K> {
     public void next(Consumer<? super K> callback) {
         Objects.requireNonNull(callback, "callback must not be null");
         K key = null;
-        long waited = 0;
         boolean now;
         lock.lock();
         try {
             if (head != null) {
-                ItemState<K> s = pop();
-                key = s.key;
-                waited = s.startedAt - s.addedAt;
+                key = pop().key;
                 now = true;
             } else if (shuttingDown) {
                 now = true;
@@ -231,9 +206,6 @@ public final class WorkQueue<K> {
             lock.unlock();
         }
         if (now) {
-            if (key != null) {
-                recordQueueDuration(waited);
-            }
             deliver(callback, key);
         }
     }
@@ -243,8 +215,6 @@ public final class WorkQueue<K> {
         Objects.requireNonNull(key, "work queue key must not be null");
         Consumer<? super K> callback = null;
         K handed = null;
-        long waited = 0;
-        long worked;
         CompletableFuture<Void> drainedNow = null;
         lock.lock();
         try {
@@ -252,16 +222,15 @@ public final class WorkQueue<K> {
             if (s == null || !s.processing) {
                 return;
             }
-            long now = timestamp();
-            worked = now - s.startedAt;
+            if (metrics != null) {
+                metrics.workDuration.record(ticker.nanoTime() - s.startedAt);
+            }
             unlinkRunning(s);
             if (s.dirty) {
                 enqueue(s);
                 if (!callbacks.isEmpty()) {
                     callback = callbacks.poll();
-                    ItemState<K> h = pop();
-                    handed = h.key;
-                    waited = h.startedAt - h.addedAt;
+                    handed = pop().key;
                 } else if (blockedTakers > 0) {
                     notEmpty.signal();
                 }
@@ -274,14 +243,10 @@ public final class WorkQueue<K> {
         } finally {
             lock.unlock();
         }
-        if (metrics != null) {
-            metrics.workDuration(worked);
-        }
         if (drainedNow != null) {
             drainedNow.complete(null);
         }
         if (callback != null) {
-            recordQueueDuration(waited);
             deliver(callback, handed);
         }
     }
@@ -379,6 +344,9 @@ public final class WorkQueue<K> {
         s.processing = true;
         long now = timestamp();
         s.startedAt = now;
+        if (metrics != null) {
+            metrics.queueDuration.record(now - s.addedAt);
+        }
         s.next = null;
         s.prev = runningTail;
         if (runningTail == null) {
@@ -447,7 +415,7 @@ public final class WorkQueue<K> {
     /** Outside the lock: the delay thread hands over every key whose time has come, under one lock. */
     private void addDue(List<K> keys) {
         List<Consumer<? super K>> cbs = null;
-        List<ItemState<K>> handed = null;
+        List<K> handed = null;
         lock.lock();
         try {
             if (shuttingDown) {
@@ -463,7 +431,7 @@ public final class WorkQueue<K> {
                     handed = new ArrayList<>();
                 }
                 cbs.add(callbacks.poll());
-                handed.add(pop());
+                handed.add(pop().key);
             }
             if (head != null && blockedTakers > 0) {
                 if (queued > 1) {
@@ -477,17 +445,8 @@ public final class WorkQueue<K> {
         }
         if (cbs != null) {
             for (int i = 0; i < cbs.size(); i++) {
-                ItemState<K> s = handed.get(i);
-                // Read without the lock: the state is processing and only this hand-off knows its times.
-                recordQueueDuration(s.startedAt - s.addedAt);
-                deliver(cbs.get(i), s.key);
+                deliver(cbs.get(i), handed.get(i));
             }
-        }
-    }
-
-    private void recordQueueDuration(long nanos) {
-        if (metrics != null) {
-            metrics.queueDuration(nanos);
         }
     }
 
@@ -543,6 +502,17 @@ public final class WorkQueue<K> {
         lock.lock();
         try {
             return runningHead == null ? 0 : (ticker.nanoTime() - runningHead.startedAt) / NANOS_PER_SECOND;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    WorkQueueMetrics.Histograms histogramsForMetrics(WorkQueueMetrics m) {
+        lock.lock();
+        try {
+            return new WorkQueueMetrics.Histograms(
+                    m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
+                    m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count());
         } finally {
             lock.unlock();
         }

@@ -1,0 +1,73 @@
+package dev.kruisevertx.bench.queue;
+
+import dev.kruisevertx.queue.WorkQueue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Delayed adds: one thread adds {@code n} distinct keys with delays spread uniformly over [0, 1 s) as fast as
+ * it can; workers take them as they fall due. Reports the add rate, and lateness = time a worker receives a
+ * key minus its due time (add time + delay).
+ *
+ * <p>Usage: {@code DelayedAddLateness [keys=1000000] [workers=2]}
+ */
+public final class DelayedAddLateness {
+
+    record Due(long id, long dueAt) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int workers = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        System.out.printf("delayed adds: %d keys due within 1 s, %d worker(s), metrics on%n", n, workers);
+        for (int round = 1; round <= 3; round++) {
+            run(n, workers, "round " + round + (round == 1 ? " (warm-up)" : ""));
+        }
+    }
+
+    static void run(int n, int workers, String label) throws InterruptedException {
+        WorkQueue<Due> queue = MeteredQueues.create("delayed");
+        long[] lateness = new long[n];
+        AtomicInteger received = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            Thread t = new Thread(() -> {
+                try {
+                    Due k;
+                    while ((k = queue.take()) != null) {
+                        lateness[received.getAndIncrement()] = System.nanoTime() - k.dueAt();
+                        queue.done(k);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "worker-" + w);
+            t.start();
+            threads.add(t);
+        }
+        SplittableRandom random = new SplittableRandom(42);
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            long delay = random.nextLong(1, 1_000_000_000L);
+            // The key records the due time the queue computes (its clock is System.nanoTime too).
+            queue.addAfter(new Due(i, System.nanoTime() + delay), Duration.ofNanos(delay));
+        }
+        long addNanos = System.nanoTime() - start;
+        while (received.get() < n) {
+            Thread.sleep(1);
+        }
+        queue.shutDown();
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.printf("%s: %.0f adds/s (%d adds in %.3f s); lateness %s%n", label,
+                n / (addNanos / 1e9), n, addNanos / 1e9, new Percentiles(lateness, n).summaryMillis());
+    }
+
+    private DelayedAddLateness() {
+    }
+}

@@ -1,0 +1,222 @@
+package dev.kruisevertx.cache;
+
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+
+/**
+ * The process-wide watch cache: exactly one fabric8 {@link SharedIndexInformer} per resource type,
+ * created on the first {@link #resource} call and shared by every controller and webhook handler.
+ *
+ * <p>Every informer gets the {@link Indexes#NAMESPACE} and {@link Indexes#OWNER_UID} indexes, Pods also
+ * {@link Indexes#NODE_NAME}; components add their own with {@link #addIndex} before the informer starts.
+ * Reads return the cached instances without copying; see the read-only contract on {@link CachedResource}.
+ *
+ * <p>Failures: an informer never gives up. List and watch errors are logged and retried with fabric8's
+ * exponential backoff (counted in {@value #RETRY_METRIC}); a watch that answers 410 Gone makes fabric8
+ * relist, and objects missing from the new list are delivered as deletions.
+ *
+ * <p>Thread-safe. {@link #isServed} and {@link #close} block and must not run on an event loop; the
+ * other methods do not block.
+ */
+public final class WatchCache implements AutoCloseable {
+    public static final String RETRY_METRIC = "kruise_cache_informer_retries_total";
+    /** How often the mutation detector compares (client-go uses one second too). */
+    static final Duration MUTATION_CHECK_PERIOD = Duration.ofSeconds(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(WatchCache.class);
+
+    private final KubernetesClient client;
+    private final WatchCacheOptions options;
+    private final MeterRegistry registry;
+    private final CacheMutationDetector detector;
+    private final ConcurrentMap<Class<?>, InformerResource<?>> resources = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    public WatchCache(KubernetesClient client, WatchCacheOptions options) {
+        this(client, options, Metrics.globalRegistry);
+    }
+
+    public WatchCache(KubernetesClient client, WatchCacheOptions options, MeterRegistry registry) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.options = Objects.requireNonNull(options, "options");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.detector = options.mutationDetector()
+                ? new CacheMutationDetector(client.getKubernetesSerialization(), registry, MUTATION_CHECK_PERIOD)
+                : null;
+    }
+
+    public WatchCacheOptions options() {
+        return options;
+    }
+
+    /** The shared cache of {@code type}, creating (not starting) its informer on first use. */
+    @SuppressWarnings("unchecked")
+    public <T extends HasMetadata> CachedResource<T> resource(Class<T> type) {
+        return entry(type);
+    }
+
+    /**
+     * Registers an index on the informer of {@code type}. Must happen before that informer starts.
+     * Registering the same name again with the same function object is a no-op.
+     *
+     * @throws IllegalArgumentException the name is taken by another function
+     * @throws IllegalStateException    the informer already started
+     */
+    public <T extends HasMetadata> void addIndex(Class<T> type, String indexName, Function<T, List<String>> fn) {
+        Objects.requireNonNull(indexName, "indexName");
+        Objects.requireNonNull(fn, "fn");
+        entry(type).addIndex(indexName, fn);
+    }
+
+    /**
+     * Whether the API server serves {@code type} (for a custom resource: its CRD is installed), asked
+     * through discovery. Core ({@code v1}) kinds are checked too. Blocking: call it on a worker thread.
+     *
+     * @throws KubernetesClientException when discovery fails for another reason than "not found"
+     */
+    public boolean isServed(Class<? extends HasMetadata> type) {
+        String group = HasMetadata.getGroup(type);
+        String version = HasMetadata.getVersion(type);
+        String plural = HasMetadata.getPlural(type);
+        String groupVersion = group == null || group.isEmpty() ? version : group + "/" + version;
+        APIResourceList resourcesOfGroup;
+        try {
+            resourcesOfGroup = client.getApiResources(groupVersion);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+        if (resourcesOfGroup == null || resourcesOfGroup.getResources() == null) {
+            return false;
+        }
+        for (APIResource r : resourcesOfGroup.getResources()) {
+            if (plural.equals(r.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Starts the informer of {@code type} (idempotent, non-blocking); completes when it first synced. */
+    public CompletionStage<Void> start(Class<? extends HasMetadata> type) {
+        return entry(type).start();
+    }
+
+    /** True when every started informer has completed its first list. */
+    public boolean hasSynced() {
+        for (InformerResource<?> r : resources.values()) {
+            if (r.isStarted() && !r.hasSynced()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The mutation detector, when {@link WatchCacheOptions#mutationDetector()} is on. */
+    public Optional<CacheMutationDetector> mutationDetector() {
+        return Optional.ofNullable(detector);
+    }
+
+    /**
+     * With the mutation detector on, throws {@link CacheMutationException} if a cached object was changed
+     * in place; without it, does nothing.
+     */
+    public void checkMutations() {
+        if (detector != null) {
+            detector.check();
+        }
+    }
+
+    /** Stops every informer. The cache cannot be used afterwards. */
+    @Override
+    public void close() {
+        closed = true;
+        for (InformerResource<?> r : resources.values()) {
+            try {
+                r.informer().stop();
+            } catch (RuntimeException e) {
+                LOG.warn("stopping the informer for {} failed", r.kind(), e);
+            }
+        }
+        resources.clear();
+        if (detector != null) {
+            detector.close();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> InformerResource<T> entry(Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        if (closed) {
+            throw new IllegalStateException("watch cache is closed");
+        }
+        return (InformerResource<T>) resources.computeIfAbsent(type, t -> create(type));
+    }
+
+    private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
+        String kind = HasMetadata.getApiVersion(type) + "/" + HasMetadata.getKind(type);
+        boolean namespaced = Namespaced.class.isAssignableFrom(type);
+        long resyncMs = options.resyncPeriod().toMillis();
+        SharedIndexInformer<T> informer = namespaced && options.namespace() != null
+                ? client.resources(type).inNamespace(options.namespace()).runnableInformer(resyncMs)
+                : client.resources(type).inAnyNamespace().runnableInformer(resyncMs);
+        Counter retries = Counter.builder(RETRY_METRIC)
+                .description("List/watch failures after which an informer retried")
+                .tag("kind", kind)
+                .register(registry);
+        informer.exceptionHandler((isStarted, t) -> {
+            retries.increment();
+            LOG.warn("informer for {} failed ({}), retrying with backoff: {}", kind,
+                    isStarted ? "while watching" : "before its first sync", t.toString());
+            return true;
+        });
+        InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
+        resource.addIndex(Indexes.OWNER_UID, ownerUids());
+        if (type == Pod.class) {
+            resource.addIndex(Indexes.NODE_NAME, podNodeName());
+        }
+        if (detector != null) {
+            informer.addEventHandler(detector.handlerFor(kind));
+        }
+        informer.stopped().whenComplete((v, t) -> {
+            if (t != null && !closed) {
+                LOG.error("informer for {} stopped unexpectedly", kind, t);
+            }
+        });
+        LOG.debug("created the shared informer for {} (namespace {}, resync {})", kind,
+                namespaced && options.namespace() != null ? options.namespace() : "all", options.resyncPeriod());
+        return resource;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> Function<T, List<String>> ownerUids() {
+        return (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> Function<T, List<String>> podNodeName() {
+        return (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME;
+    }
+}

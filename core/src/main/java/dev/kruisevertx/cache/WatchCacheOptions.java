@@ -1,0 +1,55 @@
+package dev.kruisevertx.cache;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How the {@link WatchCache} lists and watches.
+ *
+ * @param namespace        restrict every namespaced informer to this namespace ({@code --namespace});
+ *                         null watches all namespaces. Cluster-scoped kinds are always watched whole.
+ * @param resyncPeriod     re-deliver every cached object as an update this often ({@code --sync-period});
+ *                         {@link Duration#ZERO} (the default) disables resync. fabric8 needs at least 1 s.
+ * @param mutationDetector keep a copy of every cached object and report callers that change one
+ *                         (debug mode; doubles memory and costs a serialization per event)
+ */
+public record WatchCacheOptions(String namespace, Duration resyncPeriod, boolean mutationDetector) {
+    /** Environment variable that switches the mutation detector on, as in client-go. */
+    public static final String MUTATION_DETECTOR_ENV = "KUBE_CACHE_MUTATION_DETECTOR";
+
+    public WatchCacheOptions {
+        if (namespace != null && namespace.isBlank()) {
+            namespace = null;
+        }
+        if (resyncPeriod == null) {
+            resyncPeriod = Duration.ZERO;
+        }
+        if (resyncPeriod.isNegative()) {
+            throw new IllegalArgumentException("resync period must not be negative, got " + resyncPeriod);
+        }
+        if (!resyncPeriod.isZero() && resyncPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("resync period must be 0 (off) or at least 1s, got " + resyncPeriod);
+        }
+    }
+
+    /** All namespaces, no resync, mutation detector as {@value #MUTATION_DETECTOR_ENV} says. */
+    public static WatchCacheOptions defaults() {
+        return defaults(System.getenv());
+    }
+
+    static WatchCacheOptions defaults(Map<String, String> env) {
+        return new WatchCacheOptions(null, Duration.ZERO, "true".equalsIgnoreCase(env.get(MUTATION_DETECTOR_ENV)));
+    }
+
+    public WatchCacheOptions withNamespace(String ns) {
+        return new WatchCacheOptions(ns, resyncPeriod, mutationDetector);
+    }
+
+    public WatchCacheOptions withResyncPeriod(Duration period) {
+        return new WatchCacheOptions(namespace, period, mutationDetector);
+    }
+
+    public WatchCacheOptions withMutationDetector(boolean enabled) {
+        return new WatchCacheOptions(namespace, resyncPeriod, enabled);
+    }
+}

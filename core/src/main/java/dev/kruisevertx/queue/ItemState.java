@@ -1,0 +1,28 @@
+package dev.kruisevertx.queue;
+
+/**
+ * Everything the queue knows about one key, in one object that is also the hash-table node, so each queue
+ * operation costs one lookup and no allocation for keys already known.
+ *
+ * <p>A state is in at most one list at a time: the FIFO of queued keys (singly linked through {@code next}) or
+ * the list of keys being processed, oldest first (doubly linked through {@code prev}/{@code next}). A key that
+ * is re-added while processing is only marked dirty; it joins the FIFO when its processing is done.
+ */
+final class ItemState<K> {
+
+    final K key;
+    /** Next state in the same hash bucket. */
+    ItemState<K> chain;
+    ItemState<K> prev;
+    ItemState<K> next;
+    /** When the key was last marked dirty (for the queue-duration histogram). */
+    long addedAt;
+    /** When the key was handed to a consumer (for work duration and the unfinished-work gauges). */
+    long startedAt;
+    boolean dirty;
+    boolean processing;
+
+    ItemState(K key) {
+        this.key = key;
+    }
+}

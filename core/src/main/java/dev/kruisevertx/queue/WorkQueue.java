@@ -1,0 +1,574 @@
+package dev.kruisevertx.queue;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A de-duplicating, rate-limited work queue of keys with the semantics of client-go's workqueue:
+ * <ul>
+ *   <li>a key is queued at most once, however often it is added before a consumer takes it;</li>
+ *   <li>a key handed to a consumer is "processing" until {@link #done}; it is never handed to a second
+ *       consumer meanwhile. Adding it again while processing marks it dirty, and it is queued again only
+ *       when {@code done} is called;</li>
+ *   <li>{@link #addAfter} holds a key back until its due time (one heap and one thread per queue); a key
+ *       already waiting keeps the earlier due time;</li>
+ *   <li>{@link #addRateLimited} delays by what the {@link RateLimiter} says; {@link #forget} resets it;</li>
+ *   <li>after {@link #shutDown} adds are ignored, keys still queued are handed out, and consumers waiting on
+ *       an empty queue get {@code null}.</li>
+ * </ul>
+ * Consumers either block ({@link #take}), poll ({@link #poll}) or register a callback ({@link #next}), which
+ * suits Vert.x workers that must not block.
+ *
+ * <p>One lock guards everything; every operation takes it once and does one hash lookup, and the metrics are
+ * plain fields updated under that lock.
+ *
+ * @param <K> the key type; keys must have stable {@code equals}/{@code hashCode} and must not be null
+ */
+public final class WorkQueue<K> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    private final String name;
+    private final RateLimiter<K> rateLimiter;
+    private final Ticker ticker;
+    private final WorkQueueMetrics metrics;
+    private final DelayedAdds<K> delayed;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition notEmpty = lock.newCondition();
+    private final ItemTable<K> items = new ItemTable<>();
+    /** FIFO of queued keys. */
+    private ItemState<K> head;
+    private ItemState<K> tail;
+    private int queued;
+    /** Keys being processed, oldest first. */
+    private ItemState<K> runningHead;
+    private ItemState<K> runningTail;
+    private int running;
+    private long runningStartedAtSum;
+    /** Dirty keys, queued or waiting for their processing to finish: what workqueue_depth reports. */
+    private int dirty;
+    private long adds;
+    private long retries;
+    private int blockedTakers;
+    private final ArrayDeque<Consumer<? super K>> callbacks = new ArrayDeque<>();
+    private boolean shuttingDown;
+    private CompletableFuture<Void> drained;
+
+    private WorkQueue(Builder<K> b) {
+        this.name = b.name;
+        this.rateLimiter = b.rateLimiter != null ? b.rateLimiter : RateLimiters.controllerDefault();
+        this.ticker = b.ticker;
+        this.delayed = new DelayedAdds<>("workqueue-" + name + "-delay", ticker, this::addDue);
+        this.metrics = b.registry == null ? null : new WorkQueueMetrics(b.registry, name, b.controller, this);
+    }
+
+    public static <K> Builder<K> builder(String name) {
+        return new Builder<>(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Queues {@code key} unless it is already queued; a key being processed is queued again after done. */
+    public void add(K key) {
+        Objects.requireNonNull(key, "work queue key must not be null");
+        Consumer<? super K> callback = null;
+        K handed = null;
+        lock.lock();
+        try {
+            if (shuttingDown || !markDirty(key, timestamp())) {
+                return;
+            }
+            if (!callbacks.isEmpty() && head != null) {
+                callback = callbacks.poll();
+                handed = pop().key;
+            } else if (blockedTakers > 0) {
+                notEmpty.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (callback != null) {
+            deliver(callback, handed);
+        }
+    }
+
+    /** Queues {@code key} once {@code delay} has passed; a zero or negative delay adds it now. */
+    public void addAfter(K key, Duration delay) {
+        Objects.requireNonNull(key, "work queue key must not be null");
+        Objects.requireNonNull(delay, "delay must not be null");
+        if (isShuttingDown()) {
+            return;
+        }
+        if (delay.isNegative() || delay.isZero()) {
+            add(key);
+            return;
+        }
+        long nanos = ItemExponentialFailureRateLimiter.saturatedNanos(delay);
+        long now = ticker.nanoTime();
+        // Clamp so that "now + delay" cannot wrap; a due time ~292 years away is as good as never.
+        long dueAt = nanos > Long.MAX_VALUE / 2 ? now + Long.MAX_VALUE / 2 : now + nanos;
+        delayed.schedule(key, dueAt);
+    }
+
+    /** Queues {@code key} after the delay its rate limiter gives it, and counts a retry. */
+    public void addRateLimited(K key) {
+        Objects.requireNonNull(key, "work queue key must not be null");
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
+            retries++;
+        } finally {
+            lock.unlock();
+        }
+        addAfter(key, rateLimiter.when(key));
+    }
+
+    /** Resets the rate limiter's memory of {@code key}; call it once the key was processed successfully. */
+    public void forget(K key) {
+        rateLimiter.forget(key);
+    }
+
+    public int numRequeues(K key) {
+        return rateLimiter.numRequeues(key);
+    }
+
+    /** The next queued key, now marked processing, or {@code null} if none is queued. Never blocks. */
+    public K poll() {
+        lock.lock();
+        try {
+            return head == null ? null : pop().key;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for the next queued key and marks it processing. Returns {@code null} once the queue is shut down
+     * and nothing is queued.
+     */
+    public K take() throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (head == null && !shuttingDown) {
+                blockedTakers++;
+                try {
+                    notEmpty.await();
+                } finally {
+                    blockedTakers--;
+                }
+            }
+            return head == null ? null : pop().key;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Calls {@code callback} exactly once: with the next key (marked processing) as soon as one is queued, or
+     * with {@code null} when the queue shuts down first. The callback runs on whichever thread makes the key
+     * available (possibly the caller's, an adder's or the delay thread), so it should only dispatch the work,
+     * e.g. to a Vert.x context.
+     */
+    public void next(Consumer<? super K> callback) {
+        Objects.requireNonNull(callback, "callback must not be null");
+        K key = null;
+        boolean now;
+        lock.lock();
+        try {
+            if (head != null) {
+                key = pop().key;
+                now = true;
+            } else if (shuttingDown) {
+                now = true;
+            } else {
+                callbacks.add(callback);
+                now = false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (now) {
+            deliver(callback, key);
+        }
+    }
+
+    /** Marks the end of processing {@code key}; if it was added meanwhile, it is queued again now. */
+    public void done(K key) {
+        Objects.requireNonNull(key, "work queue key must not be null");
+        Consumer<? super K> callback = null;
+        K handed = null;
+        CompletableFuture<Void> drainedNow = null;
+        lock.lock();
+        try {
+            ItemState<K> s = items.get(key);
+            if (s == null || !s.processing) {
+                return;
+            }
+            if (metrics != null) {
+                metrics.workDuration.record(ticker.nanoTime() - s.startedAt);
+            }
+            unlinkRunning(s);
+            if (s.dirty) {
+                enqueue(s);
+                if (!callbacks.isEmpty()) {
+                    callback = callbacks.poll();
+                    handed = pop().key;
+                } else if (blockedTakers > 0) {
+                    notEmpty.signal();
+                }
+            } else {
+                items.remove(s);
+            }
+            if (running == 0 && drained != null) {
+                drainedNow = drained;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (drainedNow != null) {
+            drainedNow.complete(null);
+        }
+        if (callback != null) {
+            deliver(callback, handed);
+        }
+    }
+
+    /** Number of keys queued and ready to be handed out (not counting delayed or processing keys). */
+    public int len() {
+        lock.lock();
+        try {
+            return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stops the queue: later adds are ignored, delayed keys are dropped, keys still queued can still be taken,
+     * and consumers waiting on an empty queue get {@code null}.
+     */
+    public void shutDown() {
+        List<Consumer<? super K>> released = beginShutdown();
+        finishShutdown(released);
+    }
+
+    /** {@link #shutDown()}, completing once every key being processed has been marked done. */
+    public CompletionStage<Void> shutDownWithDrain() {
+        List<Consumer<? super K>> released;
+        CompletableFuture<Void> result;
+        lock.lock();
+        try {
+            released = beginShutdown();
+            if (drained == null) {
+                drained = new CompletableFuture<>();
+                if (running == 0) {
+                    drained.complete(null);
+                }
+            }
+            result = drained;
+        } finally {
+            lock.unlock();
+        }
+        finishShutdown(released);
+        return result;
+    }
+
+    public boolean isShuttingDown() {
+        lock.lock();
+        try {
+            return shuttingDown;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- internals, all called with the lock held unless stated ----
+
+    /** Marks {@code key} dirty and queues it unless it is processing; false if it was dirty already. */
+    private boolean markDirty(K key, long now) {
+        ItemState<K> s = items.get(key);
+        if (s == null) {
+            s = new ItemState<>(key);
+            items.insert(s);
+        } else if (s.dirty) {
+            return false;
+        }
+        s.dirty = true;
+        s.addedAt = now;
+        dirty++;
+        adds++;
+        if (!s.processing) {
+            enqueue(s);
+        }
+        return true;
+    }
+
+    private void enqueue(ItemState<K> s) {
+        s.next = null;
+        if (tail == null) {
+            head = s;
+        } else {
+            tail.next = s;
+        }
+        tail = s;
+        queued++;
+    }
+
+    private ItemState<K> pop() {
+        ItemState<K> s = head;
+        head = s.next;
+        if (head == null) {
+            tail = null;
+        }
+        queued--;
+        dirty--;
+        s.dirty = false;
+        s.processing = true;
+        long now = timestamp();
+        s.startedAt = now;
+        if (metrics != null) {
+            metrics.queueDuration.record(now - s.addedAt);
+        }
+        s.next = null;
+        s.prev = runningTail;
+        if (runningTail == null) {
+            runningHead = s;
+        } else {
+            runningTail.next = s;
+        }
+        runningTail = s;
+        running++;
+        runningStartedAtSum += now;
+        return s;
+    }
+
+    private void unlinkRunning(ItemState<K> s) {
+        if (s.prev == null) {
+            runningHead = s.next;
+        } else {
+            s.prev.next = s.next;
+        }
+        if (s.next == null) {
+            runningTail = s.prev;
+        } else {
+            s.next.prev = s.prev;
+        }
+        s.prev = null;
+        s.next = null;
+        s.processing = false;
+        running--;
+        runningStartedAtSum -= s.startedAt;
+    }
+
+    /** Time is read only when metrics need it; without metrics the hot path makes no clock calls. */
+    private long timestamp() {
+        return metrics == null ? 0 : ticker.nanoTime();
+    }
+
+    private List<Consumer<? super K>> beginShutdown() {
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return List.of();
+            }
+            shuttingDown = true;
+            notEmpty.signalAll();
+            List<Consumer<? super K>> released = new ArrayList<>(callbacks);
+            callbacks.clear();
+            return released;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Outside the lock. */
+    private void finishShutdown(List<Consumer<? super K>> released) {
+        delayed.stop();
+        if (metrics != null) {
+            // Unregistered so that a queue built later under the same name (a new leader term) is the one
+            // the meters read.
+            metrics.close();
+        }
+        for (Consumer<? super K> c : released) {
+            deliver(c, null);
+        }
+    }
+
+    /** Outside the lock: the delay thread hands over every key whose time has come, under one lock. */
+    private void addDue(List<K> keys) {
+        List<Consumer<? super K>> cbs = null;
+        List<K> handed = null;
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
+            long now = timestamp();
+            for (int i = 0, n = keys.size(); i < n; i++) {
+                markDirty(keys.get(i), now);
+            }
+            while (!callbacks.isEmpty() && head != null) {
+                if (cbs == null) {
+                    cbs = new ArrayList<>();
+                    handed = new ArrayList<>();
+                }
+                cbs.add(callbacks.poll());
+                handed.add(pop().key);
+            }
+            if (head != null && blockedTakers > 0) {
+                if (queued > 1) {
+                    notEmpty.signalAll();
+                } else {
+                    notEmpty.signal();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (cbs != null) {
+            for (int i = 0; i < cbs.size(); i++) {
+                deliver(cbs.get(i), handed.get(i));
+            }
+        }
+    }
+
+    private void deliver(Consumer<? super K> callback, K key) {
+        try {
+            callback.accept(key);
+        } catch (RuntimeException | Error e) {
+            // The key stays processing until the consumer calls done(); a throwing callback must not break
+            // the adder that happened to run it.
+            LOG.error("work queue {}: next() callback failed for key {}", name, key, e);
+        }
+    }
+
+    // ---- read by the meters (scrape time, not the hot path) ----
+
+    double depthForMetrics() {
+        lock.lock();
+        try {
+            return dirty;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    double addsForMetrics() {
+        lock.lock();
+        try {
+            return adds;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    double retriesForMetrics() {
+        lock.lock();
+        try {
+            return retries;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    double unfinishedWorkSeconds() {
+        lock.lock();
+        try {
+            return running == 0 ? 0 : (running * ticker.nanoTime() - runningStartedAtSum) / NANOS_PER_SECOND;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    double longestRunningProcessorSeconds() {
+        lock.lock();
+        try {
+            return runningHead == null ? 0 : (ticker.nanoTime() - runningHead.startedAt) / NANOS_PER_SECOND;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    WorkQueueMetrics.Histograms histogramsForMetrics(WorkQueueMetrics m) {
+        lock.lock();
+        try {
+            return new WorkQueueMetrics.Histograms(
+                    m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
+                    m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys waiting in the delay heap. */
+    int delayedLen() {
+        return delayed.size();
+    }
+
+    /** For tests with a manual ticker: moves every due delayed key into the queue on the calling thread. */
+    int releaseDueDelayed() {
+        return delayed.releaseDue();
+    }
+
+    DelayedAdds<K> delayedAdds() {
+        return delayed;
+    }
+
+    /** Builds a {@link WorkQueue}. */
+    public static final class Builder<K> {
+        private final String name;
+        private RateLimiter<K> rateLimiter;
+        private MeterRegistry registry;
+        private String controller;
+        private Ticker ticker = Ticker.system();
+
+        private Builder(String name) {
+            Objects.requireNonNull(name, "work queue name must not be null");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("work queue name must not be blank");
+            }
+            this.name = name;
+        }
+
+        /** Defaults to {@link RateLimiters#controllerDefault()}. */
+        public Builder<K> rateLimiter(RateLimiter<K> rateLimiter) {
+            this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+            return this;
+        }
+
+        /** Publishes the workqueue_* meters with labels {@code name} (the queue name) and {@code controller}. */
+        public Builder<K> meterRegistry(MeterRegistry registry, String controllerLabel) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            this.controller = Objects.requireNonNull(controllerLabel, "controllerLabel");
+            return this;
+        }
+
+        /** The time source for delays and metrics; tests pass a manual one. */
+        public Builder<K> ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        public WorkQueue<K> build() {
+            return new WorkQueue<>(this);
+        }
+    }
+}

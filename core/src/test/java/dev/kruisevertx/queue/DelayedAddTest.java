@@ -1,0 +1,161 @@
+package dev.kruisevertx.queue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static dev.kruisevertx.queue.WorkQueueTest.waitUntil;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DelayedAddTest {
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final List<WorkQueue<?>> queues = new ArrayList<>();
+
+    private WorkQueue<String> manualQueue() {
+        WorkQueue<String> q = WorkQueue.<String>builder("delays").ticker(ticker).build();
+        queues.add(q);
+        return q;
+    }
+
+    @AfterEach
+    void shutDownQueues() {
+        queues.forEach(WorkQueue::shutDown);
+    }
+
+    @Test
+    void delayedKeysArriveInDueOrderOnlyWhenDue() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("c", Duration.ofSeconds(3));
+        q.addAfter("a", Duration.ofSeconds(1));
+        q.addAfter("b", Duration.ofSeconds(2));
+        assertEquals(3, q.delayedLen());
+        assertEquals(0, q.releaseDueDelayed());
+        assertEquals(0, q.len());
+
+        ticker.advance(Duration.ofMillis(999));
+        assertEquals(0, q.releaseDueDelayed());
+        ticker.advance(Duration.ofMillis(1));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("a", q.poll());
+
+        ticker.advance(Duration.ofSeconds(5));
+        assertEquals(2, q.releaseDueDelayed());
+        assertEquals("b", q.poll());
+        assertEquals("c", q.poll());
+        assertEquals(0, q.delayedLen());
+    }
+
+    @Test
+    void keysDueAtTheSameTimeKeepTheirAddOrder() {
+        WorkQueue<String> q = manualQueue();
+        for (String k : List.of("x", "y", "z", "w")) {
+            q.addAfter(k, Duration.ofSeconds(1));
+        }
+        ticker.advance(Duration.ofSeconds(1));
+        q.releaseDueDelayed();
+        assertEquals("x", q.poll());
+        assertEquals("y", q.poll());
+        assertEquals("z", q.poll());
+        assertEquals("w", q.poll());
+    }
+
+    @Test
+    void anEarlierDueTimeWinsAndALaterOneIsIgnored() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("a", Duration.ofSeconds(10));
+        q.addAfter("a", Duration.ofSeconds(2));    // earlier: moves the key forward
+        q.addAfter("a", Duration.ofSeconds(30));   // later: ignored
+        assertEquals(1, q.delayedLen());
+        ticker.advance(Duration.ofSeconds(2));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("a", q.poll());
+        ticker.advance(Duration.ofSeconds(60));
+        assertEquals(0, q.releaseDueDelayed(), "the key was waiting once, so it arrives once");
+    }
+
+    @Test
+    void zeroOrNegativeDelayAddsAtOnce() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("a", Duration.ZERO);
+        q.addAfter("b", Duration.ofSeconds(-5));
+        assertEquals(2, q.len());
+        assertEquals(0, q.delayedLen());
+    }
+
+    @Test
+    void aDelayedKeyAlreadyQueuedIsStoredOnce() {
+        WorkQueue<String> q = manualQueue();
+        q.add("a");
+        q.addAfter("a", Duration.ofSeconds(1));
+        ticker.advance(Duration.ofSeconds(1));
+        q.releaseDueDelayed();
+        assertEquals(1, q.len());
+    }
+
+    @Test
+    void aDueKeyIsServedToAWaitingNextCallback() {
+        WorkQueue<String> q = manualQueue();
+        List<String> got = new ArrayList<>();
+        q.next(got::add);
+        q.addAfter("a", Duration.ofMillis(5));
+        ticker.advance(Duration.ofMillis(5));
+        q.releaseDueDelayed();
+        assertEquals(List.of("a"), got);
+    }
+
+    @Test
+    void shutDownDropsDelayedKeys() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("a", Duration.ofSeconds(1));
+        q.shutDown();
+        ticker.advance(Duration.ofSeconds(1));
+        assertEquals(0, q.releaseDueDelayed());
+        q.addAfter("b", Duration.ofSeconds(1));
+        assertEquals(0, q.delayedLen());
+        assertNull(q.poll());
+    }
+
+    @Test
+    void theDelayThreadDeliversOnRealTime() throws Exception {
+        WorkQueue<String> q = WorkQueue.<String>builder("real-delays").build();
+        queues.add(q);
+        long start = System.nanoTime();
+        q.addAfter("late", Duration.ofMillis(200));
+        q.addAfter("soon", Duration.ofMillis(20));
+        assertEquals("soon", q.take());
+        assertEquals("late", q.take());
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200), "not before its due time");
+        q.shutDown();
+        assertTrue(q.delayedAdds().awaitThreadExit(60, TimeUnit.SECONDS), "the delay thread stops");
+    }
+
+    @Test
+    void addRateLimitedBacksOffPerKeyUntilForgotten() throws Exception {
+        WorkQueue<String> q = WorkQueue.<String>builder("limited").ticker(ticker)
+                .rateLimiter(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)))
+                .build();
+        queues.add(q);
+        q.addRateLimited("a");
+        q.addRateLimited("a");   // second failure asks for 10 ms; the 5 ms due time already waiting wins
+        assertEquals(2, q.numRequeues("a"));
+        ticker.advance(Duration.ofMillis(5));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("a", q.poll());
+        q.done("a");
+        q.addRateLimited("a");   // third failure: 20 ms
+        ticker.advance(Duration.ofMillis(19));
+        assertEquals(0, q.releaseDueDelayed());
+        ticker.advance(Duration.ofMillis(1));
+        assertEquals(1, q.releaseDueDelayed());
+        q.forget("a");
+        assertEquals(0, q.numRequeues("a"));
+        waitUntil(() -> q.len() == 1, "the key is queued");
+    }
+}

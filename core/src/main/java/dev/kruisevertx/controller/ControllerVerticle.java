@@ -142,7 +142,7 @@ public final class ControllerVerticle extends VerticleBase {
             metrics.requeueAfter.increment();
             queue.forget(key);
             queue.addAfter(key, result.requeueAfter());
-        } else if (result.requeue()) {
+        } else if (result.rateLimitedRequeue()) {
             metrics.requeue.increment();
             queue.addRateLimited(key);
         } else {

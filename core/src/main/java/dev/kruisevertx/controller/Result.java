@@ -6,7 +6,7 @@ import java.time.Duration;
  * What a reconcile asks of the queue afterwards. A failed Future means "retry with backoff";
  * {@code requeueAfter} means "look again later" and resets the backoff, as controller-runtime does.
  */
-public record Result(boolean requeue, Duration requeueAfter) {
+public record Result(boolean rateLimitedRequeue, Duration requeueAfter) {
     private static final Result DONE = new Result(false, Duration.ZERO);
     private static final Result REQUEUE = new Result(true, Duration.ZERO);
 
@@ -15,7 +15,7 @@ public record Result(boolean requeue, Duration requeueAfter) {
     }
 
     /** Again soon, rate limited like an error but not counted as one. */
-    public static Result requeue() {
+    public static Result requeueRateLimited() {
         return REQUEUE;
     }
 

@@ -211,6 +211,8 @@ public class ManagerCommand {
 
     static CommandLine commandLine(ManagerCommand command, List<ControllerDefinition> controllers) {
         CommandLine cl = new CommandLine(command);
+        // Go's flag package lets a later occurrence win; charts rely on that when they append overrides.
+        cl.setOverwrittenOptionsAllowed(true);
         addWorkerFlags(cl.getCommandSpec(), controllers);
         return cl;
     }

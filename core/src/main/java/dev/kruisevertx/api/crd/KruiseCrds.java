@@ -9,6 +9,7 @@ import dev.kruisevertx.api.common.ApiJson;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,6 +46,16 @@ public final class KruiseCrds {
             .build();
 
     private KruiseCrds() {
+    }
+
+    /**
+     * Registers every Kruise kind with a serialization (e.g. {@code client.getKubernetesSerialization()}), so
+     * documents and watch events read by apiVersion/kind turn into these classes.
+     */
+    public static void registerKinds(KubernetesSerialization serialization) {
+        for (Class<? extends CustomResource<?, ?>> kind : KINDS) {
+            serialization.registerKubernetesResource(kind);
+        }
     }
 
     /** Every CRD, in {@link #KINDS} order. */

@@ -143,6 +143,27 @@ class CloneSetSerializationTest {
     }
 
     @Test
+    void documentsAreReadIntoCloneSetByApiVersionAndKind() throws IOException {
+        Object read = ApiJson.serialization().unmarshal(fixture());
+        assertEquals(CloneSet.class, read.getClass());
+    }
+
+    @Test
+    void javaSerializationWorksLikeForAnyFabric8Resource() throws Exception {
+        CloneSet cs = ApiJson.serialization().unmarshal(fixture(), CloneSet.class);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(cs);
+        }
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+                new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            CloneSet copy = (CloneSet) in.readObject();
+            assertEquals(cs.getSpec(), copy.getSpec());
+            assertEquals(cs.getStatus(), copy.getStatus());
+        }
+    }
+
+    @Test
     void unexpectedUpdateTypeSurvivesAndIsReportedAsUnknown() {
         CloneSet cs = ApiJson.serialization().unmarshal(
                 "{\"apiVersion\":\"apps.kruise.io/v1alpha1\",\"kind\":\"CloneSet\",\"spec\":{\"updateStrategy\":{\"type\":\"RollingUpdate\"}}}",

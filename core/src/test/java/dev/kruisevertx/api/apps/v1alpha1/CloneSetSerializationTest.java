@@ -97,6 +97,10 @@ class CloneSetSerializationTest {
         assertEquals(original, written);
 
         assertEquals(600, cs.getSpec().getAdditionalProperties().get("progressDeadlineSeconds"));
+        // Plain Jackson (e.g. Vert.x's JSON codec) keeps them too: nothing depends on fabric8's mapper set-up.
+        CloneSetSpec viaPlainJackson = JSON.readValue(JSON.writeValueAsString(cs.getSpec()), CloneSetSpec.class);
+        assertEquals(cs.getSpec(), viaPlainJackson);
+        assertEquals(original.get("spec"), JSON.readTree(JSON.writeValueAsString(viaPlainJackson)));
         assertEquals("enabled", cs.getSpec().getUpdateStrategy().getAdditionalProperties().get("futureKnob"));
     }
 

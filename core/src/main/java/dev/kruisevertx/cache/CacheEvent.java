@@ -9,7 +9,9 @@ import java.util.Objects;
  * {@link CachedResource}); the event is immutable and crosses the Vert.x event bus without a copy.
  *
  * @param type        what happened
- * @param oldObject   the previous state for {@code UPDATED}, the last known state for {@code DELETED}, null for {@code ADDED}
+ * @param oldObject   the previous state for {@code UPDATED}; for {@code DELETED} the final state the watch
+ *                    reported (a fresh object, not the instance that was cached) or, after a relist, the
+ *                    last cached state; null for {@code ADDED}
  * @param newObject   the new state for {@code ADDED} and {@code UPDATED}, null for {@code DELETED}
  * @param initialList for {@code ADDED}: the object was already there when the informer first listed
  *                    (or when the listener was added to a running informer), as opposed to created

@@ -56,7 +56,7 @@ public final class CacheEventBus {
 
     /** Hands the same instance to the consumer; refuses the wire because cache events never leave the process. */
     @SuppressWarnings("rawtypes")
-    private static final class LocalCodec implements MessageCodec<CacheEvent, CacheEvent> {
+    static final class LocalCodec implements MessageCodec<CacheEvent, CacheEvent> {
         @Override
         public void encodeToWire(Buffer buffer, CacheEvent event) {
             throw new IllegalStateException("cache events are local-only; publish them with DeliveryOptions.setLocalOnly(true)");

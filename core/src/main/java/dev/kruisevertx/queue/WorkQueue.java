@@ -97,8 +97,8 @@ public final class WorkQueue<K> {
             if (!callbacks.isEmpty() && head != null) {
                 callback = callbacks.poll();
                 handed = pop().key;
-            } else if (blockedTakers > 0) {
-                notEmpty.signal();
+            } else {
+                wakeTakerIfFirst();
             }
         } finally {
             lock.unlock();
@@ -171,11 +171,20 @@ public final class WorkQueue<K> {
                 blockedTakers++;
                 try {
                     notEmpty.await();
+                } catch (InterruptedException e) {
+                    // This taker may have consumed the wake-up meant for a queued key: pass it on.
+                    wakeNextTaker();
+                    throw e;
                 } finally {
                     blockedTakers--;
                 }
             }
-            return head == null ? null : pop().key;
+            if (head == null) {
+                return null;
+            }
+            K key = pop().key;
+            wakeNextTaker();
+            return key;
         } finally {
             lock.unlock();
         }
@@ -231,8 +240,8 @@ public final class WorkQueue<K> {
                 if (!callbacks.isEmpty()) {
                     callback = callbacks.poll();
                     handed = pop().key;
-                } else if (blockedTakers > 0) {
-                    notEmpty.signal();
+                } else {
+                    wakeTakerIfFirst();
                 }
             } else {
                 items.remove(s);
@@ -319,6 +328,23 @@ public final class WorkQueue<K> {
             enqueue(s);
         }
         return true;
+    }
+
+    /**
+     * Wakes one blocked taker when the queue just became non-empty. Keys added to a non-empty queue wake nobody:
+     * each taker that wakes passes the signal on while keys remain ({@link #wakeNextTaker}), so a burst of adds
+     * costs one wake-up per taker actually needed rather than one per key.
+     */
+    private void wakeTakerIfFirst() {
+        if (queued == 1 && blockedTakers > 0) {
+            notEmpty.signal();
+        }
+    }
+
+    private void wakeNextTaker() {
+        if (head != null && blockedTakers > 0) {
+            notEmpty.signal();
+        }
     }
 
     private void enqueue(ItemState<K> s) {
@@ -434,11 +460,7 @@ public final class WorkQueue<K> {
                 handed.add(pop().key);
             }
             if (head != null && blockedTakers > 0) {
-                if (queued > 1) {
-                    notEmpty.signalAll();
-                } else {
-                    notEmpty.signal();
-                }
+                notEmpty.signal();
             }
         } finally {
             lock.unlock();

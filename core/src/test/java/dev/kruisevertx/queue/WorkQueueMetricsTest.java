@@ -123,6 +123,27 @@ class WorkQueueMetricsTest {
         second.shutDown();
     }
 
+    @Test
+    void otherRegistriesGetCountAndTotalTime() {
+        var simple = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        WorkQueue<String> q = WorkQueue.<String>builder("plain").meterRegistry(simple, "plain-controller")
+                .ticker(ticker).build();
+        q.add("a");
+        ticker.advance(Duration.ofMillis(250));
+        assertEquals("a", q.poll());
+        ticker.advance(Duration.ofMillis(500));
+        q.done("a");
+        var queued = simple.get("workqueue.queue.duration").tag("name", "plain")
+                .tag("controller", "plain-controller").functionTimer();
+        assertEquals(1.0, queued.count());
+        assertEquals(0.25, queued.totalTime(java.util.concurrent.TimeUnit.SECONDS), 1e-9);
+        var work = simple.get("workqueue.work.duration").functionTimer();
+        assertEquals(0.5, work.totalTime(java.util.concurrent.TimeUnit.SECONDS), 1e-9);
+        assertEquals(1.0, simple.get("workqueue.adds").functionCounter().count());
+        q.shutDown();
+        assertTrue(simple.find("workqueue.depth").gauges().isEmpty(), "meters are removed at shutdown");
+    }
+
     private double value(String series) {
         String prefix = series + "{" + LABELS + "} ";
         for (String line : registry.scrape().split("\n")) {

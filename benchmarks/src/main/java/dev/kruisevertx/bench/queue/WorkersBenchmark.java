@@ -32,7 +32,7 @@ public class WorkersBenchmark {
 
     static final int BATCH = 10_000;
 
-    @Param({"1", "4", "16", "64"})
+    @Param({"1", "2", "4", "8", "16", "32", "64"})
     public int workers;
 
     private WorkQueue<String> queue;

@@ -1,13 +1,19 @@
 package dev.kruisevertx.api.common;
 
+import dev.kruisevertx.api.crd.KruiseCrds;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
  * The one JSON/YAML (de)serializer of the API model, for the JSON documents OpenKruise keeps in annotations.
- * fabric8's serialization knows the Kubernetes model types (IntOrString, Quantity, ObjectMeta) used inside them.
+ * fabric8's serialization knows the Kubernetes model types (IntOrString, Quantity, ObjectMeta) used inside them,
+ * and every Kruise kind is registered, so a document with only apiVersion/kind reads into the right class.
  */
 public final class ApiJson {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    static {
+        KruiseCrds.registerKinds(SERIALIZATION);
+    }
 
     private ApiJson() {
     }

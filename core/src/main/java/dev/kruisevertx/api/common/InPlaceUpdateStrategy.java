@@ -11,7 +11,8 @@ import java.util.Objects;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class InPlaceUpdateStrategy extends UnknownFields {
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    @JsonPropertyDescription("Seconds between marking a pod not-ready and changing its containers during an in-place update.")
+    @JsonPropertyDescription("Seconds between marking a pod not-ready and changing its containers during an "
+            + "in-place update.")
     private int gracePeriodSeconds;
 
     public InPlaceUpdateStrategy() {

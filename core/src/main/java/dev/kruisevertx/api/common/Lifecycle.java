@@ -6,13 +6,17 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 import java.util.Objects;
 
-/** Hooks a workload honours around a pod's life: before it becomes Normal, around an in-place update, before deletion. */
+/**
+ * Hooks a workload honours around a pod's life: before it becomes Normal, around an in-place update, before
+ * deletion.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class Lifecycle extends UnknownFields {
     @JsonPropertyDescription("Hook that holds a pod in PreparingDelete before it is deleted.")
     private LifecycleHook preDelete;
-    @JsonPropertyDescription("Hook that holds a pod in PreparingUpdate before an in-place update and in Updated after it.")
+    @JsonPropertyDescription("Hook that holds a pod in PreparingUpdate before an in-place update and in Updated "
+            + "after it.")
     private LifecycleHook inPlaceUpdate;
     @JsonPropertyDescription("Hook that holds a new pod in PreparingNormal until it may become Normal.")
     private LifecycleHook preNormal;
@@ -56,6 +60,7 @@ public class Lifecycle extends UnknownFields {
 
     @Override
     public String toString() {
-        return "Lifecycle{preDelete=" + preDelete + ", inPlaceUpdate=" + inPlaceUpdate + ", preNormal=" + preNormal + '}';
+        return "Lifecycle{preDelete=" + preDelete + ", inPlaceUpdate=" + inPlaceUpdate + ", preNormal=" + preNormal
+                + '}';
     }
 }

@@ -2,7 +2,10 @@ package dev.kruisevertx.api.common;
 
 import java.util.Optional;
 
-/** Values of the pod label {@value WellKnown#LIFECYCLE_STATE_LABEL}, in the order a pod normally passes through them. */
+/**
+ * Values of the pod label {@value WellKnown#LIFECYCLE_STATE_LABEL}, in the order a pod normally passes through
+ * them.
+ */
 public enum LifecycleState {
     /** Created but held by the preNormal hook. */
     PREPARING_NORMAL("PreparingNormal"),

@@ -11,7 +11,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class UpdatePriorityStrategy extends UnknownFields {
-    @JsonPropertyDescription("Pods having the first key are ordered by its value and come first, then pods having the second key, and so on.")
+    @JsonPropertyDescription("Pods having the first key are ordered by its value and come first, then pods having "
+            + "the second key, and so on.")
     private List<UpdatePriorityOrderTerm> orderPriority;
     @JsonPropertyDescription("Pods are ordered by the sum of the weights of the terms that match them.")
     private List<UpdatePriorityWeightTerm> weightPriority;

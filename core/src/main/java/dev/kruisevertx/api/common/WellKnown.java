@@ -63,7 +63,8 @@ public final class WellKnown {
 
     public static final String IMAGE_PREDOWNLOAD_CREATED_ANNOTATION = "apps.kruise.io/pre-predownload-created";
     public static final String IMAGE_PREDOWNLOAD_IGNORED_ANNOTATION = "apps.kruise.io/image-predownload-ignored";
-    public static final String IMAGE_PREDOWNLOAD_PARALLELISM_ANNOTATION = "apps.kruise.io/image-predownload-parallelism";
+    public static final String IMAGE_PREDOWNLOAD_PARALLELISM_ANNOTATION =
+            "apps.kruise.io/image-predownload-parallelism";
     public static final String IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS_ANNOTATION =
             "apps.kruise.io/image-predownload-timeout-seconds";
     public static final String IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_ANNOTATION =

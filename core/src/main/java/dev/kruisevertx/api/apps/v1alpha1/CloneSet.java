@@ -38,11 +38,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE, getDescription = CloneSet.AGE_DESCRIPTION)
 @AdditionalPrinterColumn(name = "CONTAINERS", jsonPath = ".spec.template.spec.containers[*].name",
-        type = AdditionalPrinterColumn.Type.STRING, priority = 1, getDescription = "The containers of currently cloneset.")
+        type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+        getDescription = "The containers of currently cloneset.")
 @AdditionalPrinterColumn(name = "IMAGES", jsonPath = ".spec.template.spec.containers[*].image",
         type = AdditionalPrinterColumn.Type.STRING, priority = 1, getDescription = "The images of currently cloneset.")
 @AdditionalPrinterColumn(name = "SELECTOR", jsonPath = ".status.labelSelector",
-        type = AdditionalPrinterColumn.Type.STRING, priority = 1, getDescription = "The selector of currently cloneset.")
+        type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+        getDescription = "The selector of currently cloneset.")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class CloneSet extends CustomResource<CloneSetSpec, CloneSetStatus> implements Namespaced {

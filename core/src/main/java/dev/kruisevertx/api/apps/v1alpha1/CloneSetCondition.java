@@ -3,6 +3,7 @@ package dev.kruisevertx.api.apps.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.kruisevertx.api.common.SchemaFormat;
 import dev.kruisevertx.api.common.UnknownFields;
 import io.fabric8.generator.annotation.Required;
 
@@ -18,6 +19,7 @@ public class CloneSetCondition extends UnknownFields {
     @Required
     @JsonPropertyDescription("True, False or Unknown.")
     private String status;
+    @SchemaFormat("date-time")
     @JsonPropertyDescription("When the status last changed (RFC 3339).")
     private String lastTransitionTime;
     @JsonPropertyDescription("Machine-readable reason of the last change.")

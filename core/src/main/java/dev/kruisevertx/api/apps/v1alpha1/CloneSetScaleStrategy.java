@@ -15,10 +15,12 @@ import java.util.Objects;
 public class CloneSetScaleStrategy extends UnknownFields {
     @JsonPropertyDescription("Names of pods to delete; names of pods that no longer exist are dropped from the list.")
     private List<String> podsToDelete;
-    @JsonPropertyDescription("Scale-up stops while more pods than this (a number or a percentage of replicas) are unavailable.")
+    @JsonPropertyDescription("Scale-up stops while more pods than this (a number or a percentage of replicas) are "
+            + "unavailable.")
     private IntOrString maxUnavailable;
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    @JsonPropertyDescription("When true, a new pod of an instance gets new PVCs instead of reusing the ones its predecessor left.")
+    @JsonPropertyDescription("When true, a new pod of an instance gets new PVCs instead of reusing the ones its "
+            + "predecessor left.")
     private boolean disablePVCReuse;
 
     public List<String> getPodsToDelete() {

@@ -55,7 +55,8 @@ public class CloneSetSpec extends UnknownFields {
     private Integer revisionHistoryLimit;
 
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-    @JsonPropertyDescription("Seconds a new pod must be ready, without a container crashing, before it counts as available.")
+    @JsonPropertyDescription("Seconds a new pod must be ready, without a container crashing, before it counts as "
+            + "available.")
     private int minReadySeconds;
 
     @JsonPropertyDescription("Hooks around pod creation, in-place update and deletion.")

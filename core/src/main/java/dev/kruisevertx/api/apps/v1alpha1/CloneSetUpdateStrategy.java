@@ -22,9 +22,11 @@ public class CloneSetUpdateStrategy extends UnknownFields {
     private String type;
     @JsonPropertyDescription("Number (or percentage of replicas) of pods to keep at old revisions.")
     private IntOrString partition;
-    @JsonPropertyDescription("Most pods (a number or a percentage of replicas) that may be unavailable during an update; default 20%.")
+    @JsonPropertyDescription("Most pods (a number or a percentage of replicas) that may be unavailable during an "
+            + "update; default 20%.")
     private IntOrString maxUnavailable;
-    @JsonPropertyDescription("Most pods (a number or a percentage of replicas) created above replicas during an update; default 0.")
+    @JsonPropertyDescription("Most pods (a number or a percentage of replicas) created above replicas during an "
+            + "update; default 0.")
     private IntOrString maxSurge;
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)
     @JsonPropertyDescription("Stops updating pods while true.")

@@ -82,10 +82,12 @@ public final class WatchCache implements AutoCloseable {
      * @throws IllegalArgumentException the name is taken by another function
      * @throws IllegalStateException    the informer already started
      */
-    public <T extends HasMetadata> void addIndex(Class<T> type, String indexName, Function<T, List<String>> fn) {
+    @SuppressWarnings("unchecked")
+    public <T extends HasMetadata> void addIndex(Class<T> type, String indexName, Function<? super T, List<String>> fn) {
         Objects.requireNonNull(indexName, "indexName");
         Objects.requireNonNull(fn, "fn");
-        entry(type).addIndex(indexName, fn);
+        // Safe: the function only ever receives objects of type T.
+        entry(type).addIndex(indexName, (Function<T, List<String>>) fn);
     }
 
     /**
@@ -175,6 +177,7 @@ public final class WatchCache implements AutoCloseable {
         return (InformerResource<T>) resources.computeIfAbsent(type, t -> create(type));
     }
 
+    @SuppressWarnings("unchecked")
     private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
         String kind = HasMetadata.getApiVersion(type) + "/" + HasMetadata.getKind(type);
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
@@ -193,9 +196,9 @@ public final class WatchCache implements AutoCloseable {
             return true;
         });
         InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
-        resource.addIndex(Indexes.OWNER_UID, ownerUids());
+        resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
         if (type == Pod.class) {
-            resource.addIndex(Indexes.NODE_NAME, podNodeName());
+            resource.addIndex(Indexes.NODE_NAME, (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME);
         }
         if (detector != null) {
             informer.addEventHandler(detector.handlerFor(kind));
@@ -210,13 +213,4 @@ public final class WatchCache implements AutoCloseable {
         return resource;
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> Function<T, List<String>> ownerUids() {
-        return (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> Function<T, List<String>> podNodeName() {
-        return (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME;
-    }
 }

@@ -215,6 +215,7 @@ class WatchCacheTest {
         await("web-1 cached", () -> pods.get("a", "web-1") != null);
         assertEquals(Set.of("web-0", "web-1"), names(pods.list()));
         assertNotNull(nodes.get(null, "node-1"));
+        assertEquals(Set.of("node-1"), names(nodes.list(null)));
     }
 
     @Test

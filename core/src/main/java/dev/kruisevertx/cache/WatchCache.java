@@ -50,6 +50,7 @@ public final class WatchCache implements AutoCloseable {
     private final MeterRegistry registry;
     private final CacheMutationDetector detector;
     private final ConcurrentMap<Class<?>, InformerResource<?>> resources = new ConcurrentHashMap<>();
+    private final java.util.Set<List<Object>> bridges = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     public WatchCache(KubernetesClient client, WatchCacheOptions options) {
@@ -166,6 +167,11 @@ public final class WatchCache implements AutoCloseable {
         if (detector != null) {
             detector.close();
         }
+    }
+
+    /** True the first time a kind is bridged to a Vert.x instance; see {@link CacheEventBus#bridge}. */
+    boolean claimBridge(Object vertx, Class<?> type) {
+        return bridges.add(List.of(vertx, type));
     }
 
     @SuppressWarnings("unchecked")

@@ -235,7 +235,7 @@ public final class InPlaceUpdateCalculator {
         }
         JsonNode template = node.path("spec").path("template");
         if (!template.isObject()) {
-            if (node.isObject() && (node.has("spec") || node.has("metadata")) && !node.path("spec").has("template")) {
+            if (node.path("spec").path("containers").isArray()) {
                 template = node;
             } else {
                 throw new IllegalArgumentException("ControllerRevision " + name + " data has no spec.template");

@@ -23,6 +23,15 @@ class UpdateOrderTest {
     }
 
     @Test
+    void sortersAlsoSortPodLists() {
+        List<Pod> pods = pods("o=1", "o=3", "o=2");
+        UpdatePriorityStrategy priority = new UpdatePriorityStrategy();
+        priority.setOrderPriority(List.of(new UpdatePriorityOrderTerm("o")));
+        List<Pod> sorted = new PrioritySorter(priority).sortPods(pods);
+        assertEquals(List.of(pods.get(1), pods.get(2), pods.get(0)), sorted);
+    }
+
+    @Test
     void scatterAppliesAfterPriority() {
         List<Pod> pods = pods("", "", "", "", "a=x", "a=x");
         assertEquals(ints(4, 0, 1, 2, 3, 5),

@@ -19,7 +19,7 @@ class DelayedAddTest {
     private final List<WorkQueue<?>> queues = new ArrayList<>();
 
     private WorkQueue<String> manualQueue() {
-        WorkQueue<String> q = WorkQueue.<String>builder("delays").ticker(ticker).build();
+        WorkQueue<String> q = WorkQueue.<String>builder("delays").ticker(ticker).manualDelays().build();
         queues.add(q);
         return q;
     }
@@ -123,6 +123,71 @@ class DelayedAddTest {
     }
 
     @Test
+    void keysFarBeyondTheWheelAndNearOnesAllArriveExactlyWhenDue() {
+        WorkQueue<String> q = manualQueue();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        java.util.Map<String, Long> due = new java.util.HashMap<>();
+        long start = ticker.nanoTime();
+        for (int i = 0; i < 5_000; i++) {
+            String key = "k" + random.nextInt(2_000);
+            // Mostly near (inside the 4 s wheel), some far (the heap), a few very far.
+            long delayMs = switch (random.nextInt(10)) {
+                case 0 -> 4_000 + random.nextLong(60_000);
+                case 1 -> random.nextLong(1_000_000);
+                default -> 1 + random.nextLong(4_500);
+            };
+            long dueAt = ticker.nanoTime() + delayMs * 1_000_000L;
+            due.merge(key, dueAt, Math::min);
+            q.addAfter(key, Duration.ofMillis(delayMs));
+            if (i % 100 == 0) {
+                ticker.advance(Duration.ofNanos(random.nextLong(3_000_000)));
+                checkReleases(q, due);
+            }
+        }
+        while (!due.isEmpty()) {
+            ticker.advance(Duration.ofNanos(1 + random.nextLong(800_000_000L)));
+            checkReleases(q, due);
+        }
+        assertEquals(0, q.delayedLen());
+        assertTrue(ticker.nanoTime() > start);
+    }
+
+    /** Releases what is due and checks it is exactly the keys whose earliest due time has passed. */
+    private void checkReleases(WorkQueue<String> q, java.util.Map<String, Long> due) {
+        q.releaseDueDelayed();
+        long now = ticker.nanoTime();
+        java.util.Set<String> expected = new java.util.HashSet<>();
+        due.forEach((k, t) -> {
+            if (t <= now) {
+                expected.add(k);
+            }
+        });
+        java.util.Set<String> released = new java.util.HashSet<>();
+        String k;
+        while ((k = q.poll()) != null) {
+            released.add(k);
+            q.done(k);
+        }
+        assertEquals(expected, released, "released at " + now);
+        expected.forEach(due::remove);
+    }
+
+    @Test
+    void anEarlierAddMovesAFarKeyIntoTheWheel() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("a", Duration.ofMinutes(30));
+        q.addAfter("b", Duration.ofSeconds(2));
+        q.addAfter("a", Duration.ofSeconds(1));
+        ticker.advance(Duration.ofSeconds(1));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("a", q.poll());
+        ticker.advance(Duration.ofHours(1));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("b", q.poll());
+        assertEquals(0, q.delayedLen());
+    }
+
+    @Test
     void theDelayThreadDeliversOnRealTime() throws Exception {
         WorkQueue<String> q = WorkQueue.<String>builder("real-delays").build();
         queues.add(q);
@@ -138,7 +203,7 @@ class DelayedAddTest {
 
     @Test
     void addRateLimitedBacksOffPerKeyUntilForgotten() throws Exception {
-        WorkQueue<String> q = WorkQueue.<String>builder("limited").ticker(ticker)
+        WorkQueue<String> q = WorkQueue.<String>builder("limited").ticker(ticker).manualDelays()
                 .rateLimiter(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)))
                 .build();
         queues.add(q);

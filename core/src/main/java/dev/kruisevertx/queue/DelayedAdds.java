@@ -20,9 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * here at most once: a second delayed add keeps whichever due time is earlier.
  *
  * <p>Adders never touch the wheel. They push onto a lock-free inbox (one CAS) and wake the thread only when
- * their key is due before the time it sleeps until; the thread moves the inbox into the wheel a chunk at a
- * time, releasing due keys in between, so a storm of delayed adds neither blocks adders nor delays keys
- * falling due.
+ * the inbox was empty or their key is due before the time it sleeps until; the thread moves the inbox into
+ * the wheel a chunk at a time, releasing due keys in between, so a storm of delayed adds neither blocks adders
+ * nor delays keys falling due.
  *
  * <p>The thread starts with the first delayed add, so queues that never delay cost no thread.
  */
@@ -109,7 +109,10 @@ final class DelayedAdds<K> {
         if (t == null) {
             t = startThread();
         }
-        if (parked.get() && (!parkedWithDeadline || dueAt - parkedUntil < 0) && parked.compareAndSet(true, false)) {
+        // Wake the thread for a key due before its alarm, and also when the inbox was empty: filing promptly
+        // is what merges repeated adds of one key, so a sleeping thread must not let the inbox pile up.
+        boolean wake = top == null || !parkedWithDeadline || dueAt - parkedUntil < 0;
+        if (wake && parked.get() && parked.compareAndSet(true, false)) {
             LockSupport.unpark(t);
         }
     }

@@ -2,9 +2,7 @@ package dev.kruisevertx.queue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -35,8 +33,7 @@ final class DelayedAdds<K> {
     static final int SLOTS = 4096;
     private static final int MASK = SLOTS - 1;
 
-    private static final class Waiting<K> {
-        final K key;
+    private static final class Waiting<K> extends KeyTable.Node<K> {
         long dueAt;
         /** Position in the heap, or -1 while in the wheel. */
         int index = -1;
@@ -45,7 +42,7 @@ final class DelayedAdds<K> {
         Waiting<K> next;
 
         Waiting(K key, long dueAt) {
-            this.key = key;
+            super(key);
             this.dueAt = dueAt;
         }
     }
@@ -65,7 +62,7 @@ final class DelayedAdds<K> {
 
     // Everything below is guarded by heapLock: taken by the thread and by callers of releaseDue/size.
     private final ReentrantLock heapLock = new ReentrantLock();
-    private final Map<K, Waiting<K>> byKey = new HashMap<>();
+    private final KeyTable<K, Waiting<K>> byKey = new KeyTable<>();
     /** Inbox keys taken but not filed yet, oldest first. */
     private Waiting<K> pending;
     @SuppressWarnings("unchecked")
@@ -270,11 +267,13 @@ final class DelayedAdds<K> {
                 w = existing;
             }
             if (w.dueAt - now <= 0) {
-                byKey.remove(w.key);
+                if (existing != null) {
+                    byKey.remove(existing);
+                }
                 due.add(w.key);
             } else {
                 if (existing == null) {
-                    byKey.put(w.key, w);
+                    byKey.insert(w);
                 }
                 file(w);
             }
@@ -329,7 +328,7 @@ final class DelayedAdds<K> {
             Waiting<K> w = heap[0];
             heapRemove(0);
             if (w.dueAt - now <= 0) {
-                byKey.remove(w.key);
+                byKey.remove(w);
                 batch.add(w.key);
             } else {
                 file(w);
@@ -346,7 +345,7 @@ final class DelayedAdds<K> {
                         Waiting<K> w = heap[0];
                         heapRemove(0);
                         if (w.dueAt - now <= 0) {
-                            byKey.remove(w.key);
+                            byKey.remove(w);
                             batch.add(w.key);
                         } else {
                             file(w);
@@ -384,7 +383,7 @@ final class DelayedAdds<K> {
                     return false;
                 }
                 unfile(w);
-                byKey.remove(w.key);
+                byKey.remove(w);
                 batch.add(w.key);
             }
             w = following;

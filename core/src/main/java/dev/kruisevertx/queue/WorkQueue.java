@@ -49,7 +49,7 @@ public final class WorkQueue<K> {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final ItemTable<K> items = new ItemTable<>();
+    private final KeyTable<K, ItemState<K>> items = new KeyTable<>();
     /** FIFO of queued keys. */
     private ItemState<K> head;
     private ItemState<K> tail;

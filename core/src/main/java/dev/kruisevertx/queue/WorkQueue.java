@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  *   <li>a key handed to a consumer is "processing" until {@link #done}; it is never handed to a second
  *       consumer meanwhile. Adding it again while processing marks it dirty, and it is queued again only
  *       when {@code done} is called;</li>
- *   <li>{@link #addAfter} holds a key back until its due time (one heap and one thread per queue); a key
- *       already waiting keeps the earlier due time;</li>
+ *   <li>{@link #addAfter} holds a key back until its due time (a timer wheel and one thread per queue, never
+ *       a timer per key); a key already waiting keeps the earlier due time;</li>
  *   <li>{@link #addRateLimited} delays by what the {@link RateLimiter} says; {@link #forget} resets it;</li>
  *   <li>after {@link #shutDown} adds are ignored, keys still queued are handed out, and consumers waiting on
  *       an empty queue get {@code null}.</li>

@@ -111,6 +111,20 @@ class DelayedAddTest {
     }
 
     @Test
+    void absurdlyLongDelaysAreAcceptedAndNeverFire() {
+        WorkQueue<String> q = manualQueue();
+        q.addAfter("forever", Duration.ofSeconds(Long.MAX_VALUE));
+        q.addAfter("long", Duration.ofDays(365 * 100));
+        ticker.advance(Duration.ofDays(365));
+        assertEquals(0, q.releaseDueDelayed());
+        assertEquals(2, q.delayedLen());
+        q.addAfter("forever", Duration.ofMillis(1));
+        ticker.advance(Duration.ofMillis(1));
+        assertEquals(1, q.releaseDueDelayed());
+        assertEquals("forever", q.poll());
+    }
+
+    @Test
     void shutDownDropsDelayedKeys() {
         WorkQueue<String> q = manualQueue();
         q.addAfter("a", Duration.ofSeconds(1));

@@ -216,6 +216,60 @@ class DelayedAddTest {
     }
 
     @Test
+    void concurrentDelayedAddsFromManyThreadsAreNeitherLostNorEarly() throws Exception {
+        WorkQueue<Integer> q = WorkQueue.<Integer>builder("delay-stress").build();
+        queues.add(q);
+        int keys = 2_000;
+        java.util.concurrent.ConcurrentHashMap<Integer, Long> earliestDue = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger early = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.Set<Integer> arrived = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Thread consumer = new Thread(() -> {
+            try {
+                Integer k;
+                while ((k = q.take()) != null) {
+                    long now = System.nanoTime();
+                    Long due = earliestDue.get(k);
+                    if (due == null || now - due < 0) {
+                        early.incrementAndGet();
+                    }
+                    arrived.add(k);
+                    q.done(k);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        consumer.start();
+        java.util.List<Thread> producers = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            int seed = p;
+            Thread t = new Thread(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                for (int i = 0; i < 5_000; i++) {
+                    int key = random.nextInt(keys);
+                    long delayNanos = random.nextLong(1, 30_000_000L);
+                    // Record the due time before adding, and never later than the queue's own: a key arriving
+                    // before this is early for sure.
+                    earliestDue.merge(key, System.nanoTime() + delayNanos, Math::min);
+                    q.addAfter(key, Duration.ofNanos(delayNanos));
+                    if (i % 500 == 0) {
+                        Thread.yield();
+                    }
+                }
+            });
+            t.start();
+            producers.add(t);
+        }
+        for (Thread t : producers) {
+            t.join();
+        }
+        waitUntil(() -> arrived.size() == earliestDue.size(), "every delayed key arrived");
+        q.shutDown();
+        consumer.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(0, early.get(), "keys handed out before their due time");
+    }
+
+    @Test
     void addRateLimitedBacksOffPerKeyUntilForgotten() throws Exception {
         WorkQueue<String> q = WorkQueue.<String>builder("limited").ticker(ticker).manualDelays()
                 .rateLimiter(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)))

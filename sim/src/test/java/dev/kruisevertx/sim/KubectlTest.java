@@ -84,9 +84,9 @@ class KubectlTest {
                 metadata: {name: kw}
                 spec: {replicas: 2}
                 """);
-        Result apply = kubectl("apply", "--validate=false", "-f", manifest.toString());
+        Result apply = kubectl("apply", "-f", manifest.toString());
         assertEquals(0, apply.code(), apply.output());
-        Result again = kubectl("apply", "--validate=false", "-f", manifest.toString());
+        Result again = kubectl("apply", "-f", manifest.toString());
         assertEquals(0, again.code(), again.output());
 
         Await.waitFor("kubectl shows the pod Running", Duration.ofSeconds(30), () -> kubectl("get", "pods", "-l", "app=k").output(),

@@ -34,6 +34,7 @@ public final class ApiHttpServer {
     private final Vertx vertx;
     private final ApiServer api;
     private final Discovery discovery;
+    private final OpenApi openApi;
     private final long bookmarkIntervalMs;
     private final List<Watch> watches = new ArrayList<>();
     private HttpServer server;
@@ -42,6 +43,7 @@ public final class ApiHttpServer {
         this.vertx = vertx;
         this.api = api;
         this.discovery = new Discovery(api.registry());
+        this.openApi = new OpenApi(api.registry());
         this.bookmarkIntervalMs = bookmarkIntervalMs;
     }
 
@@ -162,11 +164,21 @@ public final class ApiHttpServer {
                 return Future.succeededFuture(Reply.ok(discovery.coreVersions(req.authority() == null ? "127.0.0.1" : req.authority().toString())));
             case "/apis", "/apis/":
                 return Future.succeededFuture(Reply.ok(discovery.groups()));
+            case "/openapi/v3", "/openapi/v3/":
+                return Future.succeededFuture(Reply.ok(openApi.index()));
             case "/healthz", "/readyz", "/livez":
                 req.response().putHeader("Content-Type", "text/plain").end("ok");
                 return null;
             default:
                 break;
+        }
+        if (path.startsWith("/openapi/v3/")) {
+            Target gv = parse(path.substring("/openapi/v3".length()));
+            ObjectNode doc = gv == null || gv.plural() != null ? null : openApi.groupVersion(gv.group(), gv.version());
+            if (doc == null) {
+                throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+            }
+            return Future.succeededFuture(Reply.ok(doc));
         }
         if (path.startsWith("/apis/") && path.split("/").length == 3) {
             return Future.succeededFuture(Reply.ok(discovery.group(path.split("/")[2])));

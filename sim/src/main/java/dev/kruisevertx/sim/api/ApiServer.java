@@ -290,16 +290,6 @@ public final class ApiServer {
         switch (type.kind()) {
             case "Pod" -> {
                 if (builtInCore) {
-                    ObjectNode spec = o.get("spec") instanceof ObjectNode s ? s : o.putObject("spec");
-                    if (!spec.has("schedulerName")) {
-                        spec.put("schedulerName", "default-scheduler");
-                    }
-                    if (!spec.has("restartPolicy")) {
-                        spec.put("restartPolicy", "Always");
-                    }
-                    if (!spec.has("terminationGracePeriodSeconds")) {
-                        spec.put("terminationGracePeriodSeconds", DEFAULT_GRACE_SECONDS);
-                    }
                     ObjectNode status = o.putObject("status");
                     status.put("phase", "Pending");
                     status.put("qosClass", "BestEffort");

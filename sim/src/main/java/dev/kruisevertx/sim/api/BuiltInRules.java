@@ -24,7 +24,22 @@ final class BuiltInRules {
         return !type.custom() && type.group().isEmpty() && type.kind().equals(kind);
     }
 
+    /** Defaults and conversions applied to every create and update body, as decoding does in kube-apiserver. */
     static void normalize(ResourceType type, ObjectNode o) {
+        if (core(type, "Pod") && o.get("spec") instanceof ObjectNode spec) {
+            if (!spec.hasNonNull("schedulerName")) {
+                spec.put("schedulerName", "default-scheduler");
+            }
+            if (!spec.hasNonNull("restartPolicy")) {
+                spec.put("restartPolicy", "Always");
+            }
+            if (!spec.hasNonNull("terminationGracePeriodSeconds")) {
+                spec.put("terminationGracePeriodSeconds", 30);
+            }
+            if (!spec.hasNonNull("dnsPolicy")) {
+                spec.put("dnsPolicy", "ClusterFirst");
+            }
+        }
         if (core(type, "Secret") && o.get("stringData") instanceof ObjectNode sd) {
             ObjectNode data = o.get("data") instanceof ObjectNode d ? d : o.putObject("data");
             Iterator<Map.Entry<String, JsonNode>> it = sd.fields();

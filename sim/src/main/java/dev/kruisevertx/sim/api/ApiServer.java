@@ -42,9 +42,10 @@ public final class ApiServer {
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
-    public ApiServer(Vertx vertx, int eventLogSize) {
+    /** {@code context} is the one context every later call comes from. */
+    public ApiServer(Vertx vertx, io.vertx.core.Context context, int eventLogSize) {
         this.vertx = vertx;
-        this.context = vertx.getOrCreateContext();
+        this.context = context;
         this.store = new ObjectStore(eventLogSize);
         this.registry = new ResourceRegistry();
         this.gc = new GarbageCollector(this, store, registry);

@@ -1,6 +1,8 @@
 package dev.kruisevertx.sim;
 
+import dev.kruisevertx.sim.admission.CrdConversion;
 import dev.kruisevertx.sim.admission.WebhookAdmission;
+import dev.kruisevertx.sim.admission.WebhookClient;
 import dev.kruisevertx.sim.api.ApiHttpServer;
 import dev.kruisevertx.sim.api.ApiServer;
 import io.vertx.core.Future;
@@ -40,7 +42,9 @@ final class ApiVerticle extends VerticleBase {
     private Future<?> startOnContext() {
         api = new ApiServer(vertx, context, options.eventLogSize());
         if (options.admission()) {
-            api.setAdmission(new WebhookAdmission(vertx, api, options.serviceAddresses()));
+            WebhookClient webhooks = new WebhookClient(vertx, options.serviceAddresses());
+            api.setAdmission(new WebhookAdmission(api, webhooks));
+            api.setConverter(new CrdConversion(api, webhooks));
         }
         http = new ApiHttpServer(vertx, api, options.bookmarkIntervalMs());
         return http.listen(options.host(), options.port()).onSuccess(p -> port = p);

@@ -223,9 +223,9 @@ public final class ApiHttpServer {
         }
         switch (method.name()) {
             case "GET": {
-                ObjectNode o = api.get(type, t.version(), t.namespace(), t.name());
-                return Future.succeededFuture(Reply.ok(Tables.wanted(req.getHeader("Accept")) && sub.isEmpty()
-                        ? Tables.table(api, type, t.version(), o) : o));
+                boolean table = Tables.wanted(req.getHeader("Accept")) && sub.isEmpty();
+                return api.get(type, t.version(), t.namespace(), t.name())
+                        .map(o -> Reply.ok(table ? Tables.table(api, type, t.version(), o) : o));
             }
             case "PUT":
                 return api.update(type, t.version(), t.namespace(), t.name(), sub, json(body), dryRun).map(Reply::ok);
@@ -259,9 +259,10 @@ public final class ApiHttpServer {
                         throw ApiException.badRequest("limit must be an integer");
                     }
                 }
-                ObjectNode list = api.list(type, t.version(), t.namespace(), new ApiServer.ListOptions(
-                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), limit, q.get("continue")));
-                return Future.succeededFuture(Reply.ok(Tables.wanted(req.getHeader("Accept")) ? Tables.table(api, type, t.version(), list) : list));
+                boolean table = Tables.wanted(req.getHeader("Accept"));
+                return api.list(type, t.version(), t.namespace(), new ApiServer.ListOptions(
+                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), limit, q.get("continue")))
+                        .map(list -> Reply.ok(table ? Tables.table(api, type, t.version(), list) : list));
             }
             case "POST":
                 return api.create(type, t.version(), t.namespace(), json(body), q.contains("dryRun")).map(o -> new Reply(201, o));

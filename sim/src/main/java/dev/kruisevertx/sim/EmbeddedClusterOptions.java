@@ -47,7 +47,10 @@ public final class EmbeddedClusterOptions {
         return this;
     }
 
-    /** Whether writes call the webhooks of stored webhook configurations. */
+    /**
+     * Whether writes call the webhooks of stored webhook configurations and CRDs with a "Webhook" conversion
+     * strategy call their conversion webhook (when off, conversion only rewrites apiVersion).
+     */
     public boolean admission() {
         return admission;
     }

@@ -10,22 +10,11 @@ import dev.kruisevertx.sim.api.ApiServer;
 import dev.kruisevertx.sim.api.ResourceType;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.PemTrustOptions;
-import io.vertx.core.net.SocketAddress;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -38,15 +27,12 @@ import java.util.UUID;
 public final class WebhookAdmission implements Admission {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final Vertx vertx;
     private final ApiServer api;
-    private final Map<String, String> serviceAddresses;
-    private final Map<String, HttpClient> clients = new HashMap<>();
+    private final WebhookClient client;
 
-    public WebhookAdmission(Vertx vertx, ApiServer api, Map<String, String> serviceAddresses) {
-        this.vertx = vertx;
+    public WebhookAdmission(ApiServer api, WebhookClient client) {
         this.api = api;
-        this.serviceAddresses = Map.copyOf(serviceAddresses);
+        this.client = client;
     }
 
     private record Hook(String configuration, JsonNode webhook) {
@@ -201,91 +187,7 @@ public final class WebhookAdmission implements Admission {
     }
 
     private Future<JsonNode> post(Hook hook, ObjectNode review) {
-        JsonNode cc = hook.webhook().path("clientConfig");
-        String caBundle = cc.path("caBundle").asText("");
-        String host;
-        int port;
-        String path;
-        SocketAddress connectTo;
-        if (cc.hasNonNull("url")) {
-            URI uri;
-            try {
-                uri = URI.create(cc.path("url").asText());
-            } catch (IllegalArgumentException e) {
-                return Future.failedFuture(new IllegalArgumentException("invalid url " + cc.path("url").asText()));
-            }
-            if (!"https".equals(uri.getScheme())) {
-                return Future.failedFuture(new IllegalArgumentException("webhook url must use https, got " + uri));
-            }
-            host = uri.getHost();
-            port = uri.getPort() < 0 ? 443 : uri.getPort();
-            path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-            connectTo = SocketAddress.inetSocketAddress(port, host);
-        } else if (cc.has("service")) {
-            JsonNode svc = cc.path("service");
-            String ns = svc.path("namespace").asText();
-            String name = svc.path("name").asText();
-            port = svc.path("port").asInt(443);
-            path = svc.path("path").asText("/");
-            host = name + "." + ns + ".svc";
-            String mapped = serviceAddresses.getOrDefault(ns + "/" + name + ":" + port, serviceAddresses.get(ns + "/" + name));
-            if (mapped == null) {
-                return Future.failedFuture(new IllegalStateException("service " + ns + "/" + name
-                        + " has no local address in this embedded cluster (EmbeddedClusterOptions.mapService)"));
-            }
-            int colon = mapped.lastIndexOf(':');
-            if (colon < 0) {
-                return Future.failedFuture(new IllegalStateException("mapped address \"" + mapped + "\" for service " + ns + "/" + name + " needs host:port"));
-            }
-            connectTo = SocketAddress.inetSocketAddress(Integer.parseInt(mapped.substring(colon + 1)), mapped.substring(0, colon));
-        } else {
-            return Future.failedFuture(new IllegalArgumentException("webhook has neither clientConfig.url nor clientConfig.service"));
-        }
         long timeoutMs = hook.webhook().path("timeoutSeconds").asLong(10) * 1000;
-        HttpClient client;
-        try {
-            client = client(caBundle);
-        } catch (IllegalArgumentException e) {
-            return Future.failedFuture(e);
-        }
-        RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setURI(path)
-                .setServer(connectTo).setSsl(true).setIdleTimeout(timeoutMs).setConnectTimeout(timeoutMs)
-                .putHeader("Content-Type", "application/json").putHeader("Accept", "application/json");
-        Buffer body;
-        try {
-            body = Buffer.buffer(MAPPER.writeValueAsBytes(review));
-        } catch (Exception e) {
-            return Future.failedFuture(e);
-        }
-        return client.request(ro)
-                .compose(r -> r.send(body))
-                .compose(resp -> resp.body().map(b -> {
-                    if (resp.statusCode() != 200) {
-                        throw new IllegalStateException("the webhook answered HTTP " + resp.statusCode() + ": " + b.toString());
-                    }
-                    try {
-                        return MAPPER.readTree(b.getBytes());
-                    } catch (Exception e) {
-                        throw new IllegalStateException("the webhook's answer is not JSON: " + e.getMessage());
-                    }
-                }))
-                .timeout(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    private HttpClient client(String caBundle) {
-        return clients.computeIfAbsent(caBundle, ca -> {
-            HttpClientOptions o = new HttpClientOptions().setSsl(true).setVerifyHost(true).setForceSni(true);
-            if (!ca.isEmpty()) {
-                byte[] pem;
-                try {
-                    pem = Base64.getDecoder().decode(ca);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("caBundle is not valid base64");
-                }
-                o.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(pem)));
-            }
-            return vertx.createHttpClient(o);
-        });
+        return client.post(hook.webhook().path("clientConfig"), timeoutMs, review);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -42,9 +41,10 @@ public final class ApiServer {
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
-    public ApiServer(Vertx vertx, int eventLogSize) {
+    /** {@code context} is the one context every later call comes from. */
+    public ApiServer(Vertx vertx, io.vertx.core.Context context, int eventLogSize) {
         this.vertx = vertx;
-        this.context = vertx.getOrCreateContext();
+        this.context = context;
         this.store = new ObjectStore(eventLogSize);
         this.registry = new ResourceRegistry();
         this.gc = new GarbageCollector(this, store, registry);
@@ -91,13 +91,45 @@ public final class ApiServer {
                         + (group.isEmpty() ? "" : "." + group) + " " + version + ")"));
     }
 
-    /** A stored object as seen in {@code version}. */
-    public ObjectNode view(ResourceType type, ObjectNode stored, String version) {
-        ObjectNode out = version.equals(apiVersionOf(type, stored)) ? stored.deepCopy()
-                : converter.convert(type, stored, version);
-        out.put("apiVersion", type.apiVersion(version));
-        out.put("kind", type.kind());
-        return out;
+    /** A stored object as seen in {@code version} (a copy; converted when stored in another version). */
+    public Future<ObjectNode> view(ResourceType type, ObjectNode stored, String version) {
+        return views(type, List.of(stored), version).map(l -> l.get(0));
+    }
+
+    /** {@link #view} for many objects, converting those that need it in one call. */
+    public Future<List<ObjectNode>> views(ResourceType type, List<ObjectNode> stored, String version) {
+        List<ObjectNode> out = new ArrayList<>(stored.size());
+        List<Integer> positions = new ArrayList<>();
+        List<ObjectNode> toConvert = new ArrayList<>();
+        for (int i = 0; i < stored.size(); i++) {
+            ObjectNode o = stored.get(i);
+            if (version.equals(apiVersionOf(type, o))) {
+                out.add(labelled(type, o.deepCopy(), version));
+            } else {
+                out.add(null);
+                positions.add(i);
+                toConvert.add(o);
+            }
+        }
+        if (toConvert.isEmpty()) {
+            return Future.succeededFuture(out);
+        }
+        return converter.convert(type, toConvert, version).map(converted -> {
+            if (converted.size() != toConvert.size()) {
+                throw new ApiException(500, "InternalError", "conversion of " + type.key() + " to " + version
+                        + " returned " + converted.size() + " objects for " + toConvert.size());
+            }
+            for (int i = 0; i < positions.size(); i++) {
+                out.set(positions.get(i), labelled(type, converted.get(i), version));
+            }
+            return out;
+        });
+    }
+
+    private static ObjectNode labelled(ResourceType type, ObjectNode o, String version) {
+        o.put("apiVersion", type.apiVersion(version));
+        o.put("kind", type.kind());
+        return o;
     }
 
     private static String apiVersionOf(ResourceType type, ObjectNode stored) {
@@ -107,10 +139,10 @@ public final class ApiServer {
 
     // ---------------------------------------------------------------- read
 
-    public ObjectNode get(ResourceType type, String version, String namespace, String name) {
+    public Future<ObjectNode> get(ResourceType type, String version, String namespace, String name) {
         ObjectNode o = store.get(type, scoped(type, namespace), name);
         if (o == null) {
-            throw ApiException.notFound(type, name);
+            return Future.failedFuture(ApiException.notFound(type, name));
         }
         return view(type, o, version);
     }
@@ -118,7 +150,7 @@ public final class ApiServer {
     public record ListOptions(LabelSelector labels, FieldSelector fields, long limit, String continueToken) {
     }
 
-    public ObjectNode list(ResourceType type, String version, String namespace, ListOptions options) {
+    public Future<ObjectNode> list(ResourceType type, String version, String namespace, ListOptions options) {
         NavigableMap<String, ObjectNode> objects = store.list(type, scoped(type, namespace));
         if (options.continueToken() != null && !options.continueToken().isEmpty()) {
             String after;
@@ -133,7 +165,7 @@ public final class ApiServer {
         list.put("apiVersion", type.apiVersion(version)).put("kind", type.listKind());
         ObjectNode meta = list.putObject("metadata");
         meta.put("resourceVersion", Long.toString(store.currentResourceVersion()));
-        ArrayNode items = list.putArray("items");
+        List<ObjectNode> selected = new ArrayList<>();
         String lastKey = null;
         long remaining = 0;
         for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
@@ -141,11 +173,11 @@ public final class ApiServer {
             if (!options.labels().matches(o) || !options.fields().matches(o)) {
                 continue;
             }
-            if (options.limit() > 0 && items.size() >= options.limit()) {
+            if (options.limit() > 0 && selected.size() >= options.limit()) {
                 remaining++;
                 continue;
             }
-            items.add(view(type, o, version));
+            selected.add(o);
             lastKey = e.getKey();
         }
         if (remaining > 0) {
@@ -153,7 +185,11 @@ public final class ApiServer {
                     .encodeToString(lastKey.getBytes(StandardCharsets.UTF_8)));
             meta.put("remainingItemCount", remaining);
         }
-        return list;
+        return views(type, selected, version).map(items -> {
+            ArrayNode arr = list.putArray("items");
+            items.forEach(arr::add);
+            return list;
+        });
     }
 
     // ---------------------------------------------------------------- create
@@ -167,14 +203,12 @@ public final class ApiServer {
         }
         String ns = JsonPaths.meta(prepared).namespace();
         String name = JsonPaths.meta(prepared).name();
-        ObjectNode asRequested = view(type, prepared, version);
-        AdmissionAttributes attrs = new AdmissionAttributes(type, version, "CREATE", "", ns, name, asRequested, null, dryRun);
-        return admit(attrs).map(admitted -> {
-            ObjectNode stored = toStorage(type, admitted);
+        AdmissionAttributes attrs = new AdmissionAttributes(type, version, "CREATE", "", ns, name, prepared.deepCopy(), null, dryRun);
+        return admit(attrs).compose(admitted -> toStorage(type, admitted)).compose(stored -> {
             resetServerFields(type, stored, prepared);
             if (dryRun) {
                 if (store.get(type, ns, name) != null) {
-                    throw ApiException.alreadyExists(type, name);
+                    return Future.failedFuture(ApiException.alreadyExists(type, name));
                 }
                 return view(type, stored, version);
             }
@@ -187,12 +221,8 @@ public final class ApiServer {
                 .compose(mutated -> admission.validate(attrs.withObject(mutated)).map(v -> mutated));
     }
 
-    private ObjectNode toStorage(ResourceType type, ObjectNode object) {
-        String version = apiVersionOf(type, object);
-        if (version.equals(type.storageVersion())) {
-            return object.deepCopy();
-        }
-        return converter.convert(type, object, type.storageVersion());
+    private Future<ObjectNode> toStorage(ResourceType type, ObjectNode object) {
+        return view(type, object, type.storageVersion());
     }
 
     /** Fields only the server sets survive admission unchanged (a webhook cannot forge a uid). */
@@ -256,6 +286,8 @@ public final class ApiServer {
         meta.remove("deletionGracePeriodSeconds");
         meta.remove("selfLink");
         defaultsOnCreate(type, o);
+        BuiltInRules.normalize(type, o);
+        BuiltInRules.allocateOnCreate(type, o, random);
         return o;
     }
 
@@ -288,16 +320,6 @@ public final class ApiServer {
         switch (type.kind()) {
             case "Pod" -> {
                 if (builtInCore) {
-                    ObjectNode spec = o.get("spec") instanceof ObjectNode s ? s : o.putObject("spec");
-                    if (!spec.has("schedulerName")) {
-                        spec.put("schedulerName", "default-scheduler");
-                    }
-                    if (!spec.has("restartPolicy")) {
-                        spec.put("restartPolicy", "Always");
-                    }
-                    if (!spec.has("terminationGracePeriodSeconds")) {
-                        spec.put("terminationGracePeriodSeconds", DEFAULT_GRACE_SECONDS);
-                    }
                     ObjectNode status = o.putObject("status");
                     status.put("phase", "Pending");
                     status.put("qosClass", "BestEffort");
@@ -412,6 +434,11 @@ public final class ApiServer {
 
     private Future<ObjectNode> write(ResourceType type, String version, String namespace, String name,
                                      String subresource, Change change, boolean dryRun) {
+        return write(type, version, namespace, name, subresource, change, dryRun, 5);
+    }
+
+    private Future<ObjectNode> write(ResourceType type, String version, String namespace, String name,
+                                     String subresource, Change change, boolean dryRun, int attempts) {
         String ns = scoped(type, namespace);
         ObjectNode existing = store.get(type, ns, name);
         if (existing == null) {
@@ -421,25 +448,30 @@ public final class ApiServer {
             return Future.failedFuture(new ApiException(404, "NotFound", "the server could not find the requested resource ("
                     + type.plural() + "/" + subresource + ")"));
         }
-        ObjectNode next;
-        ObjectNode oldView = view(type, existing, version);
-        try {
-            ObjectNode proposed = change.apply(oldView.deepCopy());
-            next = prepareUpdate(type, oldView, proposed, subresource, name);
-        } catch (ApiException e) {
-            return Future.failedFuture(e);
-        }
-        AdmissionAttributes attrs = new AdmissionAttributes(type, version, "UPDATE", subresource, ns, name, next, oldView, dryRun);
-        return admit(attrs).map(admitted -> {
+        return view(type, existing, version).compose(oldView -> {
+            ObjectNode next;
+            try {
+                ObjectNode proposed = change.apply(oldView.deepCopy());
+                next = prepareUpdate(type, oldView, proposed, subresource, name);
+            } catch (ApiException e) {
+                return Future.failedFuture(e);
+            }
+            AdmissionAttributes attrs = new AdmissionAttributes(type, version, "UPDATE", subresource, ns, name, next, oldView, dryRun);
+            return admit(attrs);
+        }).compose(admitted -> toStorage(type, admitted)).compose(stored -> {
             ObjectNode current = store.get(type, ns, name);
             if (current == null) {
-                throw ApiException.notFound(type, name);
+                return Future.failedFuture(ApiException.notFound(type, name));
             }
             if (current != existing) {
-                // Someone wrote in between (admission is asynchronous): same outcome as a stale resourceVersion.
-                throw ApiException.conflict(type, name, "the object has been modified; please apply your changes to the latest version and try again");
+                // Someone wrote while admission ran: apply the change again to the newer object, as kube-apiserver's
+                // retry loop does (a request carrying the old resourceVersion then fails with 409).
+                if (attempts <= 1) {
+                    return Future.failedFuture(ApiException.conflict(type, name,
+                            "the object has been modified; please apply your changes to the latest version and try again"));
+                }
+                return write(type, version, namespace, name, subresource, change, dryRun, attempts - 1);
             }
-            ObjectNode stored = toStorage(type, admitted);
             keepServerFields(stored, existing);
             stored.put("apiVersion", type.apiVersion(type.storageVersion()));
             if (dryRun) {
@@ -488,6 +520,10 @@ public final class ApiServer {
                 }
                 next.set("status", crdStatus(next, crType));
             }
+        }
+        if (subresource.isEmpty()) {
+            BuiltInRules.normalize(type, next);
+            BuiltInRules.validateUpdate(type, oldView, next, name);
         }
         ObjectNode nm = JsonPaths.metadata(next);
         nm.put("name", name);
@@ -753,18 +789,17 @@ public final class ApiServer {
             return Future.failedFuture(ApiException.conflict(type, name, "Precondition failed: ResourceVersion in precondition: "
                     + options.preconditionResourceVersion() + ", ResourceVersion in object meta: " + meta.path("resourceVersion").asText()));
         }
-        ObjectNode oldView = view(type, existing, version);
-        AdmissionAttributes attrs = new AdmissionAttributes(type, version, "DELETE", "", ns, name, null, oldView, options.dryRun());
-        return admission.validate(attrs).map(v -> {
+        return view(type, existing, version).compose(oldView -> admission.validate(
+                new AdmissionAttributes(type, version, "DELETE", "", ns, name, null, oldView, options.dryRun()))).compose(v -> {
             ObjectNode current = store.get(type, ns, name);
             if (current == null) {
-                throw ApiException.notFound(type, name);
+                return Future.failedFuture(ApiException.notFound(type, name));
             }
             if (options.dryRun()) {
-                return new DeleteResult(view(type, current, version), false);
+                return view(type, current, version).map(o -> new DeleteResult(o, false));
             }
             DeleteResult r = deleteNow(type, current, options);
-            return new DeleteResult(view(type, r.object(), version), r.removed());
+            return view(type, r.object(), version).map(o -> new DeleteResult(o, r.removed()));
         });
     }
 
@@ -859,7 +894,11 @@ public final class ApiServer {
     /** DELETE on a collection: each matching object is deleted as if one by one. */
     public Future<ObjectNode> deleteCollection(ResourceType type, String version, String namespace, ListOptions selection,
                                                DeleteOptions options) {
-        ObjectNode list = list(type, version, namespace, new ListOptions(selection.labels(), selection.fields(), 0, null));
+        return list(type, version, namespace, new ListOptions(selection.labels(), selection.fields(), 0, null))
+                .compose(list -> deleteListed(type, version, list, options));
+    }
+
+    private Future<ObjectNode> deleteListed(ResourceType type, String version, ObjectNode list, DeleteOptions options) {
         List<Future<DeleteResult>> deletions = new ArrayList<>();
         for (JsonNode item : list.path("items")) {
             JsonPaths.Meta m = JsonPaths.meta(item);
@@ -896,9 +935,5 @@ public final class ApiServer {
             sb.append(NAME_SUFFIX_ALPHABET.charAt(random.nextInt(NAME_SUFFIX_ALPHABET.length())));
         }
         return sb.toString();
-    }
-
-    static TextNode text(String s) {
-        return TextNode.valueOf(s);
     }
 }

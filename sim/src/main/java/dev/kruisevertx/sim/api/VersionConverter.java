@@ -1,19 +1,27 @@
 package dev.kruisevertx.sim.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Turns a stored object into another served version of its resource. The default only rewrites
- * {@code apiVersion} ("None" conversion strategy, which is what a CRD without a conversion webhook gets);
- * a webhook-backed converter plugs in here.
+ * Turns objects of one resource into another served version of it, as a CRD's conversion strategy says.
+ * {@link #NONE} only rewrites {@code apiVersion} (strategy "None"); a webhook-backed converter calls the CRD's
+ * conversion webhook. Asynchronous so that a webhook call never blocks the API server's context.
  */
 public interface VersionConverter {
-    VersionConverter NONE = (type, object, version) -> {
-        ObjectNode copy = object.deepCopy();
-        copy.put("apiVersion", type.apiVersion(version));
-        return copy;
+    VersionConverter NONE = (type, objects, version) -> {
+        List<ObjectNode> out = new ArrayList<>(objects.size());
+        for (ObjectNode o : objects) {
+            ObjectNode copy = o.deepCopy();
+            copy.put("apiVersion", type.apiVersion(version));
+            out.add(copy);
+        }
+        return Future.succeededFuture(out);
     };
 
-    /** Returns a new object in {@code version}; never mutates {@code object}. */
-    ObjectNode convert(ResourceType type, ObjectNode object, String version);
+    /** New objects in {@code version}, in the order given; never mutates {@code objects}. */
+    Future<List<ObjectNode>> convert(ResourceType type, List<ObjectNode> objects, String version);
 }

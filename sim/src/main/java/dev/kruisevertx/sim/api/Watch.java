@@ -2,6 +2,7 @@ package dev.kruisevertx.sim.api;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 
 import java.util.List;
 
@@ -25,6 +26,7 @@ public final class Watch {
     private long bookmarkTimer = -1;
     private long timeoutTimer = -1;
     private boolean closed;
+    private Future<Void> delivered = Future.succeededFuture();
 
     public Watch(ApiServer api, ResourceType type, String version, Options options, WatchSink sink) {
         this.api = api;
@@ -34,11 +36,13 @@ public final class Watch {
         this.sink = sink;
     }
 
-    /** Starts the watch; {@code bookmarkIntervalMs} paces BOOKMARK events. */
+    /**
+     * Starts the watch; {@code bookmarkIntervalMs} paces BOOKMARK events. The caller closes it when the client
+     * goes away.
+     */
     public void start(long bookmarkIntervalMs) {
         ObjectStore store = api.store();
         String rv = options.resourceVersion();
-        sink.onClose(this::close);
         if (rv == null || rv.isEmpty() || rv.equals("0")) {
             for (ObjectNode o : store.list(type, type.namespaced() ? options.namespace() : null).values()) {
                 if (matches(o)) {
@@ -107,14 +111,25 @@ public final class Watch {
     }
 
     private void emit(String eventType, ObjectNode object) {
-        ObjectNode event = JsonNodeFactory.instance.objectNode();
-        event.put("type", eventType);
-        event.set("object", api.view(type, object, version));
-        sink.send(event);
+        // Conversion may be asynchronous; chaining keeps events in order (it completes at once when none is needed).
+        delivered = delivered.compose(v -> api.view(type, object, version)).<Void>map(o -> {
+            if (!closed) {
+                ObjectNode event = JsonNodeFactory.instance.objectNode();
+                event.put("type", eventType);
+                event.set("object", o);
+                sink.send(event);
+            }
+            return null;
+        }).recover(e -> {
+            if (!closed) {
+                sendError(e instanceof ApiException a ? a : new ApiException(500, "InternalError", "watch event conversion failed: " + e.getMessage()));
+            }
+            return Future.succeededFuture();
+        });
     }
 
     private void bookmark() {
-        if (closed) {
+        if (closed || !delivered.isComplete()) {
             return;
         }
         ObjectNode event = JsonNodeFactory.instance.objectNode();

@@ -65,6 +65,10 @@ class WebhookAdmissionTest {
                     ObjectNode response = out.putObject("response");
                     response.put("uid", review.path("request").path("uid").asText());
                     JsonNode object = review.path("request").path("object");
+                    if (req.path().equals("/convert")) {
+                        req.response().putHeader("Content-Type", "application/json").end(convert(review).toString());
+                        return;
+                    }
                     if (req.path().equals("/mutate")) {
                         response.put("allowed", true).put("patchType", "JSONPatch");
                         String patch = object.path("metadata").has("labels")
@@ -117,6 +121,29 @@ class WebhookAdmissionTest {
                 """.formatted(caBundle, caBundle, webhookPort));
     }
 
+    /** v1 keeps {@code spec.size}, v2 calls it {@code spec.replicas}. */
+    static ObjectNode convert(JsonNode review) {
+        String desired = review.path("request").path("desiredAPIVersion").asText();
+        ObjectNode out = MAPPER.createObjectNode();
+        out.put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "ConversionReview");
+        ObjectNode response = out.putObject("response");
+        response.put("uid", review.path("request").path("uid").asText());
+        var converted = response.putArray("convertedObjects");
+        for (JsonNode o : review.path("request").path("objects")) {
+            ObjectNode c = o.deepCopy();
+            ObjectNode spec = (ObjectNode) c.path("spec");
+            if (desired.endsWith("/v2") && spec.has("size")) {
+                spec.set("replicas", spec.remove("size"));
+            } else if (desired.endsWith("/v1") && spec.has("replicas")) {
+                spec.set("size", spec.remove("replicas"));
+            }
+            c.put("apiVersion", desired);
+            converted.add(c);
+        }
+        response.putObject("result").put("status", "Success");
+        return out;
+    }
+
     @AfterAll
     static void stop() throws Exception {
         fixture.close();
@@ -127,6 +154,41 @@ class WebhookAdmissionTest {
     void clear() {
         reviews.clear();
         client.admissionRegistration().v1().validatingWebhookConfigurations().withName("failing").delete();
+    }
+
+    @Test
+    void conversionWebhookTranslatesBetweenServedVersions() {
+        ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: boxes.conv.kruise-vertx.dev}
+                spec:
+                  group: conv.kruise-vertx.dev
+                  scope: Namespaced
+                  names: {plural: boxes, singular: box, kind: Box}
+                  conversion:
+                    strategy: Webhook
+                    webhook:
+                      conversionReviewVersions: [v1]
+                      clientConfig:
+                        caBundle: %s
+                        service: {namespace: kruise-system, name: webhook, path: /convert, port: 443}
+                  versions:
+                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+                  - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+                """.formatted(caBundle));
+        var v1 = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("conv.kruise-vertx.dev")
+                .withVersion("v1").withPlural("boxes").withKind("Box").withNamespaced(true).build();
+        var v2 = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("conv.kruise-vertx.dev")
+                .withVersion("v2").withPlural("boxes").withKind("Box").withNamespaced(true).build();
+        client.genericKubernetesResources(v2).inNamespace("default").resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("conv.kruise-vertx.dev/v2").withKind("Box").withNewMetadata().withName("b1").withNamespace("default").endMetadata()
+                .withAdditionalProperties(java.util.Map.of("spec", java.util.Map.of("replicas", 3))).build()).create();
+        var storedView = client.genericKubernetesResources(v1).inNamespace("default").withName("b1").get();
+        assertEquals(java.util.Map.of("size", 3), storedView.getAdditionalProperties().get("spec"));
+        var v2View = client.genericKubernetesResources(v2).inNamespace("default").list().getItems().get(0);
+        assertEquals(java.util.Map.of("replicas", 3), v2View.getAdditionalProperties().get("spec"));
+        assertEquals(storedView.getMetadata().getUid(), v2View.getMetadata().getUid());
     }
 
     static Pod pod(String name) {

@@ -25,8 +25,12 @@ public final class SimNodesSubcommand {
     @Option(names = "--nodes", defaultValue = "3", description = "Number of nodes. Default: ${DEFAULT-VALUE}")
     int nodes;
 
-    @Option(names = "--name-prefix", defaultValue = "sim-node", description = "Node name prefix. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--name-prefix", defaultValue = "sim-node-", description = "Node name prefix. Default: ${DEFAULT-VALUE}")
     String namePrefix;
+
+    @Option(names = "--scheduler", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Also bind pending pods to the simulated nodes; turn off where kube-scheduler runs. Default: ${DEFAULT-VALUE}")
+    boolean scheduler;
 
     private final CommandLine commandLine = new CommandLine(this);
 
@@ -43,7 +47,8 @@ public final class SimNodesSubcommand {
         SimNodes simNodes;
         try {
             client = KubeClients.create(kubeconfig, 30, 50);
-            simNodes = SimNodes.start(client, new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix));
+            simNodes = SimNodes.start(client, new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix)
+                    .setScheduler(scheduler));
         } catch (RuntimeException e) {
             err.println("error: cannot start simulated nodes: " + e.getMessage());
             return 1;

@@ -1,6 +1,8 @@
 package dev.kruisevertx.agent.cri;
 
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 
 import java.nio.file.Files;
 import java.time.Duration;
@@ -44,6 +46,16 @@ final class RealRuntime {
         return endpoint;
     }
 
+    /** Vert.x as the agent creates it: unix sockets need the native (epoll) transport. */
+    static Vertx nativeVertx() {
+        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        if (!vertx.isNativeTransportEnabled()) {
+            vertx.close();
+            throw new IllegalStateException("native transport unavailable: " + vertx.unavailableNativeTransportCause());
+        }
+        return vertx;
+    }
+
     static String busyboxImage() {
         String image = System.getenv("KRUISE_CRI_TEST_IMAGE");
         return image == null || image.isBlank() ? "127.0.0.1:5000/test/busybox:1" : image;
@@ -62,6 +74,14 @@ final class RealRuntime {
             throw new IllegalStateException(e);
         } catch (TimeoutException e) {
             throw new AssertionError("no result within " + WAIT, e);
+        }
+    }
+
+    static void assertContains(String actual, String... parts) {
+        for (String part : parts) {
+            if (actual == null || !actual.contains(part)) {
+                fail("expected <" + actual + "> to contain <" + part + ">");
+            }
         }
     }
 

@@ -82,16 +82,19 @@ public final class NodeAgent {
         if (!options.ignored().isEmpty()) {
             LOG.info("accepted but not used: {}", options.ignored());
         }
-        return startHttp()
+        // Contextless promise: its listeners run even when the failure path has closed Vert.x.
+        Promise<Void> started = Promise.promise();
+        startHttp()
                 .compose(v -> vertx.executeBlocking(this::createKubeClient))
                 .onSuccess(client -> {
                     kube = client;
                     LOG.info("node agent ready: /metrics and /healthz on port {}; API server {}", port(),
                             client.getMasterUrl());
                     findRuntime();
+                    started.complete();
                 })
-                .<Void>mapEmpty()
-                .recover(err -> stop().transform(ignored -> Future.failedFuture(err)));
+                .onFailure(err -> stop().onComplete(ignored -> started.fail(err)));
+        return started.future();
     }
 
     private Future<Void> startHttp() {
@@ -175,14 +178,20 @@ public final class NodeAgent {
             kube.close();
             return null;
         });
-        return Future.join(cri, server, client)
-                .transform(ignored -> {
-                    if (gcMetrics != null) {
-                        gcMetrics.close();
-                    }
-                    registry.close();
-                    return vertx.close();
-                })
-                .onComplete(ar -> LOG.info("node agent stopped"));
+        Promise<Void> stopped = Promise.promise();
+        Future.join(cri, server, client).onComplete(ignored -> {
+            if (gcMetrics != null) {
+                gcMetrics.close();
+            }
+            registry.close();
+            // Closed from a thread of its own: a close started on one of Vert.x's event loops would
+            // report its completion to that (by then stopped) loop, and nobody would hear it.
+            Thread closer = new Thread(() -> vertx.close().onComplete(ar -> {
+                LOG.info("node agent stopped");
+                stopped.complete();
+            }), "node-agent-close");
+            closer.start();
+        });
+        return stopped.future();
     }
 }

@@ -14,6 +14,12 @@ import java.util.concurrent.TimeoutException;
  * not start.
  */
 public final class NodeAgentMain {
+    static {
+        // The agent logs its own orderly stop from a shutdown hook; log4j's hook would end logging first.
+        // Set before the first logger exists, so whichever log4j2 configuration is found honours it.
+        System.setProperty("log4j.shutdownHookEnabled", "false");
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgentMain.class);
     private static final long STOP_SECONDS = 30;
 

@@ -78,7 +78,8 @@ public final class RuntimeDiscovery {
     private Future<DiscoveredRuntime> tryFrom(List<CriEndpoint> candidates, int index, List<String> refusals) {
         if (index >= candidates.size()) {
             String where = candidates.size() == 1 ? candidates.get(0).toString() : "under " + root;
-            return Future.failedFuture(new CriException("discovery", candidates.get(0), GrpcStatus.UNAVAILABLE,
+            CriEndpoint reported = candidates.size() == 1 ? candidates.get(0) : new CriEndpoint(root);
+            return Future.failedFuture(new CriException("discovery", reported, GrpcStatus.UNAVAILABLE,
                     "no CRI runtime answers " + where + ": " + String.join("; ", refusals), null));
         }
         CriEndpoint candidate = candidates.get(index);
@@ -88,7 +89,8 @@ public final class RuntimeDiscovery {
                         : Future.failedFuture(new IllegalStateException("no socket file")))
                 .recover(err -> {
                     String why = err instanceof CriException e ? e.status().name() + " " + e.detail() : err.getMessage();
-                    refusals.add(candidate.socket() + ": " + why);
+                    Path socket = candidate.socket();
+                    refusals.add((socket.startsWith(root) ? root.relativize(socket) : socket) + ": " + why);
                     LOG.debug("CRI candidate {} refused: {}", candidate, why);
                     return tryFrom(candidates, index + 1, refusals);
                 });

@@ -33,8 +33,9 @@ wait_for() { # wait_for <tenths of a second> <command...>
 }
 
 registry_up() { curl -sf --max-time 2 "http://$REGISTRY/v2/" >/dev/null; }
-containerd_up() { ctr --address "$SOCK" version >/dev/null 2>&1; }
-cri_plugin_ok() { ctr --address "$SOCK" plugins ls 2>/dev/null | awk '$2 == "cri" && $4 == "ok" {found=1} END {exit !found}'; }
+# ctr waits ~10 s for a missing socket, so look for the file first.
+containerd_up() { [ -S "$SOCK" ] && ctr --address "$SOCK" --timeout 5s version >/dev/null 2>&1; }
+cri_plugin_ok() { ctr --address "$SOCK" --timeout 5s plugins ls 2>/dev/null | awk '$2 == "cri" && $4 == "ok" {found=1} END {exit !found}'; }
 
 [ "$(id -u)" = 0 ] || die "must run as root (containerd and runc need it)"
 start=$(date +%s)

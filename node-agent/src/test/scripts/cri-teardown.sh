@@ -12,7 +12,7 @@ log() { echo "cri-teardown: $*" >&2; }
 alive() { [ -f "$B/$1.pid" ] && kill -0 "$(cat "$B/$1.pid")" 2>/dev/null; }
 
 if alive containerd; then
-  ctr_k8s() { ctr --address "$SOCK" -n k8s.io "$@"; }
+  ctr_k8s() { ctr --address "$SOCK" --timeout 10s -n k8s.io "$@"; }
   for t in $(ctr_k8s tasks ls -q 2>/dev/null); do ctr_k8s tasks kill -s SIGKILL "$t" >/dev/null 2>&1; done
   for _ in $(seq 50); do [ -z "$(ctr_k8s tasks ls -q 2>/dev/null | head -1)" ] && break
     for t in $(ctr_k8s tasks ls -q 2>/dev/null); do ctr_k8s tasks delete "$t" >/dev/null 2>&1; done; sleep 0.1; done

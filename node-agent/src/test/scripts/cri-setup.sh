@@ -18,7 +18,8 @@ SOCK=$STATE/containerd.sock
 REGISTRY=127.0.0.1:5000
 BUSYBOX_IMAGE=$REGISTRY/test/busybox:1
 PAUSE_IMAGE=$REGISTRY/test/pause:3.9
-PACKAGES=(containerd runc docker-registry skopeo umoci busybox-static curl)
+# containernetworking-plugins: the loopback CNI plugin the lo-only network below uses.
+PACKAGES=(containerd runc docker-registry skopeo umoci busybox-static containernetworking-plugins curl)
 
 log() { echo "cri-setup: $*" >&2; }
 die() { echo "cri-setup: ERROR: $*" >&2; exit 1; }

@@ -125,7 +125,7 @@ public final class NodeAgent {
         String where = options.runtimeEndpoint() != null ? options.runtimeEndpoint() : "under " + options.runtimeRoot();
         runtimeBackoff.retry(vertx, "finding the container runtime " + where,
                         () -> discovery.discover(options.runtimeEndpoint()),
-                        err -> !stopping.get() && (err instanceof CriException e ? e.isRetryable() : false), 0)
+                        err -> !stopping.get() && CriException.retryable(err), 0)
                 .onSuccess(this::useRuntime)
                 .onFailure(err -> {
                     if (!stopping.get()) {

@@ -52,4 +52,9 @@ public class CriException extends RuntimeException {
                 || status == GrpcStatus.RESOURCE_EXHAUSTED
                 || status == GrpcStatus.ABORTED;
     }
+
+    /** For {@link Backoff#retry}: true for a CRI failure that retrying can fix. */
+    public static boolean retryable(Throwable err) {
+        return err instanceof CriException e && e.isRetryable();
+    }
 }

@@ -6,6 +6,7 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.MessageSizeOverflowException;
 
 import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.Locale;
@@ -60,7 +61,10 @@ final class CriFailures {
         if (deadlinePassed) {
             return deadlineExceeded(call, endpoint, deadline, err);
         }
-        if (lower.contains("closed")) {
+        // Any other transport failure (broken pipe, reset, closed channel): the runtime went away
+        // mid-call. gRPC calls that UNAVAILABLE, and the next call reconnects.
+        if (err instanceof IOException || lower.contains("closed") || lower.contains("broken pipe")
+                || lower.contains("connection reset")) {
             return new CriException(call, endpoint, GrpcStatus.UNAVAILABLE, "connection lost: " + message, err);
         }
         return new CriException(call, endpoint, GrpcStatus.UNKNOWN, err.getClass().getSimpleName() + ": " + message, err);

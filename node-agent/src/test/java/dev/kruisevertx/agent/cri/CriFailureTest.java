@@ -160,4 +160,23 @@ class CriFailureTest {
             await(plain.close());
         }
     }
+
+    @Test
+    void clientRecoversWhenTheRuntimeComesBack() {
+        Path socket = dir.resolve("restarting.sock");
+        VersionResponse v1 = VersionResponse.newBuilder().setRuntimeName("first").build();
+        FakeCriServer first = await(new FakeCriServer(vertx, socket).answer(RuntimeServiceGrpcService.Version, v1).start());
+        GrpcCriClient client = new GrpcCriClient(vertx, first.endpoint(), Duration.ofSeconds(5), null);
+        assertEquals("first", await(client.version()).getRuntimeName());
+
+        await(first.close());
+        CriException down = (CriException) failure(client.version());
+        assertEquals(GrpcStatus.UNAVAILABLE, down.status(), down.getMessage());
+        assertTrue(CriException.retryable(down));
+
+        // The restarted runtime binds the same path; the same client object reconnects on its next call.
+        VersionResponse v2 = VersionResponse.newBuilder().setRuntimeName("second").build();
+        await(new FakeCriServer(vertx, socket).answer(RuntimeServiceGrpcService.Version, v2).start());
+        assertEquals("second", await(client.version()).getRuntimeName());
+    }
 }

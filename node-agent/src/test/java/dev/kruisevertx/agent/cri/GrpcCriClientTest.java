@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -34,7 +35,11 @@ class GrpcCriClientTest {
 
     @BeforeAll
     static void connect() {
-        CriEndpoint endpoint = RealRuntime.endpoint();
+        // Skipping (or failing, in CI) happens per test in requireRuntime(), so each test reports it.
+        CriEndpoint endpoint = RealRuntime.endpointIfPresent();
+        if (endpoint == null) {
+            return;
+        }
         vertx = RealRuntime.nativeVertx();
         client = new GrpcCriClient(vertx, endpoint, Duration.ofSeconds(60), null);
         image = RealRuntime.busyboxImage();
@@ -46,6 +51,11 @@ class GrpcCriClientTest {
             await(client.close());
             await(vertx.close());
         }
+    }
+
+    @BeforeEach
+    void requireRuntime() {
+        RealRuntime.endpoint();
     }
 
     @Test

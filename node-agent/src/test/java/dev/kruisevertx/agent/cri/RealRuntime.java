@@ -24,6 +24,16 @@ final class RealRuntime {
     private RealRuntime() {
     }
 
+    /** The endpoint when the runtime is there, else null (for @BeforeAll; tests then call {@link #endpoint()}). */
+    static CriEndpoint endpointIfPresent() {
+        String text = System.getenv("KRUISE_CRI_ENDPOINT");
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        CriEndpoint endpoint = CriEndpoint.parse(text);
+        return Files.exists(endpoint.socket()) ? endpoint : null;
+    }
+
     static CriEndpoint endpoint() {
         String text = System.getenv("KRUISE_CRI_ENDPOINT");
         boolean required = Boolean.parseBoolean(System.getenv("KRUISE_CRI_REQUIRED"));

@@ -68,8 +68,8 @@ public record WebhookConfig(
         if (host != null && host.isBlank()) {
             host = null;
         }
-        if (port <= 0 || port > 65535) {
-            throw new IllegalArgumentException("WEBHOOK_PORT must be between 1 and 65535, got " + port);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("WEBHOOK_PORT must be between 1 and 65535 (0 picks a free port), got " + port);
         }
         if (certWriter == null || certDir == null || renewBefore == null || certValidity == null
                 || caValidity == null || caMinRemaining == null || initializeTimeout == null || resyncPeriod == null) {

@@ -79,11 +79,13 @@ public final class WebhookVerticle extends VerticleBase {
     }
 
     private Future<?> serve(CertBundle bundle) {
-        if (readiness != null && sync != null && sync.current() != null) {
-            readiness.certificatesSynced(bundle);
-        }
         if (server != null) {
-            return server.updateCertificates(bundle).onSuccess(changed -> readiness.certificatesSynced(bundle));
+            return server.updateCertificates(bundle).onSuccess(changed -> {
+                // Before the first full sync readiness stays off; afterwards it follows the served CA.
+                if (sync.firstSync().succeeded()) {
+                    readiness.certificatesSynced(bundle);
+                }
+            });
         }
         WebhookServerVerticle verticle = new WebhookServerVerticle(bindHost, config.port(), config.maxBodyBytes(),
                 admission, conversion, metrics, bundle);

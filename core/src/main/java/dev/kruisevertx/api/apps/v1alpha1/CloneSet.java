@@ -1,0 +1,63 @@
+package dev.kruisevertx.api.apps.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * {@code apps.kruise.io/v1alpha1} CloneSet, the storage version in OpenKruise v1.9.0: a set of interchangeable
+ * pods with scale and in-place update strategies. Status and scale subresources as OpenKruise; the printer
+ * columns are OpenKruise's, in its order (the last three only with {@code -o wide}).
+ */
+@Group(CloneSet.GROUP)
+@Version(value = CloneSet.VERSION, storage = true, served = true)
+@Kind(CloneSet.KIND)
+@Plural(CloneSet.PLURAL)
+@Singular("cloneset")
+@ShortNames("clone")
+@AdditionalPrinterColumn(name = "DESIRED", jsonPath = ".spec.replicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The desired number of pods.")
+@AdditionalPrinterColumn(name = "UPDATED", jsonPath = ".status.updatedReplicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The number of pods updated.")
+@AdditionalPrinterColumn(name = "UPDATED_READY", jsonPath = ".status.updatedReadyReplicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The number of pods updated and ready.")
+@AdditionalPrinterColumn(name = "UPDATED_AVAILABLE", jsonPath = ".status.updatedAvailableReplicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The number of pods updated and available.")
+@AdditionalPrinterColumn(name = "READY", jsonPath = ".status.readyReplicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The number of pods ready.")
+@AdditionalPrinterColumn(name = "TOTAL", jsonPath = ".status.replicas",
+        type = AdditionalPrinterColumn.Type.INTEGER, getDescription = "The number of currently all pods.")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE, getDescription = CloneSet.AGE_DESCRIPTION)
+@AdditionalPrinterColumn(name = "CONTAINERS", jsonPath = ".spec.template.spec.containers[*].name",
+        type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+        getDescription = "The containers of currently cloneset.")
+@AdditionalPrinterColumn(name = "IMAGES", jsonPath = ".spec.template.spec.containers[*].image",
+        type = AdditionalPrinterColumn.Type.STRING, priority = 1, getDescription = "The images of currently cloneset.")
+@AdditionalPrinterColumn(name = "SELECTOR", jsonPath = ".status.labelSelector",
+        type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+        getDescription = "The selector of currently cloneset.")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public class CloneSet extends CustomResource<CloneSetSpec, CloneSetStatus> implements Namespaced {
+    public static final String GROUP = "apps.kruise.io";
+    public static final String VERSION = "v1alpha1";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+    public static final String KIND = "CloneSet";
+    public static final String PLURAL = "clonesets";
+    /** Name of the CRD object. */
+    public static final String CRD_NAME = PLURAL + "." + GROUP;
+
+    // kubectl shows this text for the AGE column; it is the standard wording of metadata.creationTimestamp.
+    static final String AGE_DESCRIPTION = "CreationTimestamp is a timestamp representing the server time when this "
+            + "object was created. It is not guaranteed to be set in happens-before order across separate operations. "
+            + "Clients may not set this value. It is represented in RFC3339 form and is in UTC.";
+}

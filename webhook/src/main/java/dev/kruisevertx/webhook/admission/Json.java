@@ -20,6 +20,11 @@ public final class Json {
         return KUBE.convertValue(node, type);
     }
 
+    /** Any value (object, list, scalar) as a JSON tree; null stays null. */
+    public static JsonNode toNode(Object value) {
+        return value == null ? null : KUBE.convertValue(value, JsonNode.class);
+    }
+
     public static ObjectNode toTree(Object model) {
         return KUBE.convertValue(model, ObjectNode.class);
     }

@@ -56,9 +56,9 @@ public final class CloneSetWebhooks {
                 return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the CloneSet: " + e.getMessage()));
             }
             boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
-                    || !Objects.equals(Json.toTree(old.getSpec().getTemplate()), Json.toTree(changed.getSpec().getTemplate()))
-                    || !Objects.equals(Json.toTree(old.getSpec().getVolumeClaimTemplates()),
-                    Json.toTree(changed.getSpec().getVolumeClaimTemplates()));
+                    || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
+                    || !Objects.equals(Json.toNode(old.getSpec().getVolumeClaimTemplates()),
+                    Json.toNode(changed.getSpec().getVolumeClaimTemplates()));
             boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
             CloneSetDefaults.apply(changed, injectTemplateDefaults);
             return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));

@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook.admission;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 
 /**
@@ -27,17 +28,17 @@ public final class TypedMutatingHandler<T> implements AdmissionHandler {
         if (request.object() == null) {
             return Future.succeededFuture(AdmissionResponse.allow());
         }
-        T original;
         T copy;
         try {
-            original = Json.toModel(request.object(), type);
             copy = Json.toModel(request.object(), type);
         } catch (IllegalArgumentException e) {
             return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the " + request.kind()
                     + " object as " + type.getSimpleName() + ": " + rootMessage(e)));
         }
+        // Serialized before mutating, so both sides of the diff went through the same serializer.
+        ObjectNode before = Json.toTree(copy);
         mutator.mutate(request, copy);
-        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, copy)));
+        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, Json.toTree(copy))));
     }
 
     static String rootMessage(Throwable e) {

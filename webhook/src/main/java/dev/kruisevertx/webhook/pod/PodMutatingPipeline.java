@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook.pod;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
@@ -40,10 +41,8 @@ public final class PodMutatingPipeline implements AdmissionHandler {
         if (!request.subResource().isEmpty() || !"pods".equals(request.resource()) || request.object() == null) {
             return Future.succeededFuture(AdmissionResponse.allow());
         }
-        Pod original;
         Pod pod;
         try {
-            original = Json.toModel(request.object(), Pod.class);
             pod = Json.toModel(request.object(), Pod.class);
         } catch (IllegalArgumentException e) {
             return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the pod: " + e.getMessage()));
@@ -51,8 +50,9 @@ public final class PodMutatingPipeline implements AdmissionHandler {
         // The API server fills the namespace in after admission; steps need it now.
         if (pod.getMetadata() != null && (pod.getMetadata().getNamespace() == null || pod.getMetadata().getNamespace().isEmpty())) {
             pod.getMetadata().setNamespace(request.namespace());
-            original.getMetadata().setNamespace(request.namespace());
         }
+        // Serialized before the steps run, so both sides of the diff went through the same serializer.
+        ObjectNode before = Json.toTree(pod);
         for (Map.Entry<PodMutationStage, PodMutationStep> e : steps.entrySet()) {
             try {
                 e.getValue().mutate(request, pod);
@@ -61,6 +61,6 @@ public final class PodMutatingPipeline implements AdmissionHandler {
                         + e.getKey() + " failed: " + failure.getMessage()));
             }
         }
-        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, pod)));
+        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, Json.toTree(pod))));
     }
 }

@@ -14,6 +14,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Clock;
 
 /**
@@ -23,6 +26,7 @@ import java.time.Clock;
  * {@link #ready()} before starting controllers, as OpenKruise does.
  */
 public final class WebhookVerticle extends VerticleBase {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookVerticle.class);
     private final WebhookConfig config;
     private final KubernetesClient client;
     private final AdmissionRegistry admission;
@@ -74,7 +78,8 @@ public final class WebhookVerticle extends VerticleBase {
         vertx.executeBlocking(() -> {
             sync.watch(client);
             return null;
-        });
+        }).onFailure(e -> LOG.warn("Cannot watch the webhook Secret, configurations and CRDs; changes are picked up "
+                + "every {} only: {}", config.resyncPeriod(), e.getMessage()));
         return Future.succeededFuture();
     }
 

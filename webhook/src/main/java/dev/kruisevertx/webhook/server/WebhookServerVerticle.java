@@ -77,7 +77,11 @@ public final class WebhookServerVerticle extends VerticleBase {
                 .setPort(port)
                 .setSsl(true)
                 .setKeyCertOptions(keyCert(certificates));
-        return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> {
+        // Model (de)serializers are built on a worker first: the first pod would otherwise stall the event loop.
+        return vertx.executeBlocking(() -> {
+            Json.warmUp();
+            return null;
+        }).compose(v -> vertx.createHttpServer(options).requestHandler(router).listen()).onSuccess(s -> {
             server = s;
             LOG.info("Webhook server listening on https://{}:{}", bindHost, s.actualPort());
         });

@@ -129,6 +129,28 @@ class WebhookVerticleTest {
     }
 
     @Test
+    void externalCertificatesAreServedAndOnlyVerified() throws Exception {
+        dev.kruisevertx.webhook.certs.CertBundle provided = dev.kruisevertx.webhook.testing.TestCerts.localhost();
+        java.util.function.Function<String, String> b64 = t -> Base64.getEncoder().encodeToString(t.getBytes(StandardCharsets.UTF_8));
+        client.secrets().inNamespace("kruise-system").resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("kruise-webhook-certs").withNamespace("kruise-system").endMetadata()
+                .withData(Map.of("ca.crt", b64.apply(provided.caCertPem()), "tls.crt", b64.apply(provided.certPem()),
+                        "tls.key", b64.apply(provided.keyPem()))).build()).create();
+        WebhookConfigurationPatcherTest.installChartConfigurations(client);
+        // The operator who provides the certificates also sets the caBundles.
+        new WebhookConfigurationPatcher(client, WebhookConfig.defaults(), false)
+                .ensure(provided.caBundle(), registry().paths());
+        WebhookVerticle webhook = new WebhookVerticle(WebhookConfig.defaults().withPort(0), client, registry(),
+                new ConversionRegistry(), new SimpleMeterRegistry(), true, "localhost", java.time.Clock.systemUTC());
+        vertx.deployVerticle(webhook).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        assertEquals(provided.certPem(), webhook.certSync().current().certPem());
+        assertEquals(Set.of("ca.crt", "tls.crt", "tls.key"),
+                client.secrets().inNamespace("kruise-system").withName("kruise-webhook-certs").get().getData().keySet(),
+                "external certificates are never rewritten");
+    }
+
+    @Test
     void startupFailsWithAClearMessageAfterTheInitializeTimeout() throws Exception {
         WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withInitializeTimeout(Duration.ofSeconds(2)));
         ExecutionException e = assertThrows(ExecutionException.class,

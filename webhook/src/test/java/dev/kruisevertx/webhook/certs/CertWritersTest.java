@@ -105,6 +105,27 @@ class CertWritersTest {
     }
 
     @Test
+    void replicasRacingToCreateTheSecretAllServeTheSameCertificates() throws Exception {
+        int replicas = 3;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(replicas);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<CertBundle>> results = new java.util.ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            SecretCertWriter writer = new SecretCertWriter(client, NS, "raced", policy(Clock.systemUTC()));
+            results.add(pool.submit(() -> {
+                go.await();
+                return writer.ensure(DNS);
+            }));
+        }
+        go.countDown();
+        for (java.util.concurrent.Future<CertBundle> r : results) {
+            CertBundle b = r.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(decode(client.secrets().inNamespace(NS).withName("raced").get().getData().get("cert.pem")), b.certPem());
+        }
+        pool.shutdown();
+    }
+
+    @Test
     void fsWriterWritesAllFilesAndReusesThem(@TempDir Path dir) throws Exception {
         Path certDir = dir.resolve("certs");
         FsCertWriter writer = new FsCertWriter(certDir, policy(Clock.systemUTC()));
@@ -144,6 +165,9 @@ class CertWritersTest {
     }
 
     private static String decode(String s) {
+        if (s == null) {
+            return null;
+        }
         return new String(Base64.getDecoder().decode(s), StandardCharsets.UTF_8);
     }
 }

@@ -114,7 +114,7 @@ class WebhookVerticleTest {
     void shortLivedCertificatesRotateAndStayServed() throws Exception {
         WebhookConfigurationPatcherTest.installChartConfigurations(client);
         WebhookConfig config = WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMillis(500))
-                .withCertLifetimes(Duration.ofSeconds(6), Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(4));
+                .withCertLifetimes(Duration.ofSeconds(20), Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(16));
         WebhookVerticle webhook = deploy(config);
         webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Set<String> seen = new HashSet<>();

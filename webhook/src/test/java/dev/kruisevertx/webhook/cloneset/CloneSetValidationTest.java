@@ -96,6 +96,8 @@ class CloneSetValidationTest {
                 cs -> ((ArrayNode) spec(cs).at("/template/spec/containers")).addObject().put("name", "nginx").put("image", "x"));
         assertRejected("spec.template.spec.containers[0].volumeMounts[0].name: Not found: \"data\"",
                 cs -> spec(cs).remove("volumeClaimTemplates"));
+        assertRejected("spec.template.metadata.labels: Invalid value: \"bad value!\"",
+                cs -> ((ObjectNode) spec(cs).at("/template/metadata/labels")).put("tier", "bad value!"));
         assertRejected("spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"",
                 cs -> ((ObjectNode) spec(cs).at("/template/spec")).put("restartPolicy", "Never"));
         assertRejected("spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in cloneset is not Supported",

@@ -42,10 +42,16 @@ public final class DemoRunner implements AutoCloseable {
     private ManagerApp manager;
     private final List<HasMetadata> applied = new ArrayList<>();
     private boolean closed;
+    private final java.nio.file.Path certDir;
 
     public DemoRunner(DemoOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
+        try {
+            this.certDir = java.nio.file.Files.createTempDirectory("kruise-demo-webhook-certs");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create a directory for the demo's webhook certificates", e);
+        }
     }
 
     /** Starts everything and applies the samples. Blocking: call from a plain thread, never an event loop. */
@@ -60,12 +66,17 @@ public final class DemoRunner implements AutoCloseable {
         out.println("demo: embedded API server at " + cluster.url() + " with " + options.nodes()
                 + " simulated nodes; kubeconfig written to " + options.kubeconfigOut());
 
+        // The chart's namespace and webhook configurations; the manager's webhook patches them to point at itself.
+        ManifestApplier.apply(cluster.client(), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kruise-system\n"
+                + "  labels:\n    control-plane: openkruise\n");
+        ManifestApplier.applyResource(cluster.client(), "/demo/webhook-configurations.yaml");
+
         List<ControllerDefinition> controllers = ControllerRegistry.all();
         ManagerConfig config = managerConfig(controllers);
         managerClient = cluster.newClient();
         manager = await(ManagerApp.start(config, managerClient, controllers), "manager start");
-        out.println("demo: manager running; /metrics on port " + manager.metricsPort() + ", /healthz on port "
-                + manager.healthPort());
+        out.println("demo: manager running; webhook on https://127.0.0.1:" + manager.webhookPort()
+                + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort());
 
         for (Samples.Sample sample : Samples.load(options.samplesDir())) {
             List<HasMetadata> objects = ManifestApplier.apply(cluster.client(), sample.yaml());
@@ -82,7 +93,21 @@ public final class DemoRunner implements AutoCloseable {
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=" + options.metricsAddr(), "--health-probe-addr=" + options.healthProbeAddr(),
                 "--enable-leader-election=false", "--feature-gates=" + options.featureGates());
-        return command.toConfig(cl.getCommandSpec(), controllers, System.getenv());
+        Map<String, String> env = new java.util.HashMap<>(System.getenv());
+        // The webhook runs on localhost next to the embedded API server, which reaches it by URL.
+        env.put("WEBHOOK_HOST", "127.0.0.1");
+        env.put("WEBHOOK_PORT", Integer.toString(freePort()));
+        env.put("WEBHOOK_CERT_WRITER", "fs");
+        env.put("WEBHOOK_CERT_DIR", certDir.toString());
+        return command.toConfig(cl.getCommandSpec(), controllers, env);
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("no free port for the demo webhook", e);
+        }
     }
 
     /**

@@ -7,7 +7,13 @@ import dev.kruisevertx.cache.WatchCacheOptions;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.PlanRecorder;
+import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.kube.KubeExecutor;
+import dev.kruisevertx.webhook.KruiseWebhooks;
+import dev.kruisevertx.webhook.WebhookVerticle;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -22,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -41,6 +48,7 @@ public final class ManagerApp {
     private final ControllerSupervisor supervisor;
     private final HttpEndpoints endpoints;
     private final LeaderElection election;
+    private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private int[] ports = {-1, -1};
 
@@ -81,10 +89,22 @@ public final class ManagerApp {
                 plans, config.settings());
         this.supervisor = new ControllerSupervisor(context, controllers, config.cacheSyncTimeout());
 
+        // The webhook runs on every replica (not only the leader) and reads pods from the shared cache.
+        AdmissionRegistry admission = new AdmissionRegistry();
+        ConversionRegistry conversion = new ConversionRegistry();
+        KruiseWebhooks.registerAll(admission, config.featureGates().enabled(Feature.KruisePodReadinessGate),
+                config.featureGates().enabled(Feature.TemplateNoDefaults),
+                (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)));
+        this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
+                config.featureGates().enabled(Feature.EnableExternalCerts));
+
         HealthChecks liveness = new HealthChecks("healthz");
         liveness.add("ping", () -> null);
         HealthChecks readiness = new HealthChecks("readyz");
         readiness.add("informers-synced", () -> cache.hasSynced() ? null : "shared informers have not synced yet");
+        readiness.add("webhook-ready", () -> webhook.readiness() != null && webhook.readiness().isReady() ? null
+                : "webhook not ready" + (webhook.readiness() == null || webhook.readiness().lastProblem() == null
+                ? "" : ": " + webhook.readiness().lastProblem()));
         this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness, instrumented.eventBusMetrics(), plans,
                 supervisor::view);
     }
@@ -97,6 +117,16 @@ public final class ManagerApp {
                 .compose(ports -> {
                     app.ports = ports;
                     LOG.info("serving /metrics on port {} and /healthz,/readyz on port {}", ports[0], ports[1]);
+                    // Pods back the webhook's lookups; then, as OpenKruise does, controllers start only once the
+                    // webhook serves with synced certificates.
+                    return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
+                })
+                .compose(v -> app.vertx.deployVerticle(app.webhook))
+                .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(new IllegalStateException(
+                        "webhook did not become ready within --webhook-initialize-timeout "
+                                + config.webhookInitializeTimeout().toSeconds() + "s: " + e.getMessage(), e))))
+                .compose(v -> {
+                    LOG.info("webhook ready on port {}", app.webhook.port());
                     return app.supervisor.prepare(config.crdRecheckPeriod());
                 })
                 .map(v -> {
@@ -133,6 +163,10 @@ public final class ManagerApp {
 
     public boolean isLeader() {
         return election == null || election.isLeader();
+    }
+
+    public int webhookPort() {
+        return webhook.port();
     }
 
     public int metricsPort() {

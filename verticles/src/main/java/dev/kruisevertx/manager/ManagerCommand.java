@@ -3,7 +3,9 @@ package dev.kruisevertx.manager;
 import dev.kruisevertx.cli.GoDuration;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.ManagerSettings;
+import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
+import dev.kruisevertx.webhook.WebhookConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -173,17 +175,26 @@ public class ManagerCommand {
                 duration("--rate-limiter-base-delay", rateLimiterBaseDelay),
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers, Map.of());
+        Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
+        WebhookConfig webhook;
+        try {
+            webhook = WebhookConfig.fromEnv(env, gates.enabled(Feature.EnableExternalCerts))
+                    .withInitializeTimeout(initializeTimeout)
+                    .withKruisePodReadinessGate(gates.enabled(Feature.KruisePodReadinessGate));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("webhook environment: " + e.getMessage(), e);
+        }
         return new ManagerConfig(kubeconfig,
                 ListenAddress.parse("--metrics-addr", metricsAddr),
                 ListenAddress.parse("--health-probe-addr", healthProbeAddr),
                 enableLeaderElection, election,
                 duration("--sync-period", syncPeriod),
                 duration("--controller-cache-sync-timeout", cacheSyncTimeout),
-                duration("--webhook-initialize-timeout", webhookInitializeTimeout),
+                initializeTimeout,
                 restConfigQps, restConfigBurst,
                 cacheMutationDetector || "true".equalsIgnoreCase(env.get("KUBE_CACHE_MUTATION_DETECTOR")),
                 duration("--crd-recheck-period", crdRecheckPeriod),
-                gates, settings);
+                gates, settings, webhook);
     }
 
     private static Duration duration(String flag, String value) {

@@ -2,6 +2,7 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.controller.ManagerSettings;
 import dev.kruisevertx.features.FeatureGates;
+import dev.kruisevertx.webhook.WebhookConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,5 +22,6 @@ public record ManagerConfig(
         boolean cacheMutationDetector,
         Duration crdRecheckPeriod,
         FeatureGates featureGates,
-        ManagerSettings settings) {
+        ManagerSettings settings,
+        WebhookConfig webhook) {
 }

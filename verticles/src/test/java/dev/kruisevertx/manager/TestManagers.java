@@ -31,14 +31,27 @@ final class TestManagers {
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = ManagerCommand.commandLine(command, controllers);
         cl.parseArgs(args.toArray(String[]::new));
-        return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+        // Port 0: tests run several managers at once; the Secret writer works against the mock.
+        return command.toConfig(cl.getCommandSpec(), controllers, Map.of("WEBHOOK_PORT", "0"));
     }
 
     static ManagerApp start(KubernetesClient mockClient, List<ControllerDefinition> controllers, String... args)
             throws Exception {
         KubernetesClient client = KubeClients.forTest(mockClient.getConfiguration());
+        installWebhookConfigurations(mockClient);
         return ManagerApp.start(config(controllers, args), client, controllers)
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    }
+
+    /** What the chart installs next to the manager: the webhook configurations its certificate sync patches. */
+    static void installWebhookConfigurations(KubernetesClient client) {
+        try (var in = TestManagers.class.getResourceAsStream("/demo/webhook-configurations.yaml")) {
+            for (var object : client.load(in).items()) {
+                client.resource(object).createOr(existing -> existing.update());
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static void stop(ManagerApp app) throws Exception {

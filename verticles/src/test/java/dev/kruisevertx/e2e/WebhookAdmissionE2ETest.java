@@ -1,0 +1,160 @@
+package dev.kruisevertx.e2e;
+
+import dev.kruisevertx.api.crd.KruiseCrds;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.manager.ControllerRegistry;
+import dev.kruisevertx.manager.ManagerApp;
+import dev.kruisevertx.manager.ManagerCommand;
+import dev.kruisevertx.manager.ManagerConfig;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.Manifests;
+import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ManifestApplier;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The manager's webhook behind the embedded API server's admission path, as kube-apiserver would call it: the
+ * pod readiness gate, CloneSet validation, and the caBundle kept in place.
+ */
+class WebhookAdmissionE2ETest {
+    @TempDir
+    static Path certs;
+    static ClusterFixture fixture;
+    static ManagerApp manager;
+    static KubernetesClient managerClient;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2));
+        KubernetesClient client = fixture.client();
+        List<JsonNode> crds = new ArrayList<>();
+        KruiseCrds.all().forEach(crd -> crds.addAll(Manifests.parse(Serialization.asJson(crd))));
+        fixture.cluster().installCrdDocuments(crds).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        ManifestApplier.apply(client, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kruise-system\n");
+        ManifestApplier.applyResource(client, "/demo/webhook-configurations.yaml");
+
+        List<ControllerDefinition> controllers = ControllerRegistry.all();
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = new CommandLine(command);
+        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
+        cl.parseArgs("--metrics-addr=0", "--health-probe-addr=0", "--enable-leader-election=false");
+        ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers, Map.of(
+                "WEBHOOK_HOST", "127.0.0.1", "WEBHOOK_PORT", Integer.toString(freePort()),
+                "WEBHOOK_CERT_WRITER", "fs", "WEBHOOK_CERT_DIR", certs.toString()));
+        managerClient = fixture.cluster().newClient();
+        manager = ManagerApp.start(config, managerClient, controllers).toCompletionStage().toCompletableFuture()
+                .get(120, TimeUnit.SECONDS);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (manager != null) {
+            manager.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
+        if (managerClient != null) {
+            managerClient.close();
+        }
+        if (fixture != null) {
+            fixture.close();
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void aPodOfAKruiseWorkloadGetsTheReadinessGateAndBecomesReady() {
+        KubernetesClient client = fixture.client();
+        Pod pod = client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("owned")
+                .addNewOwnerReference().withApiVersion("apps.kruise.io/v1alpha1").withKind("CloneSet")
+                .withName("web").withUid("0b6f6b0e-2f0a-4c55-9a55-000000000001").withController(true).endOwnerReference()
+                .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("nginx:1.25").endContainer()
+                .endSpec().build()).create();
+        assertTrue(pod.getSpec().getReadinessGates().stream().anyMatch(g -> g.getConditionType().equals("KruisePodReady")),
+                "the mutating webhook added the KruisePodReady gate: " + pod.getSpec().getReadinessGates());
+        Await.waitFor("the owned pod is Ready (podreadiness set KruisePodReady=True)", Duration.ofSeconds(60), () -> {
+            Pod p = client.pods().inNamespace("default").withName("owned").get();
+            return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                    .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        });
+
+        Pod plain = client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("plain")
+                .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("nginx").endContainer()
+                .endSpec().build()).create();
+        assertTrue(plain.getSpec().getReadinessGates() == null || plain.getSpec().getReadinessGates().isEmpty(),
+                "a pod no kruise workload owns is left alone");
+    }
+
+    @Test
+    void anInvalidCloneSetIsRejectedWithTheReason() {
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> ManifestApplier.apply(
+                fixture.client(), """
+                        apiVersion: apps.kruise.io/v1alpha1
+                        kind: CloneSet
+                        metadata: {name: bad, namespace: default}
+                        spec:
+                          replicas: 2
+                          selector: {matchLabels: {app: bad}}
+                          template:
+                            metadata: {labels: {app: other}}
+                            spec: {containers: [{name: main, image: nginx}]}
+                        """));
+        assertTrue(e.getMessage().contains("selector"), e.getMessage());
+        assertTrue(e.getMessage().contains("template"), e.getMessage());
+    }
+
+    @Test
+    void aHandEditedCaBundleIsRestored() {
+        KubernetesClient client = fixture.client();
+        String path = "/webhooks/0/clientConfig/caBundle";
+        GenericKubernetesResource before = client.genericKubernetesResources("admissionregistration.k8s.io/v1",
+                "MutatingWebhookConfiguration").withName("kruise-mutating-webhook-configuration").get();
+        String original = caBundle(before);
+        assertTrue(original != null && !original.isEmpty(), "the manager patched a caBundle in");
+        client.genericKubernetesResources("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
+                .withName("kruise-mutating-webhook-configuration")
+                .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
+                        "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":\"" + "Zm9v" + "\"}]");
+        Await.waitFor("the caBundle is restored", Duration.ofSeconds(60), () -> original.equals(caBundle(
+                client.genericKubernetesResources("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
+                        .withName("kruise-mutating-webhook-configuration").get())));
+        assertEquals(original, caBundle(client.genericKubernetesResources("admissionregistration.k8s.io/v1",
+                "MutatingWebhookConfiguration").withName("kruise-mutating-webhook-configuration").get()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String caBundle(GenericKubernetesResource configuration) {
+        List<Object> webhooks = (List<Object>) configuration.getAdditionalProperties().get("webhooks");
+        Map<String, Object> clientConfig = (Map<String, Object>) ((Map<String, Object>) webhooks.get(0)).get("clientConfig");
+        return (String) clientConfig.get("caBundle");
+    }
+}

@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook;
 
+import dev.kruisevertx.cli.GoDuration;
 import dev.kruisevertx.webhook.certs.RenewBefore;
 
 import java.nio.file.Path;
@@ -8,8 +9,6 @@ import java.time.temporal.TemporalAmount;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Everything the webhook needs to know about its environment, with OpenKruise's environment variable
@@ -160,28 +159,13 @@ public record WebhookConfig(
         return result;
     }
 
-    private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
-
-    /** Parses a Go-style duration such as {@code 60s}, {@code 1m30s} or {@code 500ms}. */
+    /** Parses a Go-style duration such as {@code 60s}, {@code 1m30s} or {@code 500ms}; errors name {@code what}. */
     public static Duration parseGoDuration(String text, String what) {
-        String t = text == null ? "" : text.trim();
-        Matcher m = GO_DURATION_PART.matcher(t);
-        int pos = 0;
-        double millis = 0;
-        while (pos < t.length() && m.find(pos) && m.start() == pos) {
-            double value = Double.parseDouble(m.group(1));
-            millis += switch (m.group(2)) {
-                case "ms" -> value;
-                case "s" -> value * 1000;
-                case "m" -> value * 60_000;
-                default -> value * 3_600_000;
-            };
-            pos = m.end();
+        try {
+            return GoDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }
-        if (t.isEmpty() || pos != t.length()) {
-            throw new IllegalArgumentException(what + ": invalid duration '" + text + "' (expected forms like 60s, 1m30s, 500ms)");
-        }
-        return Duration.ofMillis(Math.round(millis));
     }
 
     private static String nonEmpty(String value, String fallback) {

@@ -10,6 +10,7 @@ import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.Manifests;
+import dev.kruisevertx.sim.progress.Readiness;
 import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -121,15 +122,18 @@ public final class DemoRunner implements AutoCloseable {
             boolean allReady = true;
             Map<String, String> notReady = new LinkedHashMap<>();
             for (HasMetadata sample : applied) {
-                SampleStatus.View view = SampleStatus.of(fetch(sample));
+                GenericKubernetesResource current = fetch(sample);
+                Readiness view = current == null ? new Readiness(false, "not found")
+                        : Readiness.of(Serialization.jsonMapper().valueToTree(current));
+                String line = view.summary() + (view.ready() ? " (converged)" : "");
                 String key = describe(sample);
-                if (!view.line().equals(last.get(key))) {
-                    out.println("demo: " + key + ": " + view.line());
-                    last.put(key, view.line());
+                if (!line.equals(last.get(key))) {
+                    out.println("demo: " + key + ": " + line);
+                    last.put(key, line);
                 }
                 if (!view.ready()) {
                     allReady = false;
-                    notReady.put(key, view.line());
+                    notReady.put(key, line);
                 }
             }
             if (allReady) {

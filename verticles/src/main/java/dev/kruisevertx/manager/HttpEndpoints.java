@@ -44,9 +44,11 @@ public final class HttpEndpoints {
     /** Starts both listeners; completes with the bound ports (-1 for a disabled one). */
     public Future<int[]> start(ListenAddress metricsAddr, ListenAddress probeAddr) {
         Router metrics = Router.router(vertx);
-        metrics.get("/metrics").handler(ctx -> ctx.response()
-                .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(registry.scrape()));
+        // A scrape walks every series (thousands with many controllers and addresses): keep it off the event loop.
+        metrics.get("/metrics").handler(ctx -> vertx.executeBlocking(registry::scrape, false)
+                .onSuccess(text -> ctx.response()
+                        .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8").end(text))
+                .onFailure(ctx::fail));
         metrics.get("/debug/eventbus").handler(ctx -> json(ctx, eventBusMetrics.snapshot()));
         metrics.get("/debug/controllers").handler(ctx -> json(ctx, controllersView.get()));
         metrics.get("/debug/plans").handler(ctx -> json(ctx, plans.snapshot(ctx.queryParams().get("controller"))));

@@ -46,6 +46,8 @@ public final class CacheMutationDetector implements AutoCloseable {
     private final MeterRegistry registry;
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
+    private final Map<String, io.fabric8.kubernetes.client.informers.cache.Store<? extends HasMetadata>> stores =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     CacheMutationDetector(KubernetesSerialization serialization, MeterRegistry registry, Duration period) {
         this.serialization = serialization;
@@ -68,12 +70,6 @@ public final class CacheMutationDetector implements AutoCloseable {
         }
     }
 
-    /** Whether {@code obj} is the very instance whose snapshot is kept (fabric8 replaces same-resourceVersion objects silently). */
-    boolean tracks(String kind, HasMetadata obj) {
-        Snapshot s = snapshots.get(key(kind, obj));
-        return s != null && s.object == obj;
-    }
-
     /** Number of objects under watch. */
     public int tracked() {
         return snapshots.size();
@@ -83,6 +79,15 @@ public final class CacheMutationDetector implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         snapshots.clear();
+    }
+
+    /**
+     * fabric8 swaps an object with an unchanged resourceVersion into its store without telling handlers (a watch
+     * replay does that), so scans compare the instance the store hands out now, looked up through {@code store}.
+     */
+    <T extends HasMetadata> ResourceEventHandler<T> handlerFor(String kind, io.fabric8.kubernetes.client.informers.cache.Store<T> store) {
+        stores.put(kind, store);
+        return handlerFor(kind);
     }
 
     <T extends HasMetadata> ResourceEventHandler<T> handlerFor(String kind) {
@@ -120,7 +125,13 @@ public final class CacheMutationDetector implements AutoCloseable {
     private List<Mutation> scan(boolean includeReported) {
         List<Mutation> found = new ArrayList<>();
         for (Snapshot s : snapshots.values()) {
-            String now = serialization.asJson(s.object);
+            HasMetadata live = live(s);
+            // A newer resourceVersion is a real update whose handler call has not run yet, not a mutation.
+            if (live == null || !java.util.Objects.equals(live.getMetadata().getResourceVersion(),
+                    s.resourceVersion)) {
+                continue;
+            }
+            String now = serialization.asJson(live);
             if (now.equals(s.json)) {
                 continue;
             }
@@ -152,6 +163,16 @@ public final class CacheMutationDetector implements AutoCloseable {
         }
     }
 
+    private HasMetadata live(Snapshot s) {
+        io.fabric8.kubernetes.client.informers.cache.Store<? extends HasMetadata> store = stores.get(s.kind);
+        if (store == null) {
+            return s.object;
+        }
+        String ns = s.object.getMetadata().getNamespace();
+        return store.getByKey(ns == null || ns.isEmpty() ? s.object.getMetadata().getName()
+                : ns + "/" + s.object.getMetadata().getName());
+    }
+
     private static String key(String kind, HasMetadata obj) {
         String ns = obj.getMetadata().getNamespace();
         return kind + "|" + (ns == null ? "" : ns) + "/" + obj.getMetadata().getName();
@@ -161,12 +182,14 @@ public final class CacheMutationDetector implements AutoCloseable {
         final String kind;
         final HasMetadata object;
         final String json;
+        final String resourceVersion;
         volatile boolean reported;
 
         Snapshot(String kind, HasMetadata object, String json) {
             this.kind = kind;
             this.object = object;
             this.json = json;
+            this.resourceVersion = object.getMetadata().getResourceVersion();
         }
     }
 }

@@ -207,7 +207,7 @@ public final class WatchCache implements AutoCloseable {
             resource.addIndex(Indexes.NODE_NAME, (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME);
         }
         if (detector != null) {
-            informer.addEventHandler(detector.handlerFor(kind));
+            informer.addEventHandler(detector.handlerFor(kind, informer.getStore()));
         }
         informer.stopped().whenComplete((v, t) -> {
             if (t != null && !closed) {

@@ -100,8 +100,7 @@ config=$(jq -cnS --argjson ep "$entrypoint" --argjson cmd "$cmd_json" --arg b "s
   --arg a "sha256:$app_digest" --arg name "$name" --arg tag "$tag" '{
     architecture: "amd64", os: "linux", created: "1970-01-01T00:00:00Z",
     config: {User: "65534:65534", Entrypoint: $ep, Cmd: $cmd, WorkingDir: "/",
-      Env: ["PATH=/opt/java/bin:/usr/bin:/bin", "JAVA_HOME=/opt/java", "LANG=C.UTF-8",
-        "JAVA_TOOL_OPTIONS=-Djava.awt.headless=true"],
+      Env: ["PATH=/opt/java/bin:/usr/bin:/bin", "JAVA_HOME=/opt/java", "LANG=C.UTF-8"],
       Labels: {"org.opencontainers.image.title": $name, "org.opencontainers.image.version": $tag}},
     rootfs: {type: "layers", diff_ids: [$b, $a]},
     history: [{created: "1970-01-01T00:00:00Z", created_by: "jlink runtime, shared libraries, /etc/passwd"},

@@ -96,7 +96,7 @@ public final class KubectlKruise {
         return new WorkloadClient(c, ns);
     }
 
-    @Command(name = "rollout", description = "Manage the rollout of a kruise workload.",
+    @Command(name = "rollout", mixinStandardHelpOptions = true, description = "Manage the rollout of a kruise workload.",
             subcommands = {Status.class, History.class, Undo.class, Pause.class, Resume.class})
     static final class Rollout implements Callable<Integer> {
         @ParentCommand
@@ -116,7 +116,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "status", description = "Show the status of the rollout; waits for it to finish unless --watch=false.")
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the status of the rollout; waits for it to finish unless --watch=false.")
     static final class Status implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
@@ -141,7 +141,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "history", description = "List the revisions of a workload, or show one with --revision.")
+    @Command(name = "history", mixinStandardHelpOptions = true, description = "List the revisions of a workload, or show one with --revision.")
     static final class History implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
@@ -157,7 +157,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "undo", description = "Roll back to the previous revision, or to --to-revision.")
+    @Command(name = "undo", mixinStandardHelpOptions = true, description = "Roll back to the previous revision, or to --to-revision.")
     static final class Undo implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
@@ -176,7 +176,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "pause", description = "Pause the rollout (the update strategy's paused flag).")
+    @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause the rollout (the update strategy's paused flag).")
     static final class Pause implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
@@ -190,7 +190,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "resume", description = "Resume a paused rollout.")
+    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused rollout.")
     static final class Resume implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
@@ -204,7 +204,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "set", description = "Change fields of a kruise workload.", subcommands = {SetImage.class})
+    @Command(name = "set", mixinStandardHelpOptions = true, description = "Change fields of a kruise workload.", subcommands = {SetImage.class})
     static final class SetCommand implements Callable<Integer> {
         @ParentCommand
         KubectlKruise root;
@@ -218,7 +218,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "image", description = "Set container images: TYPE/NAME CONTAINER=IMAGE [CONTAINER=IMAGE...]; '*' means every container.")
+    @Command(name = "image", mixinStandardHelpOptions = true, description = "Set container images: TYPE/NAME CONTAINER=IMAGE [CONTAINER=IMAGE...]; '*' means every container.")
     static final class SetImage implements Callable<Integer> {
         @ParentCommand
         SetCommand set;
@@ -244,7 +244,7 @@ public final class KubectlKruise {
         }
     }
 
-    @Command(name = "uninstall-check", description = "Fail while CloneSets, Advanced StatefulSets or Advanced DaemonSets exist (Helm pre-delete hook).")
+    @Command(name = "uninstall-check", mixinStandardHelpOptions = true, description = "Fail while CloneSets, Advanced StatefulSets or Advanced DaemonSets exist (Helm pre-delete hook).")
     static final class UninstallCheckCommand implements Callable<Integer> {
         @ParentCommand
         KubectlKruise root;

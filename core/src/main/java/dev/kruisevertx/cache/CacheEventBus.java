@@ -48,9 +48,16 @@ public final class CacheEventBus {
         }
     }
 
-    /** Publishes every event of {@code type}'s informer to {@link #address(Class)}. */
+    /**
+     * Publishes every event of {@code type}'s informer to {@link #address(Class)}. Idempotent: bridging
+     * the same kind of the same cache to the same Vert.x instance again adds nothing, so every verticle
+     * may ask for the kinds it consumes.
+     */
     public static <T extends HasMetadata> void bridge(Vertx vertx, WatchCache cache, Class<T> type) {
         String address = address(type);
+        if (!cache.claimBridge(vertx, type)) {
+            return;
+        }
         cache.resource(type).addListener(event -> vertx.eventBus().publish(address, event, LOCAL));
     }
 

@@ -68,6 +68,12 @@ public final class CacheMutationDetector implements AutoCloseable {
         }
     }
 
+    /** Whether {@code obj} is the very instance whose snapshot is kept (fabric8 replaces same-resourceVersion objects silently). */
+    boolean tracks(String kind, HasMetadata obj) {
+        Snapshot s = snapshots.get(key(kind, obj));
+        return s != null && s.object == obj;
+    }
+
     /** Number of objects under watch. */
     public int tracked() {
         return snapshots.size();

@@ -22,7 +22,7 @@ public interface CachedResource<T extends HasMetadata> {
     /** Every cached object (a new list; the elements are the cached instances). */
     List<T> list();
 
-    /** The cached objects of one namespace. */
+    /** The cached objects of one namespace; null selects objects without a namespace (cluster-scoped). */
     List<T> list(String namespace);
 
     /** The cached objects whose index function returned {@code value}; see {@link Indexes}. */

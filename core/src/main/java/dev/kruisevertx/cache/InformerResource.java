@@ -96,7 +96,7 @@ final class InformerResource<T extends HasMetadata> implements CachedResource<T>
 
     @Override
     public List<T> list(String namespace) {
-        if (namespaceIndexReplaced) {
+        if (namespace == null || namespaceIndexReplaced) {
             return informer.getIndexer().list().stream()
                     .filter(o -> java.util.Objects.equals(namespace, o.getMetadata().getNamespace()))
                     .toList();

@@ -50,6 +50,7 @@ public final class WatchCache implements AutoCloseable {
     private final MeterRegistry registry;
     private final CacheMutationDetector detector;
     private final ConcurrentMap<Class<?>, InformerResource<?>> resources = new ConcurrentHashMap<>();
+    private final java.util.Set<List<Object>> bridges = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     public WatchCache(KubernetesClient client, WatchCacheOptions options) {
@@ -82,10 +83,12 @@ public final class WatchCache implements AutoCloseable {
      * @throws IllegalArgumentException the name is taken by another function
      * @throws IllegalStateException    the informer already started
      */
-    public <T extends HasMetadata> void addIndex(Class<T> type, String indexName, Function<T, List<String>> fn) {
+    @SuppressWarnings("unchecked")
+    public <T extends HasMetadata> void addIndex(Class<T> type, String indexName, Function<? super T, List<String>> fn) {
         Objects.requireNonNull(indexName, "indexName");
         Objects.requireNonNull(fn, "fn");
-        entry(type).addIndex(indexName, fn);
+        // Safe: the function only ever receives objects of type T.
+        entry(type).addIndex(indexName, (Function<T, List<String>>) fn);
     }
 
     /**
@@ -166,6 +169,11 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
+    /** True the first time a kind is bridged to a Vert.x instance; see {@link CacheEventBus#bridge}. */
+    boolean claimBridge(Object vertx, Class<?> type) {
+        return bridges.add(List.of(vertx, type));
+    }
+
     @SuppressWarnings("unchecked")
     private <T extends HasMetadata> InformerResource<T> entry(Class<T> type) {
         Objects.requireNonNull(type, "type");
@@ -175,6 +183,7 @@ public final class WatchCache implements AutoCloseable {
         return (InformerResource<T>) resources.computeIfAbsent(type, t -> create(type));
     }
 
+    @SuppressWarnings("unchecked")
     private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
         String kind = HasMetadata.getApiVersion(type) + "/" + HasMetadata.getKind(type);
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
@@ -193,9 +202,9 @@ public final class WatchCache implements AutoCloseable {
             return true;
         });
         InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
-        resource.addIndex(Indexes.OWNER_UID, ownerUids());
+        resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
         if (type == Pod.class) {
-            resource.addIndex(Indexes.NODE_NAME, podNodeName());
+            resource.addIndex(Indexes.NODE_NAME, (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME);
         }
         if (detector != null) {
             informer.addEventHandler(detector.handlerFor(kind));
@@ -210,13 +219,4 @@ public final class WatchCache implements AutoCloseable {
         return resource;
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> Function<T, List<String>> ownerUids() {
-        return (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> Function<T, List<String>> podNodeName() {
-        return (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME;
-    }
 }

@@ -8,11 +8,8 @@ package dev.kruisevertx.queue;
  * the list of keys being processed, oldest first (doubly linked through {@code prev}/{@code next}). A key that
  * is re-added while processing is only marked dirty; it joins the FIFO when its processing is done.
  */
-final class ItemState<K> {
+final class ItemState<K> extends KeyTable.Node<K> {
 
-    final K key;
-    /** Next state in the same hash bucket. */
-    ItemState<K> chain;
     ItemState<K> prev;
     ItemState<K> next;
     /** When the key was last marked dirty (for the queue-duration histogram). */
@@ -23,6 +20,6 @@ final class ItemState<K> {
     boolean processing;
 
     ItemState(K key) {
-        this.key = key;
+        super(key);
     }
 }

@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  *   <li>a key handed to a consumer is "processing" until {@link #done}; it is never handed to a second
  *       consumer meanwhile. Adding it again while processing marks it dirty, and it is queued again only
  *       when {@code done} is called;</li>
- *   <li>{@link #addAfter} holds a key back until its due time (one heap and one thread per queue); a key
- *       already waiting keeps the earlier due time;</li>
+ *   <li>{@link #addAfter} holds a key back until its due time (a timer wheel and one thread per queue, never
+ *       a timer per key); a key already waiting keeps the earlier due time;</li>
  *   <li>{@link #addRateLimited} delays by what the {@link RateLimiter} says; {@link #forget} resets it;</li>
  *   <li>after {@link #shutDown} adds are ignored, keys still queued are handed out, and consumers waiting on
  *       an empty queue get {@code null}.</li>
@@ -49,7 +49,7 @@ public final class WorkQueue<K> {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final ItemTable<K> items = new ItemTable<>();
+    private final KeyTable<K, ItemState<K>> items = new KeyTable<>();
     /** FIFO of queued keys. */
     private ItemState<K> head;
     private ItemState<K> tail;
@@ -66,13 +66,15 @@ public final class WorkQueue<K> {
     private int blockedTakers;
     private final ArrayDeque<Consumer<? super K>> callbacks = new ArrayDeque<>();
     private boolean shuttingDown;
+    /** Mirror of shuttingDown for the lock-free checks of delayed adds. */
+    private volatile boolean closed;
     private CompletableFuture<Void> drained;
 
     private WorkQueue(Builder<K> b) {
         this.name = b.name;
         this.rateLimiter = b.rateLimiter != null ? b.rateLimiter : RateLimiters.controllerDefault();
         this.ticker = b.ticker;
-        this.delayed = new DelayedAdds<>("workqueue-" + name + "-delay", ticker, this::addDue);
+        this.delayed = new DelayedAdds<>("workqueue-" + name + "-delay", ticker, this::addDue, b.manualDelays);
         this.metrics = b.registry == null ? null : new WorkQueueMetrics(b.registry, name, b.controller, this);
     }
 
@@ -112,7 +114,7 @@ public final class WorkQueue<K> {
     public void addAfter(K key, Duration delay) {
         Objects.requireNonNull(key, "work queue key must not be null");
         Objects.requireNonNull(delay, "delay must not be null");
-        if (isShuttingDown()) {
+        if (closed) {
             return;
         }
         if (delay.isNegative() || delay.isZero()) {
@@ -416,6 +418,7 @@ public final class WorkQueue<K> {
                 return List.of();
             }
             shuttingDown = true;
+            closed = true;
             notEmpty.signalAll();
             List<Consumer<? super K>> released = new ArrayList<>(callbacks);
             callbacks.clear();
@@ -561,6 +564,7 @@ public final class WorkQueue<K> {
         private MeterRegistry registry;
         private String controller;
         private Ticker ticker = Ticker.system();
+        private boolean manualDelays;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "work queue name must not be null");
@@ -586,6 +590,12 @@ public final class WorkQueue<K> {
         /** The time source for delays and metrics; tests pass a manual one. */
         public Builder<K> ticker(Ticker ticker) {
             this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /** For tests: no delay thread; due keys move only when the test calls {@code releaseDueDelayed()}. */
+        Builder<K> manualDelays() {
+            this.manualDelays = true;
             return this;
         }
 

@@ -43,6 +43,11 @@ final class WorkQueueMetrics {
         this.controller = controller;
         this.queue = queue;
         Tags tags = Tags.of("name", name, "controller", controller);
+        if (registry.find("workqueue.depth").tags(tags).gauge() != null) {
+            // Two queues behind one label set would make one invisible and break the Prometheus scrape.
+            throw new IllegalStateException("a work queue named '" + name + "' for controller '" + controller
+                    + "' is already registered on this meter registry; shut the old one down first");
+        }
         meters.add(Gauge.builder("workqueue.depth", queue, WorkQueue::depthForMetrics)
                 .description("Current depth of the workqueue").tags(tags).register(registry));
         meters.add(FunctionCounter.builder("workqueue.adds", queue, WorkQueue::addsForMetrics)

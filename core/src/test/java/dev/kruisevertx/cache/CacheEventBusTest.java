@@ -68,6 +68,7 @@ class CacheEventBusTest {
             }
         }).completion().onComplete(ctx.succeeding(registered -> {
             CacheEventBus.bridge(vertx, cache, Pod.class);
+            CacheEventBus.bridge(vertx, cache, Pod.class); // a second verticle asking again: no duplicates
             vertx.executeBlocking(() -> {
                 cache.start(Pod.class).toCompletableFuture().get(MockCluster.WAIT.toSeconds(), TimeUnit.SECONDS);
                 cluster.client.pods().inNamespace("a").resource(MockCluster.pod("a", "web-0", "node-1")).create();

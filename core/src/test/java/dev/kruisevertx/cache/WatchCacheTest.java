@@ -158,6 +158,31 @@ class WatchCacheTest {
     }
 
     @Test
+    void clusterScopedKindsMayReuseTheNamespaceIndexName() throws Exception {
+        newCache(WatchCacheOptions.defaults().withMutationDetector(false));
+        // OpenKruise indexes cluster-scoped SidecarSets by target namespace under the name "namespace"
+        Function<Node, List<String>> zone = n -> List.of(n.getMetadata().getLabels().getOrDefault("zone", Indexes.SIDECARSET_CLUSTER_SCOPE));
+        cache.addIndex(Node.class, Indexes.NAMESPACE, zone);
+        cluster.client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").addToLabels("zone", "z1").endMetadata().build()).create();
+        cluster.client.nodes().resource(new NodeBuilder().withNewMetadata().withName("n2").endMetadata().build()).create();
+        CachedResource<Node> nodes = cache.resource(Node.class);
+        sync(Node.class);
+        await("nodes cached", () -> nodes.list().size() == 2);
+        assertEquals(Set.of("n1"), names(nodes.byIndex(Indexes.NAMESPACE, "z1")));
+        assertEquals(Set.of("n2"), names(nodes.byIndex(Indexes.NAMESPACE, Indexes.SIDECARSET_CLUSTER_SCOPE)));
+        assertEquals(Set.of(), names(nodes.list("z1")), "list(namespace) still means metadata.namespace");
+    }
+
+    @Test
+    void controllerNameIndexMatchesOnlyTheGivenOwnerKinds() {
+        Function<Pod, List<String>> fn = Indexes.controllerName(Set.of("apps.kruise.io/v1alpha1"), Set.of("CloneSet"));
+        assertEquals(List.of("owner-u1"), fn.apply(pod("a", "p", null, "u1")));
+        assertEquals(List.of(), fn.apply(pod("a", "p", null)));
+        Function<Pod, List<String>> other = Indexes.controllerName(Set.of("apps/v1"), Set.of("ReplicaSet"));
+        assertEquals(List.of(), other.apply(pod("a", "p", null, "u1")));
+    }
+
+    @Test
     void readsReturnTheCachedInstancesThemselves() throws Exception {
         newCache(WatchCacheOptions.defaults().withMutationDetector(false));
         cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1", "uid-1")).create();
@@ -190,6 +215,7 @@ class WatchCacheTest {
         await("web-1 cached", () -> pods.get("a", "web-1") != null);
         assertEquals(Set.of("web-0", "web-1"), names(pods.list()));
         assertNotNull(nodes.get(null, "node-1"));
+        assertEquals(Set.of("node-1"), names(nodes.list(null)));
     }
 
     @Test
@@ -255,6 +281,9 @@ class WatchCacheTest {
         CacheMutationDetector detector = cache.mutationDetector().orElseThrow();
         await("both pods tracked", () -> detector.tracked() == 2);
         cache.checkMutations(); // nothing changed yet
+        // The mock replays objects when a watch reconnects; fabric8 swaps same-resourceVersion objects into the
+        // store without telling handlers, so wait until the instance the store hands out is the tracked one.
+        await("the cached instance is the tracked one", () -> detector.tracks("v1/Pod", pods.get("a", "web-1")));
 
         Pod cached = pods.get("a", "web-1");
         cached.getMetadata().getLabels().put("hacked", "yes"); // the violation under test

@@ -124,6 +124,16 @@ class WorkQueueMetricsTest {
     }
 
     @Test
+    void aSecondLiveQueueWithTheSameLabelsIsRefused() {
+        WorkQueue<String> first = queue();
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, this::queue);
+        assertTrue(e.getMessage().contains("already registered"), e.getMessage());
+        registry.scrape();
+        first.shutDown();
+        queue().shutDown();
+    }
+
+    @Test
     void otherRegistriesGetCountAndTotalTime() {
         var simple = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         WorkQueue<String> q = WorkQueue.<String>builder("plain").meterRegistry(simple, "plain-controller")

@@ -33,7 +33,8 @@ public final class KruiseManagerMain {
         CommandLine top = new CommandLine(new KruiseManagerMain());
         CommandLine manager = ManagerCommand.commandLine(managerCommand, controllers);
         top.addSubcommand("manager", manager);
-        for (SubcommandFactory extra : SubcommandFactory.all()) {
+        List<SubcommandFactory> extras = SubcommandFactory.all();
+        for (SubcommandFactory extra : extras) {
             top.addSubcommand(extra.name(), extra.commandLine());
         }
         top.setOut(new java.io.PrintWriter(out, true));
@@ -59,9 +60,9 @@ public final class KruiseManagerMain {
         if (sub.commandSpec() == manager.getCommandSpec()) {
             return runManager(managerCommand, manager, controllers, err, env, waitForSignal);
         }
-        for (SubcommandFactory extra : SubcommandFactory.all()) {
+        for (SubcommandFactory extra : extras) {
             if (extra.name().equals(sub.commandSpec().name())) {
-                return extra.run(sub, out, err, env, waitForSignal);
+                return extra.run(out, err, env, waitForSignal);
             }
         }
         top.usage(err);

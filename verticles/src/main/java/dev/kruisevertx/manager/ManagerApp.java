@@ -51,7 +51,8 @@ public final class ManagerApp {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
-        InstrumentedVertx.Instrumented instrumented = InstrumentedVertx.create(new VertxOptions(), registry);
+        InstrumentedVertx.Instrumented instrumented = InstrumentedVertx.create(new VertxOptions()
+                .setWarningExceptionTime(2).setWarningExceptionTimeUnit(java.util.concurrent.TimeUnit.SECONDS), registry);
         this.vertx = instrumented.vertx();
         CacheEventBus.registerCodec(vertx);
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),

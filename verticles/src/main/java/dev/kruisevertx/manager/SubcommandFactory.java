@@ -1,5 +1,7 @@
 package dev.kruisevertx.manager;
 
+import dev.kruisevertx.demo.DemoSubcommand;
+import dev.kruisevertx.demo.SimNodesSubcommand;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
@@ -12,10 +14,41 @@ interface SubcommandFactory {
 
     CommandLine commandLine();
 
-    int run(CommandLine.ParseResult parsed, PrintStream out, PrintStream err, Map<String, String> env,
-            boolean waitForSignal);
+    int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal);
 
     static List<SubcommandFactory> all() {
-        return List.of();
+        DemoSubcommand demo = new DemoSubcommand();
+        SimNodesSubcommand simNodes = new SimNodesSubcommand();
+        return List.of(new SubcommandFactory() {
+            @Override
+            public String name() {
+                return "demo";
+            }
+
+            @Override
+            public CommandLine commandLine() {
+                return demo.commandLine();
+            }
+
+            @Override
+            public int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal) {
+                return demo.run(out, err, waitForSignal, Logging::configure);
+            }
+        }, new SubcommandFactory() {
+            @Override
+            public String name() {
+                return "sim-nodes";
+            }
+
+            @Override
+            public CommandLine commandLine() {
+                return simNodes.commandLine();
+            }
+
+            @Override
+            public int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal) {
+                return simNodes.run(out, err, waitForSignal);
+            }
+        });
     }
 }

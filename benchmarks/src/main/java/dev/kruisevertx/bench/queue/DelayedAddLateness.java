@@ -50,6 +50,7 @@ public final class DelayedAddLateness {
             threads.add(t);
         }
         SplittableRandom random = new SplittableRandom(42);
+        long cpu0 = processCpuNanos();
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             long delay = random.nextLong(1, 1_000_000_000L);
@@ -60,12 +61,19 @@ public final class DelayedAddLateness {
         while (received.get() < n) {
             Thread.sleep(1);
         }
+        long cpu = processCpuNanos() - cpu0;
         queue.shutDown();
         for (Thread t : threads) {
             t.join();
         }
-        System.out.printf("%s: %.0f adds/s (%d adds in %.3f s); lateness %s%n", label,
-                n / (addNanos / 1e9), n, addNanos / 1e9, new Percentiles(lateness, n).summaryMillis());
+        System.out.printf("%s: %.0f adds/s (%d adds in %.3f s); lateness %s; process CPU %.2f us per key%n", label,
+                n / (addNanos / 1e9), n, addNanos / 1e9, new Percentiles(lateness, n).summaryMillis(), cpu / 1e3 / n);
+    }
+
+    /** CPU time of the whole JVM (all threads: adder, delay thread, workers, GC, JIT). */
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
     private DelayedAddLateness() {

@@ -30,6 +30,8 @@ public final class MemoryPerQueuedKey {
             for (String k : keys) {
                 delayed.addAfter(k, Duration.ofHours(1));
             }
+            // The delay thread files its inbox asynchronously; give it time to finish before weighing.
+            Thread.sleep(3_000);
             long afterDelayed = usedAfterGc();
             System.out.printf("round %d: %d keys: %.1f bytes per queued key, %.1f bytes per delayed key (len=%d)%n",
                     round, n, (afterQueued - before) / (double) n, (afterDelayed - beforeDelayed) / (double) n,

@@ -10,8 +10,13 @@ public final class WellKnown {
 
     // ---- Workload pods and PVCs --------------------------------------------------------------------------------
 
-    /** Pod label: revision of the pod ({@code <name>-<hash>}, or the bare hash with gate CloneSetShortHash). */
-    public static final String CONTROLLER_REVISION_HASH_LABEL = "apps.kruise.io/controller-revision-hash";
+    /**
+     * Pod label: revision of the pod ({@code <name>-<hash>}, or the bare hash with gate CloneSetShortHash). OpenKruise's
+     * CloneSet and Advanced StatefulSet write the apps/v1 key, so existing pods keep matching after a swap.
+     */
+    public static final String CONTROLLER_REVISION_HASH_LABEL = "controller-revision-hash";
+    /** Label of UnitedDeployment subsets: the UnitedDeployment revision a subset workload was built from. */
+    public static final String SUBSET_REVISION_HASH_LABEL = "apps.kruise.io/controller-revision-hash";
     /** Pod label: the template hash, kept next to the revision label. */
     public static final String POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
     /** Pod and PVC label: the CloneSet instance both belong to. */

@@ -1,33 +1,45 @@
 package dev.kruisevertx.queue;
 
 /**
- * A chained hash table of {@link ItemState}s keyed by {@code key.equals}. It stores the states themselves as
- * nodes, which keeps one object per known key instead of a map entry plus a state. Not thread-safe: the queue
- * guards it with its lock.
+ * A chained hash table whose nodes are the caller's own per-key objects ({@link ItemState}, the delay
+ * wheel's entries), keyed by {@code key.equals}. Compared with a {@code HashMap<K, State>} this saves the
+ * map entry: one object and one pointer chase less per key. Not thread-safe: callers guard it.
  */
-final class ItemTable<K> {
+final class KeyTable<K, N extends KeyTable.Node<K>> {
+
+    /** A table entry; subclasses add the per-key state. */
+    abstract static class Node<K> {
+        final K key;
+        /** Next node in the same bucket. */
+        Node<K> chain;
+
+        Node(K key) {
+            this.key = key;
+        }
+    }
 
     private static final int INITIAL_CAPACITY = 64;
 
-    private ItemState<K>[] buckets = newArray(INITIAL_CAPACITY);
+    private Node<K>[] buckets = newArray(INITIAL_CAPACITY);
     private int size;
 
     int size() {
         return size;
     }
 
-    ItemState<K> get(Object key) {
-        ItemState<K>[] b = buckets;
-        for (ItemState<K> s = b[index(key.hashCode(), b.length)]; s != null; s = s.chain) {
+    @SuppressWarnings("unchecked")
+    N get(Object key) {
+        Node<K>[] b = buckets;
+        for (Node<K> s = b[index(key.hashCode(), b.length)]; s != null; s = s.chain) {
             if (s.key == key || s.key.equals(key)) {
-                return s;
+                return (N) s;
             }
         }
         return null;
     }
 
     /** Adds a state whose key is known to be absent. */
-    void insert(ItemState<K> s) {
+    void insert(N s) {
         if (size >= buckets.length - (buckets.length >>> 2)) {
             grow();
         }
@@ -37,9 +49,9 @@ final class ItemTable<K> {
         size++;
     }
 
-    void remove(ItemState<K> s) {
+    void remove(N s) {
         int i = index(s.key.hashCode(), buckets.length);
-        ItemState<K> p = buckets[i];
+        Node<K> p = buckets[i];
         if (p == s) {
             buckets[i] = s.chain;
         } else {
@@ -62,11 +74,11 @@ final class ItemTable<K> {
     }
 
     private void resize(int capacity) {
-        ItemState<K>[] old = buckets;
-        ItemState<K>[] b = newArray(capacity);
-        for (ItemState<K> head : old) {
-            for (ItemState<K> s = head; s != null; ) {
-                ItemState<K> following = s.chain;
+        Node<K>[] old = buckets;
+        Node<K>[] b = newArray(capacity);
+        for (Node<K> head : old) {
+            for (Node<K> s = head; s != null; ) {
+                Node<K> following = s.chain;
                 int i = index(s.key.hashCode(), b.length);
                 s.chain = b[i];
                 b[i] = s;
@@ -81,8 +93,14 @@ final class ItemTable<K> {
         return (h ^ (h >>> 16)) & (length - 1);
     }
 
+    /** Drops every node. */
+    void clear() {
+        buckets = newArray(INITIAL_CAPACITY);
+        size = 0;
+    }
+
     @SuppressWarnings("unchecked")
-    private static <K> ItemState<K>[] newArray(int n) {
-        return (ItemState<K>[]) new ItemState[n];
+    private static <K> Node<K>[] newArray(int n) {
+        return (Node<K>[]) new Node[n];
     }
 }

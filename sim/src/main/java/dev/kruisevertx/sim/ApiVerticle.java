@@ -1,0 +1,65 @@
+package dev.kruisevertx.sim;
+
+import dev.kruisevertx.sim.admission.CrdConversion;
+import dev.kruisevertx.sim.admission.WebhookAdmission;
+import dev.kruisevertx.sim.admission.WebhookClient;
+import dev.kruisevertx.sim.api.ApiHttpServer;
+import dev.kruisevertx.sim.api.ApiServer;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+/** Owns the embedded API server's state: its context is the one thread that touches the object store. */
+final class ApiVerticle extends VerticleBase {
+    private final EmbeddedClusterOptions options;
+    private ApiServer api;
+    private ApiHttpServer http;
+    private int port;
+
+    ApiVerticle(EmbeddedClusterOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public Future<?> start() {
+        // Loading and initialising the JSON, patch and HTTP classes takes long on a busy machine: do it on a
+        // worker so the event loop never stalls on it.
+        return vertx.executeBlocking(ApiVerticle::warmUp).compose(v -> startOnContext());
+    }
+
+    private static Void warmUp() throws ClassNotFoundException, java.io.IOException {
+        ClassLoader loader = ApiVerticle.class.getClassLoader();
+        for (String name : new String[]{"dev.kruisevertx.sim.api.ApiHttpServer", "dev.kruisevertx.sim.api.ApiServer",
+                "dev.kruisevertx.sim.api.Patches", "io.fabric8.zjsonpatch.JsonPatch", "dev.kruisevertx.sim.api.Tables",
+                "dev.kruisevertx.sim.api.Watch", "dev.kruisevertx.sim.api.LabelSelector", "dev.kruisevertx.sim.api.FieldSelector",
+                "dev.kruisevertx.sim.admission.WebhookAdmission", "com.fasterxml.jackson.databind.ObjectMapper"}) {
+            Class.forName(name, true, loader);
+        }
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"warm\":[1,\"up\",{\"a\":null}]}");
+        java.util.UUID.randomUUID();
+        return null;
+    }
+
+    private Future<?> startOnContext() {
+        api = new ApiServer(vertx, context, options.eventLogSize());
+        if (options.admission()) {
+            WebhookClient webhooks = new WebhookClient(vertx, options.serviceAddresses());
+            api.setAdmission(new WebhookAdmission(api, webhooks));
+            api.setConverter(new CrdConversion(api, webhooks));
+        }
+        http = new ApiHttpServer(vertx, api, options.bookmarkIntervalMs());
+        return http.listen(options.host(), options.port()).onSuccess(p -> port = p);
+    }
+
+    @Override
+    public Future<?> stop() {
+        return http == null ? Future.succeededFuture() : http.close();
+    }
+
+    ApiServer api() {
+        return api;
+    }
+
+    int port() {
+        return port;
+    }
+}

@@ -1,0 +1,170 @@
+package dev.kruisevertx.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.api.crd.KruiseCrds;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.manager.ControllerRegistry;
+import dev.kruisevertx.manager.ManagerApp;
+import dev.kruisevertx.manager.ManagerCommand;
+import dev.kruisevertx.manager.ManagerConfig;
+import dev.kruisevertx.sim.EmbeddedCluster;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.Manifests;
+import dev.kruisevertx.sim.testing.ManifestApplier;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import picocli.CommandLine;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the product on an embedded cluster: API server and simulated nodes, the whole manager, the samples, and a
+ * progress line per change. Used by {@code kruise-manager demo} and by the test that runs it in CI.
+ */
+public final class DemoRunner implements AutoCloseable {
+    private final DemoOptions options;
+    private final PrintStream out;
+    // Blocked-thread warnings carry a stack trace, so a blocked event loop can be traced to its cause.
+    private final Vertx clusterVertx = Vertx.vertx(new io.vertx.core.VertxOptions()
+            .setWarningExceptionTime(2).setWarningExceptionTimeUnit(TimeUnit.SECONDS));
+    private EmbeddedCluster cluster;
+    private KubernetesClient managerClient;
+    private ManagerApp manager;
+    private final List<HasMetadata> applied = new ArrayList<>();
+    private boolean closed;
+
+    public DemoRunner(DemoOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Starts everything and applies the samples. Blocking: call from a plain thread, never an event loop. */
+    public void start() throws Exception {
+        EmbeddedClusterOptions clusterOptions = new EmbeddedClusterOptions().setNodes(options.nodes())
+                .setPort(options.apiPort());
+        cluster = await(EmbeddedCluster.start(clusterVertx, clusterOptions), "embedded cluster start");
+        List<JsonNode> crds = new ArrayList<>();
+        KruiseCrds.all().forEach(crd -> crds.addAll(Manifests.parse(Serialization.asJson(crd))));
+        await(cluster.installCrdDocuments(crds), "CRD installation");
+        cluster.writeKubeconfig(options.kubeconfigOut());
+        out.println("demo: embedded API server at " + cluster.url() + " with " + options.nodes()
+                + " simulated nodes; kubeconfig written to " + options.kubeconfigOut());
+
+        List<ControllerDefinition> controllers = ControllerRegistry.all();
+        ManagerConfig config = managerConfig(controllers);
+        managerClient = cluster.newClient();
+        manager = await(ManagerApp.start(config, managerClient, controllers), "manager start");
+        out.println("demo: manager running; /metrics on port " + manager.metricsPort() + ", /healthz on port "
+                + manager.healthPort());
+
+        for (Samples.Sample sample : Samples.load(options.samplesDir())) {
+            List<HasMetadata> objects = ManifestApplier.apply(cluster.client(), sample.yaml());
+            applied.addAll(objects);
+            for (HasMetadata o : objects) {
+                out.println("demo: applied " + describe(o) + " from " + sample.source());
+            }
+        }
+    }
+
+    private ManagerConfig managerConfig(List<ControllerDefinition> controllers) {
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = new CommandLine(command);
+        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
+        cl.parseArgs("--metrics-addr=" + options.metricsAddr(), "--health-probe-addr=" + options.healthProbeAddr(),
+                "--enable-leader-election=false", "--feature-gates=" + options.featureGates());
+        return command.toConfig(cl.getCommandSpec(), controllers, System.getenv());
+    }
+
+    /**
+     * Prints a line whenever a sample's state changes, until every sample converged (returns true) or the timeout
+     * passed (returns false, after naming the samples that are stuck). A null timeout waits forever.
+     */
+    public boolean watchUntilReady(Duration timeout) throws InterruptedException {
+        Map<String, String> last = new LinkedHashMap<>();
+        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        while (true) {
+            boolean allReady = true;
+            Map<String, String> notReady = new LinkedHashMap<>();
+            for (HasMetadata sample : applied) {
+                SampleStatus.View view = SampleStatus.of(fetch(sample));
+                String key = describe(sample);
+                if (!view.line().equals(last.get(key))) {
+                    out.println("demo: " + key + ": " + view.line());
+                    last.put(key, view.line());
+                }
+                if (!view.ready()) {
+                    allReady = false;
+                    notReady.put(key, view.line());
+                }
+            }
+            if (allReady) {
+                out.println("demo: all " + applied.size() + " samples converged. Try: kubectl --kubeconfig "
+                        + options.kubeconfigOut() + " get pods,clonesets -A");
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                notReady.forEach((k, v) -> out.println("demo: STUCK " + k + ": " + v));
+                return false;
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private GenericKubernetesResource fetch(HasMetadata sample) {
+        try {
+            return cluster.client().genericKubernetesResources(sample.getApiVersion(), sample.getKind())
+                    .inNamespace(sample.getMetadata().getNamespace()).withName(sample.getMetadata().getName()).get();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String describe(HasMetadata o) {
+        String ns = o.getMetadata().getNamespace();
+        return o.getKind().toLowerCase() + " " + (ns == null ? "" : ns + "/") + o.getMetadata().getName();
+    }
+
+    public EmbeddedCluster cluster() {
+        return cluster;
+    }
+
+    public ManagerApp manager() {
+        return manager;
+    }
+
+    @Override
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (manager != null) {
+            manager.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
+        if (managerClient != null) {
+            managerClient.close();
+        }
+        if (cluster != null) {
+            cluster.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
+        clusterVertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    private static <T> T await(Future<T> future, String what) throws Exception {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(what + " failed: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+}

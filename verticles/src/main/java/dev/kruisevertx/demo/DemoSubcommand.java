@@ -1,0 +1,76 @@
+package dev.kruisevertx.demo;
+
+import picocli.CommandLine;
+
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/** Runs {@code kruise-manager demo}: exit 0 when done (or on SIGTERM), 1 when stuck or broken, 2 on bad flags. */
+public final class DemoSubcommand {
+    private final DemoCommand command = new DemoCommand();
+    private final CommandLine commandLine = new CommandLine(command);
+
+    public DemoSubcommand() {
+        commandLine.setOverwrittenOptionsAllowed(true);
+    }
+
+    public CommandLine commandLine() {
+        return commandLine;
+    }
+
+    public int run(PrintStream out, PrintStream err, boolean waitForSignal, java.util.function.BiConsumer<String, Integer> logging) {
+        DemoOptions options;
+        try {
+            options = command.toOptions();
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        logging.accept(command.logFormat, command.verbosity);
+        DemoRunner runner = new DemoRunner(options, out);
+        try {
+            runner.start();
+            if (options.untilReady()) {
+                boolean ready = runner.watchUntilReady(options.timeout());
+                if (!ready) {
+                    err.println("error: demo: samples did not converge within " + options.timeout().toSeconds() + "s");
+                }
+                return ready ? 0 : 1;
+            }
+            if (!waitForSignal) {
+                return 0;
+            }
+            CountDownLatch stop = new CountDownLatch(1);
+            // The JVM waits for shutdown hooks, not for main: the clean shutdown happens in the hook.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    runner.close();
+                } catch (Exception e) {
+                    err.println("warning: demo shutdown: " + e.getMessage());
+                } finally {
+                    stop.countDown();
+                }
+            }, "demo-shutdown"));
+            Thread watcher = new Thread(() -> {
+                try {
+                    runner.watchUntilReady(null);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "demo-progress");
+            watcher.setDaemon(true);
+            watcher.start();
+            stop.await();
+            return 0;
+        } catch (Exception e) {
+            err.println("error: demo failed: " + e.getMessage());
+            return 1;
+        } finally {
+            try {
+                runner.close();
+            } catch (Exception e) {
+                err.println("warning: demo shutdown: " + e.getMessage());
+            }
+        }
+    }
+}

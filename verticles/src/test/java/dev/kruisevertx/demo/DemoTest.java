@@ -1,0 +1,78 @@
+package dev.kruisevertx.demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs {@code kruise-manager demo --until-ready} exactly as a user would, in CI. */
+class DemoTest {
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run demo(String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Class<?> main = Class.forName("dev.kruisevertx.manager.KruiseManagerMain");
+        Method run = main.getDeclaredMethod("run", String[].class, PrintStream.class, PrintStream.class, Map.class,
+                boolean.class);
+        run.setAccessible(true);
+        String[] full = new String[args.length + 1];
+        full[0] = "demo";
+        System.arraycopy(args, 0, full, 1, args.length);
+        int code = (int) run.invoke(null, full, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), false);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void untilReadyExitsZeroOnceTheSamplesConverge(@TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Run r = demo("--until-ready", "--timeout=120s", "--metrics-addr=127.0.0.1:0",
+                "--health-probe-addr=127.0.0.1:0", "--kubeconfig-out=" + kubeconfig);
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("demo: applied pod default/sample-pod"), r.out());
+        assertTrue(r.out().contains("converged"), r.out());
+        String config = Files.readString(kubeconfig);
+        assertTrue(config.contains("server: http://127.0.0.1:"), config);
+    }
+
+    @Test
+    void aStuckSampleIsNamedAndTheExitCodeIsNonZero(@TempDir Path dir) throws Exception {
+        Path samples = Files.createDirectory(dir.resolve("samples"));
+        Files.writeString(samples.resolve("stuck.yaml"), """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: nowhere
+                  namespace: default
+                spec:
+                  nodeSelector:
+                    no-such-label: "true"
+                  containers:
+                    - name: main
+                      image: nginx
+                """);
+        Run r = demo("--until-ready", "--timeout=3s", "--samples=" + samples, "--metrics-addr=0",
+                "--health-probe-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("demo: STUCK pod default/nowhere"), r.out());
+        assertTrue(r.err().contains("did not converge within 3s"), r.err());
+    }
+
+    @Test
+    void badFlagsExitTwo() throws Exception {
+        Run r = demo("--timeout=soon");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--timeout: invalid duration \"soon\""), r.err());
+    }
+}

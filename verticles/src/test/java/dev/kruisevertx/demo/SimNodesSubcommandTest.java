@@ -1,0 +1,45 @@
+package dev.kruisevertx.demo;
+
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.testing.ClusterFixture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimNodesSubcommandTest {
+    @Test
+    void registersSimulatedNodesOnAnyApiServerThroughAKubeconfig(@TempDir Path dir) {
+        try (ClusterFixture fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0))) {
+            Path kubeconfig = dir.resolve("kubeconfig");
+            fixture.cluster().writeKubeconfig(kubeconfig);
+            SimNodesSubcommand command = new SimNodesSubcommand();
+            new CommandLine(command).parseArgs("--kubeconfig=" + kubeconfig, "--nodes=2", "--name-prefix=edge-");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = command.run(new PrintStream(out, true, StandardCharsets.UTF_8), System.err, false);
+            assertEquals(0, code);
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("edge-"), out.toString(StandardCharsets.UTF_8));
+            List<String> nodes = fixture.client().nodes().list().getItems().stream()
+                    .map(n -> n.getMetadata().getName()).sorted().toList();
+            assertEquals(2, nodes.size(), nodes.toString());
+            assertTrue(nodes.stream().allMatch(n -> n.startsWith("edge-")), nodes.toString());
+        }
+    }
+
+    @Test
+    void rejectsAZeroNodeCount() {
+        SimNodesSubcommand command = new SimNodesSubcommand();
+        new CommandLine(command).parseArgs("--nodes=0");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, command.run(System.out, new PrintStream(err, true, StandardCharsets.UTF_8), false));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--nodes must be at least 1"));
+    }
+}

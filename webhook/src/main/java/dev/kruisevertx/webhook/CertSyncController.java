@@ -1,0 +1,227 @@
+package dev.kruisevertx.webhook;
+
+import dev.kruisevertx.webhook.certs.CertBundle;
+import dev.kruisevertx.webhook.certs.CertWriter;
+import dev.kruisevertx.webhook.configuration.CrdConversionPatcher;
+import dev.kruisevertx.webhook.configuration.WebhookConfigurationPatcher;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * One loop, one key (as OpenKruise's webhook controller): make sure certificates exist and are fresh, hand
+ * them to the server, then patch the CA into the webhook configurations and CRDs. Runs after every change
+ * to the Secret, either configuration or a kruise CRD, and every resync period; failures retry with
+ * exponential backoff. Runs of the loop never overlap; triggers during a run cause exactly one more run.
+ * Blocking work happens on worker threads; the loop state lives on one Vert.x context.
+ */
+public final class CertSyncController {
+    private static final Logger LOG = LoggerFactory.getLogger(CertSyncController.class);
+    private static final long BASE_RETRY_MS = 5;
+    private static final long MAX_RETRY_MS = 30_000;
+
+    private final Vertx vertx;
+    private final Context context;
+    private final WebhookConfig config;
+    private final CertWriter writer;
+    private final WebhookConfigurationPatcher configurations;
+    private final CrdConversionPatcher crds;
+    private final Supplier<Set<String>> handledPaths;
+    private final Function<CertBundle, Future<?>> onCertificates;
+    private final Promise<CertBundle> firstSync = Promise.promise();
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+    private boolean running;
+    private boolean dirty;
+    private boolean stopped;
+    private int failures;
+    private long timerId = -1;
+    private volatile CertBundle current;
+    private volatile String lastError;
+    private volatile long completedSyncs;
+
+    public CertSyncController(Vertx vertx, WebhookConfig config, CertWriter writer,
+                              WebhookConfigurationPatcher configurations, CrdConversionPatcher crds,
+                              Supplier<Set<String>> handledPaths, Function<CertBundle, Future<?>> onCertificates) {
+        this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
+        this.config = config;
+        this.writer = writer;
+        this.configurations = configurations;
+        this.crds = crds;
+        this.handledPaths = handledPaths;
+        this.onCertificates = onCertificates;
+    }
+
+    /** Completes after the first successful sync (certificates served and configurations patched). */
+    public Future<CertBundle> firstSync() {
+        return firstSync.future();
+    }
+
+    public CertBundle current() {
+        return current;
+    }
+
+    /** The error of the last failed sync, or null after a success. */
+    public String lastError() {
+        return lastError;
+    }
+
+    public long completedSyncs() {
+        return completedSyncs;
+    }
+
+    /** Asks for a sync soon; safe from any thread. */
+    public void trigger() {
+        context.runOnContext(v -> {
+            if (stopped) {
+                return;
+            }
+            if (running) {
+                dirty = true;
+                return;
+            }
+            cancelTimer();
+            run();
+        });
+    }
+
+    private void run() {
+        running = true;
+        dirty = false;
+        String dns = config.dnsName();
+        vertx.executeBlocking(() -> writer.ensure(dns))
+                .compose(bundle -> onCertificates.apply(bundle).map(bundle))
+                .compose(bundle -> vertx.executeBlocking(() -> {
+                    if (configurations != null) {
+                        configurations.ensure(bundle.caBundle(), handledPaths.get());
+                    }
+                    if (crds != null && writer.generates()) {
+                        crds.ensure(bundle.caBundle());
+                    }
+                    return bundle;
+                }))
+                .onComplete(ar -> context.runOnContext(v -> finished(ar.succeeded() ? ar.result() : null, ar.cause())));
+    }
+
+    private void finished(CertBundle bundle, Throwable error) {
+        running = false;
+        if (stopped) {
+            return;
+        }
+        if (error == null) {
+            failures = 0;
+            lastError = null;
+            current = bundle;
+            completedSyncs++;
+            firstSync.tryComplete(bundle);
+            if (dirty) {
+                run();
+            } else {
+                timerId = vertx.setTimer(Math.max(1, config.resyncPeriod().toMillis()), id -> {
+                    timerId = -1;
+                    run();
+                });
+            }
+            return;
+        }
+        failures++;
+        lastError = error.getMessage() == null ? error.toString() : error.getMessage();
+        long delay = Math.min(MAX_RETRY_MS, BASE_RETRY_MS << Math.min(failures, 20));
+        LOG.warn("Webhook certificate sync failed (attempt {}), retrying in {} ms: {}", failures, delay, lastError);
+        timerId = vertx.setTimer(delay, id -> {
+            timerId = -1;
+            run();
+        });
+    }
+
+    private void cancelTimer() {
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+            timerId = -1;
+        }
+    }
+
+    /**
+     * Watches the certificate Secret, both webhook configurations and kruise CRDs; any add, change or delete
+     * triggers a sync. Blocking (informers list first): call from a worker thread.
+     */
+    public void watch(KubernetesClient client) {
+        ResourceEventHandler<Object> any = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Object obj) {
+                trigger();
+            }
+
+            @Override
+            public void onUpdate(Object oldObj, Object newObj) {
+                trigger();
+            }
+
+            @Override
+            public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
+                trigger();
+            }
+        };
+        informers.add(client.secrets().inNamespace(config.namespace()).withName(config.secretName())
+                .inform(cast(any), 0));
+        informers.add(client.admissionRegistration().v1().mutatingWebhookConfigurations()
+                .withName(WebhookConfigurationPatcher.MUTATING_NAME).inform(cast(any), 0));
+        informers.add(client.admissionRegistration().v1().validatingWebhookConfigurations()
+                .withName(WebhookConfigurationPatcher.VALIDATING_NAME).inform(cast(any), 0));
+        Predicate<CustomResourceDefinition> kruise = CrdConversionPatcher::isKruise;
+        informers.add(client.apiextensions().v1().customResourceDefinitions().inform(
+                new ResourceEventHandler<CustomResourceDefinition>() {
+                    @Override
+                    public void onAdd(CustomResourceDefinition crd) {
+                        if (kruise.test(crd)) {
+                            trigger();
+                        }
+                    }
+
+                    @Override
+                    public void onUpdate(CustomResourceDefinition o, CustomResourceDefinition crd) {
+                        if (kruise.test(crd)) {
+                            trigger();
+                        }
+                    }
+
+                    @Override
+                    public void onDelete(CustomResourceDefinition crd, boolean unknown) {
+                    }
+                }, 0));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> ResourceEventHandler<T> cast(ResourceEventHandler<Object> h) {
+        return (ResourceEventHandler<T>) (ResourceEventHandler<?>) h;
+    }
+
+    /** Stops the loop and the watches. */
+    public Future<Void> stop() {
+        Promise<Void> done = Promise.promise();
+        context.runOnContext(v -> {
+            stopped = true;
+            cancelTimer();
+            vertx.executeBlocking(() -> {
+                informers.forEach(SharedIndexInformer::stop);
+                return null;
+            }).<Void>mapEmpty().onComplete(done);
+        });
+        return done.future();
+    }
+}

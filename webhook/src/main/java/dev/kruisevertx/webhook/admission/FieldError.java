@@ -1,0 +1,81 @@
+package dev.kruisevertx.webhook.admission;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A validation error on one field, printed the way the Kubernetes API server prints them
+ * ({@code spec.replicas: Invalid value: -1: must be greater than or equal to 0}) so messages look familiar.
+ */
+public record FieldError(Type type, String field, Object value, String detail) {
+
+    public enum Type {
+        REQUIRED("Required value"),
+        INVALID("Invalid value"),
+        FORBIDDEN("Forbidden"),
+        NOT_SUPPORTED("Unsupported value"),
+        DUPLICATE("Duplicate value"),
+        NOT_FOUND("Not found");
+
+        private final String text;
+
+        Type(String text) {
+            this.text = text;
+        }
+    }
+
+    public static FieldError required(String field, String detail) {
+        return new FieldError(Type.REQUIRED, field, null, detail);
+    }
+
+    public static FieldError invalid(String field, Object value, String detail) {
+        return new FieldError(Type.INVALID, field, value, detail);
+    }
+
+    public static FieldError forbidden(String field, String detail) {
+        return new FieldError(Type.FORBIDDEN, field, null, detail);
+    }
+
+    public static FieldError notSupported(String field, Object value, List<String> supported) {
+        return new FieldError(Type.NOT_SUPPORTED, field, value, "supported values: "
+                + supported.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(", ")));
+    }
+
+    public static FieldError notFound(String field, Object value) {
+        return new FieldError(Type.NOT_FOUND, field, value, null);
+    }
+
+    public static FieldError duplicate(String field, Object value) {
+        return new FieldError(Type.DUPLICATE, field, value, null);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder(field).append(": ").append(type.text);
+        if (type == Type.INVALID || type == Type.NOT_SUPPORTED || type == Type.DUPLICATE || type == Type.NOT_FOUND) {
+            b.append(": ").append(render(value));
+        }
+        if (detail != null && !detail.isEmpty()) {
+            b.append(": ").append(detail);
+        }
+        return b.toString();
+    }
+
+    private static String render(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        return String.valueOf(value);
+    }
+
+    /** One error as is, several as {@code [e1, e2]}, like the API server's aggregate. */
+    public static String aggregate(List<FieldError> errors) {
+        if (errors.size() == 1) {
+            return errors.get(0).toString();
+        }
+        return errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+    }
+}

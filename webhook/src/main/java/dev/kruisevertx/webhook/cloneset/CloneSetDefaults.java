@@ -1,0 +1,77 @@
+package dev.kruisevertx.webhook.cloneset;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategyType;
+import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
+import dev.kruisevertx.api.common.WellKnown;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+/**
+ * CloneSet v1alpha1 defaults as OpenKruise's mutating webhook sets them: replicas 1, revisionHistoryLimit
+ * 10, update type ReCreate, partition 0, maxUnavailable 20%, maxSurge 0, an empty inPlaceUpdateStrategy for
+ * the in-place types, and core defaults on the pod and PVC templates. Pure: the controller may call it too.
+ */
+public final class CloneSetDefaults {
+    public static final int DEFAULT_REPLICAS = 1;
+    public static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
+
+    private CloneSetDefaults() {
+    }
+
+    /**
+     * @param injectTemplateDefaults apply core defaults to the templates (OpenKruise: on CREATE, and on UPDATE
+     *                               only when the template changed; never with gate TemplateNoDefaults)
+     */
+    public static void apply(CloneSet cloneSet, boolean injectTemplateDefaults) {
+        if (cloneSet.getSpec() == null) {
+            cloneSet.setSpec(new CloneSetSpec());
+        }
+        CloneSetSpec spec = cloneSet.getSpec();
+        if (spec.getReplicas() == null) {
+            spec.setReplicas(DEFAULT_REPLICAS);
+        }
+        if (spec.getRevisionHistoryLimit() == null) {
+            spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
+        }
+        if (injectTemplateDefaults) {
+            if (spec.getTemplate() == null) {
+                spec.setTemplate(new PodTemplateSpec());
+            }
+            PodTemplateDefaults.apply(spec.getTemplate().getSpec());
+            if (spec.getVolumeClaimTemplates() != null) {
+                for (PersistentVolumeClaim pvc : spec.getVolumeClaimTemplates()) {
+                    PodTemplateDefaults.apply(pvc);
+                }
+            }
+        }
+        if (spec.getScaleStrategy() == null) {
+            spec.setScaleStrategy(new CloneSetScaleStrategy());
+        }
+        if (spec.getUpdateStrategy() == null) {
+            spec.setUpdateStrategy(new CloneSetUpdateStrategy());
+        }
+        CloneSetUpdateStrategy update = spec.getUpdateStrategy();
+        String type = update.getType();
+        if (type == null || type.isEmpty()) {
+            update.setType(CloneSetUpdateStrategyType.RECREATE.value());
+        } else if ((CloneSetUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value().equals(type)
+                || CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(type))
+                && update.getInPlaceUpdateStrategy() == null) {
+            update.setInPlaceUpdateStrategy(new InPlaceUpdateStrategy());
+        }
+        if (update.getPartition() == null) {
+            update.setPartition(new IntOrString(0));
+        }
+        if (update.getMaxUnavailable() == null) {
+            update.setMaxUnavailable(new IntOrString(WellKnown.DEFAULT_CLONESET_MAX_UNAVAILABLE));
+        }
+        if (update.getMaxSurge() == null) {
+            update.setMaxSurge(new IntOrString(0));
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.kruisevertx.webhook.cloneset;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.admission.ObjectMutation;
+import io.vertx.core.Future;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code /mutate-apps-kruise-io-cloneset} (defaults) and {@code /validate-apps-kruise-io-cloneset}
+ * (validation), with their legacy {@code -v1alpha1-} spellings. The CRD serves apps.kruise.io/v1alpha1;
+ * objects of other versions are refused with a message naming the version.
+ */
+public final class CloneSetWebhooks {
+    public static final String MUTATE_PATH = "/mutate-apps-kruise-io-cloneset";
+    public static final String VALIDATE_PATH = "/validate-apps-kruise-io-cloneset";
+
+    private CloneSetWebhooks() {
+    }
+
+    /**
+     * @param pods               pod lookup for podsToDelete checks (the shared watch cache)
+     * @param templateNoDefaults feature gate TemplateNoDefaults: leave the pod and PVC templates as given
+     */
+    public static void register(AdmissionRegistry registry, PodLookup pods, boolean templateNoDefaults) {
+        registry.register(MUTATE_PATH, mutating(templateNoDefaults));
+        registry.register(VALIDATE_PATH, validating(pods));
+    }
+
+    public static AdmissionHandler mutating(boolean templateNoDefaults) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionResponse refused = refuseOtherVersions(request);
+            if (refused != null) {
+                return Future.succeededFuture(refused);
+            }
+            CloneSet original;
+            CloneSet changed;
+            CloneSet old = null;
+            try {
+                original = Json.toModel(request.object(), CloneSet.class);
+                changed = Json.toModel(request.object(), CloneSet.class);
+                if (request.oldObject() != null) {
+                    old = Json.toModel(request.oldObject(), CloneSet.class);
+                }
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the CloneSet: " + e.getMessage()));
+            }
+            boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
+                    || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
+                    || !Objects.equals(Json.toNode(old.getSpec().getVolumeClaimTemplates()),
+                    Json.toNode(changed.getSpec().getVolumeClaimTemplates()));
+            boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
+            CloneSetDefaults.apply(changed, injectTemplateDefaults);
+            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));
+        };
+    }
+
+    public static AdmissionHandler validating(PodLookup pods) {
+        return request -> {
+            if (request.isDelete() || request.object() == null) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionResponse refused = refuseOtherVersions(request);
+            if (refused != null) {
+                return Future.succeededFuture(refused);
+            }
+            CloneSet cloneSet;
+            CloneSet old = null;
+            try {
+                cloneSet = Json.toModel(request.object(), CloneSet.class);
+                if (request.isUpdate() && request.oldObject() != null) {
+                    old = Json.toModel(request.oldObject(), CloneSet.class);
+                }
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the CloneSet: " + e.getMessage()));
+            }
+            if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
+                    || cloneSet.getMetadata().getNamespace().isEmpty())) {
+                cloneSet.getMetadata().setNamespace(request.namespace());
+            }
+            List<FieldError> errors = old == null
+                    ? CloneSetValidation.validateCreate(cloneSet, pods)
+                    : CloneSetValidation.validateUpdate(cloneSet, old, pods);
+            if (errors.isEmpty()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+        };
+    }
+
+    private static AdmissionResponse refuseOtherVersions(AdmissionRequest request) {
+        String apiVersion = request.object().path("apiVersion").asText("");
+        if (!apiVersion.isEmpty() && !CloneSet.API_VERSION.equals(apiVersion)) {
+            return AdmissionResponse.errored(400, "CloneSet " + apiVersion + " is not served by this webhook: "
+                    + "the CloneSet CRD serves " + CloneSet.API_VERSION);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,206 @@
+package dev.kruisevertx.webhook.cloneset;
+
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.DownwardAPIVolumeSource;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatus;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProjectedVolumeSource;
+import io.fabric8.kubernetes.api.model.SecretVolumeSource;
+import io.fabric8.kubernetes.api.model.Volume;
+
+import java.util.List;
+
+/**
+ * The core/v1 defaults the API server would give a pod, applied to workload templates so a template
+ * compares equal to the pods made from it (OpenKruise runs the upstream defaulting functions on embedded
+ * templates). Covers the pod-level fields, containers and init containers (pull policy, termination
+ * message, ports, probes, lifecycle handlers, env field refs) and volumes (empty source, file modes).
+ */
+public final class PodTemplateDefaults {
+    static final int DEFAULT_MODE = 0644;
+
+    private PodTemplateDefaults() {
+    }
+
+    public static void apply(PodSpec spec) {
+        if (spec == null) {
+            return;
+        }
+        if (spec.getDnsPolicy() == null || spec.getDnsPolicy().isEmpty()) {
+            spec.setDnsPolicy("ClusterFirst");
+        }
+        if (spec.getRestartPolicy() == null || spec.getRestartPolicy().isEmpty()) {
+            spec.setRestartPolicy("Always");
+        }
+        if (spec.getTerminationGracePeriodSeconds() == null) {
+            spec.setTerminationGracePeriodSeconds(30L);
+        }
+        if (spec.getSecurityContext() == null) {
+            spec.setSecurityContext(new PodSecurityContext());
+        }
+        if (spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()) {
+            spec.setSchedulerName("default-scheduler");
+        }
+        containers(spec.getInitContainers());
+        containers(spec.getContainers());
+        if (spec.getVolumes() != null) {
+            spec.getVolumes().forEach(PodTemplateDefaults::volume);
+        }
+    }
+
+    private static void containers(List<Container> containers) {
+        if (containers == null) {
+            return;
+        }
+        for (Container c : containers) {
+            if (c.getTerminationMessagePath() == null || c.getTerminationMessagePath().isEmpty()) {
+                c.setTerminationMessagePath("/dev/termination-log");
+            }
+            if (c.getTerminationMessagePolicy() == null || c.getTerminationMessagePolicy().isEmpty()) {
+                c.setTerminationMessagePolicy("File");
+            }
+            if (c.getImagePullPolicy() == null || c.getImagePullPolicy().isEmpty()) {
+                c.setImagePullPolicy(pullPolicyFor(c.getImage()));
+            }
+            if (c.getPorts() != null) {
+                for (ContainerPort p : c.getPorts()) {
+                    if (p.getProtocol() == null || p.getProtocol().isEmpty()) {
+                        p.setProtocol("TCP");
+                    }
+                }
+            }
+            if (c.getEnv() != null) {
+                for (EnvVar e : c.getEnv()) {
+                    if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null
+                            && (e.getValueFrom().getFieldRef().getApiVersion() == null
+                            || e.getValueFrom().getFieldRef().getApiVersion().isEmpty())) {
+                        e.getValueFrom().getFieldRef().setApiVersion("v1");
+                    }
+                }
+            }
+            probe(c.getLivenessProbe());
+            probe(c.getReadinessProbe());
+            probe(c.getStartupProbe());
+            if (c.getLifecycle() != null) {
+                handler(c.getLifecycle().getPostStart());
+                handler(c.getLifecycle().getPreStop());
+            }
+        }
+    }
+
+    /** Always for {@code :latest} or untagged images, IfNotPresent otherwise (digests included). */
+    static String pullPolicyFor(String image) {
+        if (image == null || image.isEmpty()) {
+            return "IfNotPresent";
+        }
+        if (image.contains("@")) {
+            return "IfNotPresent";
+        }
+        int slash = image.lastIndexOf('/');
+        String last = image.substring(slash + 1);
+        int colon = last.indexOf(':');
+        if (colon < 0) {
+            return "Always";
+        }
+        return "latest".equals(last.substring(colon + 1)) ? "Always" : "IfNotPresent";
+    }
+
+    private static void probe(Probe p) {
+        if (p == null) {
+            return;
+        }
+        if (p.getTimeoutSeconds() == null) {
+            p.setTimeoutSeconds(1);
+        }
+        if (p.getPeriodSeconds() == null) {
+            p.setPeriodSeconds(10);
+        }
+        if (p.getSuccessThreshold() == null) {
+            p.setSuccessThreshold(1);
+        }
+        if (p.getFailureThreshold() == null) {
+            p.setFailureThreshold(3);
+        }
+        httpGet(p.getHttpGet());
+    }
+
+    private static void handler(LifecycleHandler h) {
+        if (h != null) {
+            httpGet(h.getHttpGet());
+        }
+    }
+
+    private static void httpGet(HTTPGetAction a) {
+        if (a == null) {
+            return;
+        }
+        if (a.getPath() == null || a.getPath().isEmpty()) {
+            a.setPath("/");
+        }
+        if (a.getScheme() == null || a.getScheme().isEmpty()) {
+            a.setScheme("HTTP");
+        }
+    }
+
+    private static void volume(Volume v) {
+        boolean hasSource = v.getHostPath() != null || v.getEmptyDir() != null || v.getGcePersistentDisk() != null
+                || v.getAwsElasticBlockStore() != null || v.getGitRepo() != null || v.getSecret() != null
+                || v.getNfs() != null || v.getIscsi() != null || v.getGlusterfs() != null
+                || v.getPersistentVolumeClaim() != null || v.getRbd() != null || v.getFlexVolume() != null
+                || v.getCinder() != null || v.getCephfs() != null || v.getFlocker() != null
+                || v.getDownwardAPI() != null || v.getFc() != null || v.getAzureFile() != null
+                || v.getConfigMap() != null || v.getVsphereVolume() != null || v.getQuobyte() != null
+                || v.getAzureDisk() != null || v.getPhotonPersistentDisk() != null || v.getProjected() != null
+                || v.getPortworxVolume() != null || v.getScaleIO() != null || v.getStorageos() != null
+                || v.getCsi() != null || v.getEphemeral() != null || v.getImage() != null
+                || (v.getAdditionalProperties() != null && !v.getAdditionalProperties().isEmpty());
+        if (!hasSource) {
+            v.setEmptyDir(new EmptyDirVolumeSource());
+        }
+        SecretVolumeSource secret = v.getSecret();
+        if (secret != null && secret.getDefaultMode() == null) {
+            secret.setDefaultMode(DEFAULT_MODE);
+        }
+        ConfigMapVolumeSource cm = v.getConfigMap();
+        if (cm != null && cm.getDefaultMode() == null) {
+            cm.setDefaultMode(DEFAULT_MODE);
+        }
+        DownwardAPIVolumeSource d = v.getDownwardAPI();
+        if (d != null && d.getDefaultMode() == null) {
+            d.setDefaultMode(DEFAULT_MODE);
+        }
+        ProjectedVolumeSource pr = v.getProjected();
+        if (pr != null && pr.getDefaultMode() == null) {
+            pr.setDefaultMode(DEFAULT_MODE);
+        }
+        if (v.getHostPath() != null && v.getHostPath().getType() == null) {
+            v.getHostPath().setType("");
+        }
+    }
+
+    /** PVC template defaults: volumeMode Filesystem and status phase Pending. */
+    public static void apply(PersistentVolumeClaim pvc) {
+        if (pvc.getSpec() == null) {
+            pvc.setSpec(new PersistentVolumeClaimSpec());
+        }
+        if (pvc.getSpec().getVolumeMode() == null) {
+            pvc.getSpec().setVolumeMode("Filesystem");
+        }
+        if (pvc.getStatus() == null) {
+            pvc.setStatus(new PersistentVolumeClaimStatus());
+        }
+        if (pvc.getStatus().getPhase() == null || pvc.getStatus().getPhase().isEmpty()) {
+            pvc.getStatus().setPhase("Pending");
+        }
+    }
+}

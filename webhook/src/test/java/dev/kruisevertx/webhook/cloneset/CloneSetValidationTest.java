@@ -1,0 +1,266 @@
+package dev.kruisevertx.webhook.cloneset;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.FieldError;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import static dev.kruisevertx.webhook.cloneset.CloneSetFixtures.decode;
+import static dev.kruisevertx.webhook.cloneset.CloneSetFixtures.spec;
+import static dev.kruisevertx.webhook.cloneset.CloneSetFixtures.update;
+import static dev.kruisevertx.webhook.cloneset.CloneSetFixtures.validJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** One bad object per OpenKruise CloneSet rule, each checked for its message. */
+class CloneSetValidationTest {
+    static Pod pod(String name, String ownerUid, boolean terminating) {
+        PodBuilder b = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata();
+        if (ownerUid != null) {
+            b.editMetadata().addNewOwnerReference().withApiVersion("apps.kruise.io/v1alpha1").withKind("CloneSet")
+                    .withName("sample").withUid(ownerUid).withController(true).endOwnerReference().endMetadata();
+        }
+        if (terminating) {
+            b.editMetadata().withDeletionTimestamp("2026-01-01T00:00:00Z").endMetadata();
+        }
+        return b.build();
+    }
+
+    static final Map<String, Pod> PODS = Map.of(
+            "mine", pod("mine", "cs-uid", false),
+            "mine-2", pod("mine-2", "cs-uid", false),
+            "dying", pod("dying", "cs-uid", true),
+            "foreign", pod("foreign", "other-uid", false),
+            "orphan", pod("orphan", null, false));
+    static final PodLookup LOOKUP = (ns, name) -> "default".equals(ns) ? Optional.ofNullable(PODS.get(name)) : Optional.empty();
+
+    static String createErrors(Consumer<ObjectNode> breakIt) {
+        ObjectNode cs = validJson();
+        breakIt.accept(cs);
+        List<FieldError> errors = CloneSetValidation.validateCreate(decode(cs), LOOKUP);
+        return errors.isEmpty() ? "" : FieldError.aggregate(errors);
+    }
+
+    static void assertRejected(String expected, Consumer<ObjectNode> breakIt) {
+        String message = createErrors(breakIt);
+        assertTrue(message.contains(expected), "expected <" + expected + "> in <" + message + ">");
+    }
+
+    @Test
+    void theFixtureIsValid() {
+        assertEquals("", createErrors(cs -> { }));
+    }
+
+    @Test
+    void metadataName() {
+        assertRejected("metadata.name: Invalid value: \"Bad_Name\"", cs -> ((ObjectNode) cs.get("metadata")).put("name", "Bad_Name"));
+        assertRejected("metadata.name: Required value", cs -> ((ObjectNode) cs.get("metadata")).remove("name"));
+    }
+
+    @Test
+    void replicasNonNegative() {
+        assertRejected("spec.replicas: Invalid value: -1: must be greater than or equal to 0", cs -> spec(cs).put("replicas", -1));
+    }
+
+    @Test
+    void selectorRequiredNonEmptyValidAndMatchingTheTemplate() {
+        assertRejected("spec.selector: Required value", cs -> spec(cs).remove("selector"));
+        assertRejected("empty selector is invalid for cloneset", cs -> spec(cs).putObject("selector"));
+        assertRejected("spec.selector.matchExpressions[0].values: Required value", cs -> spec(cs).putObject("selector")
+                .putArray("matchExpressions").addObject().put("key", "app").put("operator", "In"));
+        assertRejected("spec.selector.matchExpressions[0].operator: Invalid value: \"Near\"", cs -> spec(cs).putObject("selector")
+                .putArray("matchExpressions").addObject().put("key", "app").put("operator", "Near"));
+        assertRejected("spec.selector.matchLabels: Invalid value: \"bad key!\"",
+                cs -> ((ObjectNode) spec(cs).get("selector")).putObject("matchLabels").put("bad key!", "x"));
+        assertRejected("spec.template.metadata.labels: Invalid value: \"{app=other}\": `selector` does not match template `labels`",
+                cs -> ((ObjectNode) spec(cs).at("/template/metadata/labels")).put("app", "other"));
+    }
+
+    @Test
+    void podTemplate() {
+        assertRejected("spec.template.spec.containers: Required value",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec")).putArray("containers"));
+        assertRejected("spec.template.spec.containers[0].image: Required value",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0")).remove("image"));
+        assertRejected("spec.template.spec.containers[1].name: Duplicate value: \"nginx\"",
+                cs -> ((ArrayNode) spec(cs).at("/template/spec/containers")).addObject().put("name", "nginx").put("image", "x"));
+        assertRejected("spec.template.spec.containers[0].volumeMounts[0].name: Not found: \"data\"",
+                cs -> spec(cs).remove("volumeClaimTemplates"));
+        assertRejected("spec.template.metadata.labels: Invalid value: \"bad value!\"",
+                cs -> ((ObjectNode) spec(cs).at("/template/metadata/labels")).put("tier", "bad value!"));
+        assertRejected("spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec")).put("restartPolicy", "Never"));
+        assertRejected("spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in cloneset is not Supported",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec")).put("activeDeadlineSeconds", 30));
+    }
+
+    @Test
+    void podsToDelete() {
+        assertRejected("spec.scaleStrategy.podsToDelete: Invalid value: \"[mine, mine]\": duplicated items [mine]",
+                cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("mine").add("mine"));
+        assertRejected("find pod ghost failed: pods \"ghost\" not found",
+                cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("ghost"));
+        assertRejected("find pod dying already terminating",
+                cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("dying"));
+        assertRejected("find pod foreign owner is not this CloneSet",
+                cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("foreign"));
+        assertRejected("find pod orphan owner is not this CloneSet",
+                cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("orphan"));
+        assertEquals("", createErrors(cs -> spec(cs).putObject("scaleStrategy").putArray("podsToDelete").add("mine").add("mine-2")));
+    }
+
+    @Test
+    void podsToDeleteAlreadyListedBeforeAreNotCheckedAgain() {
+        ObjectNode old = validJson();
+        spec(old).putObject("scaleStrategy").putArray("podsToDelete").add("dying");
+        ObjectNode now = validJson();
+        spec(now).putObject("scaleStrategy").putArray("podsToDelete").add("dying").add("mine");
+        assertTrue(CloneSetValidation.validateUpdate(decode(now), decode(old), LOOKUP).isEmpty());
+    }
+
+    @Test
+    void scaleStrategyMaxUnavailable() {
+        assertRejected("spec.scaleStrategy.maxUnavailable: Invalid value: \"abc\"",
+                cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", "abc"));
+    }
+
+    @Test
+    void updateStrategyType() {
+        assertRejected("spec.updateStrategy.type: Invalid value: \"Rolling\": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'",
+                cs -> update(cs).put("type", "Rolling"));
+    }
+
+    @Test
+    void partition() {
+        assertRejected("spec.updateStrategy.partition: Invalid value: \"5\": failed getValueFromIntOrPercent for partition",
+                cs -> update(cs).put("partition", "5"));
+        assertRejected("spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0",
+                cs -> update(cs).put("partition", -1));
+    }
+
+    @Test
+    void priorityStrategy() {
+        assertRejected("spec.updateStrategy.priorityStrategy: Required value: only one of weightPriority and orderPriority can be used",
+                cs -> {
+                    ObjectNode p = update(cs).putObject("priorityStrategy");
+                    p.putArray("orderPriority").addObject().put("orderedKey", "k");
+                    p.putArray("weightPriority").addObject().put("weight", 50).putObject("matchSelector").putObject("matchLabels").put("a", "b");
+                });
+        assertRejected("weight must be valid number in the range 1-100", cs -> update(cs).putObject("priorityStrategy")
+                .putArray("weightPriority").addObject().put("weight", 101).putObject("matchSelector").putObject("matchLabels").put("a", "b"));
+        assertRejected("selector can not be empty", cs -> update(cs).putObject("priorityStrategy")
+                .putArray("weightPriority").addObject().put("weight", 10).putObject("matchSelector"));
+        assertRejected("order key can not be empty", cs -> update(cs).putObject("priorityStrategy")
+                .putArray("orderPriority").addObject().put("orderedKey", ""));
+    }
+
+    @Test
+    void scatterStrategy() {
+        assertRejected("spec.updateStrategy.scatterStrategy: Required value: key should not be empty",
+                cs -> update(cs).putArray("scatterStrategy").addObject().put("key", "").put("value", "v"));
+        assertRejected("duplicated term with key=zone value=a", cs -> {
+            ArrayNode s = update(cs).putArray("scatterStrategy");
+            s.addObject().put("key", "zone").put("value", "a");
+            s.addObject().put("key", "zone").put("value", "a");
+        });
+    }
+
+    @Test
+    void maxUnavailableAndMaxSurge() {
+        assertRejected("spec.updateStrategy.maxUnavailable: Invalid value: \"abc\": failed getValueFromIntOrPercent for maxUnavailable",
+                cs -> update(cs).put("maxUnavailable", "abc"));
+        assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"3\": failed getValueFromIntOrPercent for maxSurge",
+                cs -> update(cs).put("maxSurge", "3"));
+        assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"1\": can not use maxSurge with strategy type InPlaceOnly",
+                cs -> update(cs).put("type", "InPlaceOnly").put("maxSurge", 1));
+        assertRejected("maxUnavailable and maxSurge should not both be less than 1",
+                cs -> update(cs).put("maxUnavailable", 0).put("maxSurge", "0%"));
+        // 1% of 5 replicas rounds up to 1: allowed.
+        assertEquals("", createErrors(cs -> update(cs).put("maxUnavailable", "1%").put("maxSurge", 0)));
+        // With no replicas nothing can be unavailable anyway.
+        assertEquals("", createErrors(cs -> {
+            spec(cs).put("replicas", 0);
+            update(cs).put("maxUnavailable", 0);
+        }));
+    }
+
+    @Test
+    void preDownloadAnnotations() {
+        assertRejected("metadata.annotations[apps.kruise.io/image-predownload-parallelism]: Invalid value: \"-1\": must be a non-negative integer",
+                cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations").put("apps.kruise.io/image-predownload-parallelism", "-1"));
+        assertRejected("metadata.annotations[apps.kruise.io/image-predownload-parallelism]: Invalid value: \"lots\"",
+                cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations").put("apps.kruise.io/image-predownload-parallelism", "lots"));
+        assertEquals("", createErrors(cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations")
+                .put("apps.kruise.io/image-predownload-parallelism", "5")));
+    }
+
+    @Test
+    void progressDeadlineSecondsMustExceedMinReadySeconds() {
+        assertRejected("spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds",
+                cs -> spec(cs).put("minReadySeconds", 10).put("progressDeadlineSeconds", 10));
+        assertEquals("", createErrors(cs -> spec(cs).put("minReadySeconds", 10).put("progressDeadlineSeconds", 600)));
+    }
+
+    @Test
+    void updatesMayOnlyTouchTheUpdatableFields() {
+        ObjectNode old = validJson();
+        ObjectNode selectorChanged = validJson();
+        ((ObjectNode) spec(selectorChanged).at("/selector/matchLabels")).put("tier", "web");
+        ((ObjectNode) spec(selectorChanged).at("/template/metadata/labels")).put("tier", "web");
+        String message = FieldError.aggregate(CloneSetValidation.validateUpdate(decode(selectorChanged), decode(old), LOOKUP));
+        assertTrue(message.contains("spec: Forbidden: updates to cloneset spec for fields other than 'replicas', 'template'"), message);
+
+        ObjectNode allowed = validJson();
+        spec(allowed).put("replicas", 9).put("minReadySeconds", 3).put("revisionHistoryLimit", 3).put("progressDeadlineSeconds", 60);
+        update(allowed).put("partition", 2);
+        ((ObjectNode) spec(allowed).at("/template/spec/containers/0")).put("image", "nginx:1.27");
+        assertTrue(CloneSetValidation.validateUpdate(decode(allowed), decode(old), LOOKUP).isEmpty());
+    }
+
+    @Test
+    void inPlaceOnlyUpdatesMayOnlyChangeImages() {
+        ObjectNode old = validJson();
+        update(old).put("type", "InPlaceOnly");
+        ObjectNode envAdded = validJson();
+        update(envAdded).put("type", "InPlaceOnly");
+        ((ObjectNode) spec(envAdded).at("/template/spec/containers/0")).putArray("env").addObject().put("name", "A").put("value", "1");
+        String message = FieldError.aggregate(CloneSetValidation.validateUpdate(decode(envAdded), decode(old), LOOKUP));
+        assertTrue(message.contains("only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env"), message);
+        ObjectNode imageOnly = validJson();
+        update(imageOnly).put("type", "InPlaceOnly");
+        ((ObjectNode) spec(imageOnly).at("/template/spec/containers/0")).put("image", "nginx:2");
+        assertTrue(CloneSetValidation.validateUpdate(decode(imageOnly), decode(old), LOOKUP).isEmpty());
+    }
+
+    @Test
+    void handlerDeniesWith422AndAggregatesErrorsAndLetsDeletesThrough() throws Exception {
+        ObjectNode bad = validJson();
+        spec(bad).put("replicas", -1);
+        update(bad).put("type", "Rolling");
+        AdmissionRequest create = new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
+                "clonesets", "", "sample", "default", "CREATE", bad, null, false, null);
+        AdmissionResponse resp = CloneSetWebhooks.validating(LOOKUP).handle(create).toCompletionStage().toCompletableFuture().get();
+        assertFalse(resp.allowed());
+        assertEquals(422, resp.code());
+        assertTrue(resp.message().startsWith("[spec.replicas: Invalid value: -1"), resp.message());
+        assertTrue(resp.message().contains("spec.updateStrategy.type"), resp.message());
+
+        AdmissionRequest delete = new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
+                "clonesets", "", "sample", "default", "DELETE", null, validJson(), false, null);
+        assertTrue(CloneSetWebhooks.validating(LOOKUP).handle(delete).toCompletionStage().toCompletableFuture().get().allowed());
+
+        AdmissionRequest good = new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
+                "clonesets", "", "sample", "default", "CREATE", validJson(), null, false, null);
+        assertTrue(CloneSetWebhooks.validating(LOOKUP).handle(good).toCompletionStage().toCompletableFuture().get().allowed());
+    }
+}

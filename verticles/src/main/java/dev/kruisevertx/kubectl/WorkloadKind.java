@@ -1,0 +1,32 @@
+package dev.kruisevertx.kubectl;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+
+import java.util.List;
+
+/**
+ * A workload kind the plugin's rollout commands handle. Each kruise workload describes itself here and is added
+ * to {@link WorkloadKinds}; the commands themselves only use this interface.
+ */
+public interface WorkloadKind {
+    /** Kind as in the API, e.g. {@code CloneSet}. */
+    String kind();
+
+    /** Names accepted on the command line (lower case), e.g. {@code cloneset}, {@code clone}. */
+    List<String> aliases();
+
+    /** API group, version and plural used for reads and writes. */
+    ResourceDefinitionContext context();
+
+    /** Path of the boolean that pauses the rollout, from the object's root (e.g. spec, updateStrategy, paused). */
+    List<String> pausedPath();
+
+    /** The rollout state of one object (read as JSON). */
+    RolloutState rolloutState(JsonNode object);
+
+    /** {@code cloneset.apps.kruise.io/name}, as kubectl names objects in its output. */
+    default String displayName(String name) {
+        return kind().toLowerCase(java.util.Locale.ROOT) + "." + context().getGroup() + "/" + name;
+    }
+}

@@ -1,0 +1,420 @@
+package dev.kruisevertx.chart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.kubectl.KubectlKruise;
+import dev.kruisevertx.manager.ControllerRegistry;
+import dev.kruisevertx.manager.ManagerCommand;
+import dev.kruisevertx.manager.ManagerConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Renders chart/ with helm v3.18.0 (default values, every feature gate on, and the switches of values.yaml) and
+ * checks the objects: kinds and names, labels, the manager's arguments (parsed by the real ManagerCommand),
+ * ports, probes, security settings, RBAC rules, webhooks, the pre-delete hook, and CRDs identical to crds/.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class ChartRenderTest {
+    static final String ALL_GATES = Arrays.stream(Feature.values()).map(f -> f.name() + "=true")
+            .collect(Collectors.joining(","));
+
+    static HelmChart chart;
+    static HelmChart.Rendered defaults;
+    static HelmChart.Rendered allGates;
+    static String appVersion;
+
+    @BeforeAll
+    static void render() throws Exception {
+        chart = HelmChart.obtain();
+        defaults = chart.template();
+        allGates = chart.template("featureGates=" + ALL_GATES.replace(",", "\\,"));
+        JsonNode chartYaml = HelmChart.YAML.readTree(RepoPaths.root().resolve("chart/Chart.yaml").toFile());
+        appVersion = chartYaml.path("appVersion").asText();
+    }
+
+    @Test
+    void lintPassesWithDefaultsAndAllGates() throws Exception {
+        chart.lint();
+        chart.lint("featureGates=" + ALL_GATES.replace(",", "\\,"));
+    }
+
+    @Test
+    void rendersOpenKruisesObjects() {
+        Set<String> expected = new TreeSet<>(List.of(
+                "Namespace//kruise-system", "Namespace//kruise-daemon-config",
+                "Service/kruise-system/kruise-webhook-service", "Secret/kruise-system/kruise-webhook-certs",
+                "ServiceAccount/kruise-system/kruise-manager", "ServiceAccount/kruise-system/kruise-daemon",
+                "ServiceAccount/kruise-system/kruise-helm-hook",
+                "Deployment/kruise-system/kruise-controller-manager", "DaemonSet/kruise-system/kruise-daemon",
+                "Role/kruise-system/kruise-leader-election-role", "RoleBinding/kruise-system/kruise-leader-election-rolebinding",
+                "Role/kruise-system/kruise-webhook-role", "RoleBinding/kruise-system/kruise-webhook-rolebinding",
+                "Role/kruise-daemon-config/kruise-daemon-secret-role",
+                "RoleBinding/kruise-daemon-config/kruise-daemon-secret-rolebinding",
+                "ClusterRole//kruise-manager-role", "ClusterRoleBinding//kruise-manager-rolebinding",
+                "ClusterRole//kruise-certs-role", "ClusterRoleBinding//kruise-certs-rolebinding",
+                "ClusterRole//kruise-daemon-role", "ClusterRoleBinding//kruise-daemon-rolebinding",
+                "ClusterRole//kruise-helm-hook", "ClusterRoleBinding//kruise-helm-hook",
+                "Job/kruise-system/kruise-finalizer",
+                "MutatingWebhookConfiguration//kruise-mutating-webhook-configuration",
+                "ValidatingWebhookConfiguration//kruise-validating-webhook-configuration"));
+        for (JsonNode crd : crdFiles()) {
+            expected.add("CustomResourceDefinition//" + crd.path("metadata").path("name").asText());
+        }
+        assertEquals(expected, keys(defaults));
+        for (JsonNode o : defaults.objects()) {
+            JsonNode labels = o.path("metadata").path("labels");
+            if (!o.path("kind").asText().equals("CustomResourceDefinition")) {
+                assertEquals("kruise", labels.path("app.kubernetes.io/name").asText(), key(o));
+                assertEquals("Helm", labels.path("app.kubernetes.io/managed-by").asText(), key(o));
+            }
+        }
+        assertEquals("openkruise", defaults.get("Namespace", "kruise-system").path("metadata").path("labels")
+                .path("control-plane").asText());
+    }
+
+    @Test
+    void crdsAreExactlyTheFilesOfCrdsDirectory() throws Exception {
+        List<JsonNode> files = crdFiles();
+        assertFalse(files.isEmpty());
+        List<JsonNode> rendered = defaults.ofKind("CustomResourceDefinition");
+        assertEquals(files.size(), rendered.size(), "every file of crds/ must be rendered, and nothing else");
+        for (JsonNode file : files) {
+            String name = file.path("metadata").path("name").asText();
+            assertEquals(file, defaults.get("CustomResourceDefinition", name), name + " differs from crds/");
+        }
+        assertTrue(chart.template("crds.managed=false").ofKind("CustomResourceDefinition").isEmpty());
+    }
+
+    @Test
+    void managerDeploymentMatchesOpenKruisesAndItsArgumentsParse() throws Exception {
+        JsonNode d = defaults.get("Deployment", "kruise-controller-manager");
+        JsonNode spec = d.path("spec");
+        assertEquals(2, spec.path("replicas").asInt());
+        assertEquals(3, spec.path("minReadySeconds").asInt());
+        assertEquals(0, spec.path("strategy").path("rollingUpdate").path("maxUnavailable").asInt());
+        assertEquals("100%", spec.path("strategy").path("rollingUpdate").path("maxSurge").asText());
+        assertEquals("controller-manager", spec.path("selector").path("matchLabels").path("control-plane").asText());
+        JsonNode pod = spec.path("template").path("spec");
+        assertEquals("kruise-manager", pod.path("serviceAccountName").asText());
+        JsonNode c = pod.path("containers").get(0);
+        assertEquals("kruise-vertx/kruise-manager:" + appVersion, c.path("image").asText());
+
+        List<String> command = strings(c.path("command"));
+        assertEquals("/opt/java/bin/java", command.get(0));
+        assertEquals(List.of("-jar", "/app/kruise-manager.jar", "manager"), command.subList(command.size() - 3, command.size()));
+        List<String> args = strings(c.path("args"));
+        assertEquals(List.of("--enable-leader-election", "--metrics-addr=:8080", "--health-probe-addr=:8000",
+                "--logtostderr=true", "--leader-election-namespace=kruise-system", "--v=4",
+                "--feature-gates=ImagePullJobGate=true", "--sync-period=0"), args);
+
+        ManagerConfig config = parseManagerArgs(args);
+        assertEquals(8080, config.metricsAddr().port());
+        assertEquals(8000, config.healthProbeAddr().port());
+        assertTrue(config.leaderElection());
+        assertEquals("kruise-system", config.leaderElectionSettings().namespace());
+        assertEquals(Duration.ZERO, config.syncPeriod());
+        assertTrue(config.featureGates().enabled(Feature.ImagePullJobGate));
+
+        Map<String, JsonNode> env = byName(c.path("env"));
+        assertEquals("metadata.namespace", env.get("POD_NAMESPACE").path("valueFrom").path("fieldRef").path("fieldPath").asText());
+        assertEquals("9876", env.get("WEBHOOK_PORT").path("value").asText());
+        Map<String, JsonNode> ports = byName(c.path("ports"));
+        assertEquals(9876, ports.get("webhook-server").path("containerPort").asInt());
+        assertEquals(8080, ports.get("metrics").path("containerPort").asInt());
+        assertEquals(8000, ports.get("health").path("containerPort").asInt());
+        assertEquals("/readyz", c.path("readinessProbe").path("httpGet").path("path").asText());
+        assertEquals(8000, c.path("readinessProbe").path("httpGet").path("port").asInt());
+        assertEquals("/healthz", c.path("livenessProbe").path("httpGet").path("path").asText());
+
+        JsonNode sc = c.path("securityContext");
+        assertTrue(sc.path("runAsNonRoot").asBoolean());
+        assertEquals(65534, sc.path("runAsUser").asInt());
+        assertTrue(sc.path("readOnlyRootFilesystem").asBoolean());
+        assertFalse(sc.path("allowPrivilegeEscalation").asBoolean(true));
+        assertEquals(List.of("ALL"), strings(sc.path("capabilities").path("drop")));
+        assertFalse(sc.path("capabilities").has("add"));
+        assertTrue(c.path("resources").path("requests").has("cpu") && c.path("resources").path("requests").has("memory"));
+        assertTrue(c.path("resources").path("limits").has("cpu") && c.path("resources").path("limits").has("memory"));
+        // Read-only root: /tmp (JVM, webhook certificate dir) is an emptyDir.
+        assertEquals("/tmp", c.path("volumeMounts").get(0).path("mountPath").asText());
+        assertTrue(pod.path("volumes").get(0).has("emptyDir"));
+    }
+
+    @Test
+    void allGatesReachTheManagerAndTheDaemon() throws Exception {
+        JsonNode c = allGates.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0);
+        ManagerConfig config = parseManagerArgs(strings(c.path("args")));
+        for (Feature f : Feature.values()) {
+            assertTrue(config.featureGates().enabled(f), f.name());
+        }
+        JsonNode daemon = allGates.get("DaemonSet", "kruise-daemon").path("spec").path("template").path("spec")
+                .path("containers").get(0);
+        assertTrue(strings(daemon.path("args")).contains("--feature-gates=" + ALL_GATES));
+        // EnableExternalCerts: someone else owns the Secret, so the chart neither creates it nor lets the
+        // manager patch webhook configurations.
+        assertTrue(allGates.find("Secret", "kruise-webhook-certs").isEmpty());
+        assertTrue(allGates.find("ClusterRole", "kruise-certs-role").isEmpty());
+        assertTrue(rules(allGates.get("ClusterRole", "kruise-manager-role")).contains("storage.k8s.io/storageclasses:get"));
+        assertFalse(rules(defaults.get("ClusterRole", "kruise-manager-role")).contains("storage.k8s.io/storageclasses:get"));
+    }
+
+    @Test
+    void daemonRunsTheNodeAgentWithTheHostRuntimeSocket() {
+        JsonNode ds = defaults.get("DaemonSet", "kruise-daemon");
+        assertEquals("10%", ds.path("spec").path("updateStrategy").path("rollingUpdate").path("maxUnavailable").asText());
+        JsonNode pod = ds.path("spec").path("template").path("spec");
+        assertTrue(pod.path("hostNetwork").asBoolean());
+        assertEquals("kruise-daemon", pod.path("serviceAccountName").asText());
+        assertEquals("Exists", pod.path("tolerations").get(0).path("operator").asText());
+        JsonNode c = pod.path("containers").get(0);
+        assertEquals("kruise-vertx/kruise-node-agent:" + appVersion, c.path("image").asText());
+        List<String> command = strings(c.path("command"));
+        assertEquals(List.of("-jar", "/app/kruise-node-agent.jar"), command.subList(command.size() - 2, command.size()));
+        assertTrue(strings(c.path("args")).contains("--addr=:10221"));
+        assertEquals("spec.nodeName", byName(c.path("env")).get("NODE_NAME").path("valueFrom").path("fieldRef")
+                .path("fieldPath").asText());
+        JsonNode mount = byName(c.path("volumeMounts")).get("runtime-socket");
+        assertEquals("/hostvarrun", mount.path("mountPath").asText());
+        assertTrue(mount.path("readOnly").asBoolean());
+        assertEquals("/var/run", byName(pod.path("volumes")).get("runtime-socket").path("hostPath").path("path").asText());
+        assertEquals("/healthz", c.path("livenessProbe").path("httpGet").path("path").asText());
+        assertEquals(10221, c.path("livenessProbe").path("httpGet").path("port").asInt());
+        assertEquals(60, c.path("livenessProbe").path("initialDelaySeconds").asInt());
+        assertEquals(List.of("ALL"), strings(c.path("securityContext").path("capabilities").path("drop")));
+        assertTrue(c.path("securityContext").path("readOnlyRootFilesystem").asBoolean());
+    }
+
+    @Test
+    void kruiseDaemonOffDropsTheDaemon() throws Exception {
+        HelmChart.Rendered off = chart.template("featureGates=KruiseDaemon=false");
+        assertTrue(off.find("DaemonSet", "kruise-daemon").isEmpty());
+        assertTrue(off.find("ClusterRole", "kruise-daemon-role").isEmpty());
+        assertTrue(off.find("ServiceAccount", "kruise-daemon").isEmpty());
+    }
+
+    @Test
+    void webhookServiceAndConfigurations() {
+        JsonNode svc = defaults.get("Service", "kruise-webhook-service");
+        assertEquals(443, svc.path("spec").path("ports").get(0).path("port").asInt());
+        assertEquals(9876, svc.path("spec").path("ports").get(0).path("targetPort").asInt());
+        assertEquals("controller-manager", svc.path("spec").path("selector").path("control-plane").asText());
+
+        JsonNode mutating = defaults.get("MutatingWebhookConfiguration", "kruise-mutating-webhook-configuration");
+        JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
+        assertEquals(Set.of("/mutate-pod", "/mutate-apps-kruise-io-cloneset", "/mutate-apps-kruise-io-statefulset",
+                "/mutate-apps-kruise-io-containerrecreaterequest"), paths(mutating));
+        assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset"),
+                paths(validating));
+        for (JsonNode config : List.of(mutating, validating)) {
+            assertTrue(config.path("metadata").path("annotations").has("template"));
+            assertEquals("", config.path("metadata").path("annotations").path("template").asText());
+            for (JsonNode w : config.path("webhooks")) {
+                assertEquals("Fail", w.path("failurePolicy").asText());
+                assertEquals("None", w.path("sideEffects").asText());
+                assertEquals(30, w.path("timeoutSeconds").asInt());
+                assertEquals("kruise-webhook-service", w.path("clientConfig").path("service").path("name").asText());
+                assertEquals("kruise-system", w.path("clientConfig").path("service").path("namespace").asText());
+                assertTrue(strings(w.path("admissionReviewVersions")).contains("v1"));
+                if (w.path("clientConfig").path("service").path("path").asText().endsWith("-pod")) {
+                    String selector = w.path("namespaceSelector").toString();
+                    assertTrue(selector.contains("openkruise") && selector.contains("kube-system"), selector);
+                }
+            }
+        }
+        JsonNode cloneSetValidation = webhook(validating, "/validate-apps-kruise-io-cloneset");
+        assertEquals(List.of("CREATE", "UPDATE", "DELETE"), strings(cloneSetValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("clonesets"), strings(cloneSetValidation.path("rules").get(0).path("resources")));
+        JsonNode podValidation = webhook(validating, "/validate-pod");
+        assertEquals("pods/eviction", podValidation.path("rules").get(1).path("resources").get(0).asText());
+    }
+
+    @Test
+    void rbacIsLeastPrivilege() {
+        for (JsonNode role : Stream.concat(defaults.ofKind("ClusterRole").stream(), defaults.ofKind("Role").stream()).toList()) {
+            for (String rule : rules(role)) {
+                assertFalse(rule.contains("*"), key(role) + " grants a wildcard: " + rule);
+            }
+        }
+        Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(manager.containsAll(Set.of("/pods:create", "/pods:delete", "/pods/status:patch",
+                "/persistentvolumeclaims:create", "apps/controllerrevisions:create", "apps.kruise.io/clonesets:watch",
+                "apps.kruise.io/clonesets/status:update", "apps.kruise.io/clonesets/finalizers:update",
+                "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list")), manager.toString());
+        assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
+        assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
+                "webhook configurations are only writable by name (kruise-certs-role)");
+        assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
+                        "coordination.k8s.io/leases:update", "/events:create", "/events:patch"),
+                rules(defaults.get("Role", "kruise-leader-election-role")));
+        JsonNode certs = defaults.get("ClusterRole", "kruise-certs-role");
+        for (JsonNode rule : certs.path("rules")) {
+            assertFalse(rule.path("resourceNames").isEmpty(), "certs role rules must name their objects: " + rule);
+        }
+        List<String> crdNames = new ArrayList<>();
+        certs.path("rules").get(2).path("resourceNames").forEach(n -> crdNames.add(n.asText()));
+        assertEquals(crdFiles().stream().map(c -> c.path("metadata").path("name").asText()).sorted().toList(),
+                crdNames.stream().sorted().toList());
+        assertEquals(Set.of("apps.kruise.io/clonesets:list", "apps.kruise.io/statefulsets:list", "apps.kruise.io/daemonsets:list"),
+                rules(defaults.get("ClusterRole", "kruise-helm-hook")));
+        assertEquals(Set.of("/secrets:get", "/secrets:list", "/secrets:watch"),
+                rules(defaults.get("Role", "kruise-daemon-secret-role")));
+    }
+
+    @Test
+    void preDeleteHookRunsTheUninstallCheck() {
+        JsonNode job = defaults.get("Job", "kruise-finalizer");
+        assertEquals("pre-delete", job.path("metadata").path("annotations").path("helm.sh/hook").asText());
+        JsonNode pod = job.path("spec").path("template").path("spec");
+        assertEquals("kruise-helm-hook", pod.path("serviceAccountName").asText());
+        assertEquals("Never", pod.path("restartPolicy").asText());
+        JsonNode c = pod.path("containers").get(0);
+        assertEquals("kruise-vertx/kruise-manager:" + appVersion, c.path("image").asText());
+        List<String> command = strings(c.path("command"));
+        assertEquals(List.of("-cp", "/app/kruise-manager.jar", "dev.kruisevertx.kubectl.KubectlKruise", "uninstall-check"),
+                command.subList(command.size() - 4, command.size()));
+        // The command line the hook runs exists in the plugin.
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = KubectlKruise.run(new String[]{"uninstall-check", "--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), p -> {
+                    throw new AssertionError("--help must not contact a cluster");
+                });
+        assertEquals(0, code);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("uninstall-check"));
+        for (String name : List.of("kruise-helm-hook")) {
+            assertEquals("pre-delete", defaults.get("ClusterRole", name).path("metadata").path("annotations")
+                    .path("helm.sh/hook").asText());
+            assertEquals("pre-delete", defaults.get("ServiceAccount", name).path("metadata").path("annotations")
+                    .path("helm.sh/hook").asText());
+        }
+    }
+
+    @Test
+    void serviceMonitorIsOptional() throws Exception {
+        assertTrue(defaults.ofKind("ServiceMonitor").isEmpty());
+        HelmChart.Rendered on = chart.template("serviceMonitor.enabled=true");
+        JsonNode sm = on.get("ServiceMonitor", "kruise-manager");
+        assertEquals("metrics", sm.path("spec").path("endpoints").get(0).path("port").asText());
+        assertEquals("/metrics", sm.path("spec").path("endpoints").get(0).path("path").asText());
+        JsonNode svc = on.get("Service", "kruise-manager-metrics");
+        assertEquals(8080, svc.path("spec").path("ports").get(0).path("port").asInt());
+        sm.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e ->
+                assertEquals(e.getValue().asText(), svc.path("metadata").path("labels").path(e.getKey()).asText(), e.getKey()));
+    }
+
+    @Test
+    void valuesChangePortsNamespaceAndReplicas() throws Exception {
+        HelmChart.Rendered custom = chart.template("manager.replicas=3", "manager.metrics.port=9090",
+                "manager.healthProbe.port=9091", "manager.webhook.port=9443", "installation.namespace=kruise",
+                "manager.log.level=2", "webhookConfiguration.timeoutSeconds=10", "manager.loggingFormat=json");
+        JsonNode d = custom.get("Deployment", "kruise-controller-manager");
+        assertEquals("kruise", d.path("metadata").path("namespace").asText());
+        assertEquals(3, d.path("spec").path("replicas").asInt());
+        List<String> args = strings(d.path("spec").path("template").path("spec").path("containers").get(0).path("args"));
+        ManagerConfig config = parseManagerArgs(args);
+        assertEquals(9090, config.metricsAddr().port());
+        assertEquals(9091, config.healthProbeAddr().port());
+        assertEquals("kruise", config.leaderElectionSettings().namespace());
+        assertTrue(args.contains("--log-format=json"));
+        assertEquals(9443, custom.get("Service", "kruise-webhook-service").path("spec").path("ports").get(0).path("targetPort").asInt());
+        assertEquals(10, custom.get("MutatingWebhookConfiguration", "kruise-mutating-webhook-configuration")
+                .path("webhooks").get(0).path("timeoutSeconds").asInt());
+    }
+
+    /** Parses the chart's arguments exactly as kruise-manager.jar's {@code manager} subcommand does. */
+    static ManagerConfig parseManagerArgs(List<String> args) {
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = new CommandLine(command);
+        cl.setOverwrittenOptionsAllowed(true);
+        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), ControllerRegistry.all());
+        cl.parseArgs(args.toArray(String[]::new));
+        return command.toConfig(cl.getCommandSpec(), ControllerRegistry.all(), Map.of());
+    }
+
+    static List<JsonNode> crdFiles() {
+        Path dir = RepoPaths.root().resolve("crds");
+        try (Stream<Path> files = Files.list(dir)) {
+            List<JsonNode> out = new ArrayList<>();
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                out.addAll(HelmChart.parseAll(Files.readString(f)));
+            }
+            return out;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read " + dir, e);
+        }
+    }
+
+    private static Set<String> keys(HelmChart.Rendered r) {
+        return r.objects().stream().map(ChartRenderTest::key).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static String key(JsonNode o) {
+        return o.path("kind").asText() + "/" + o.path("metadata").path("namespace").asText("") + "/"
+                + o.path("metadata").path("name").asText();
+    }
+
+    /** Rules flattened to {@code group/resource:verb}. */
+    static Set<String> rules(JsonNode role) {
+        Set<String> out = new TreeSet<>();
+        for (JsonNode rule : role.path("rules")) {
+            for (JsonNode g : rule.path("apiGroups")) {
+                for (JsonNode res : rule.path("resources")) {
+                    for (JsonNode v : rule.path("verbs")) {
+                        out.add(g.asText() + "/" + res.asText() + ":" + v.asText());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> paths(JsonNode config) {
+        Set<String> out = new TreeSet<>();
+        config.path("webhooks").forEach(w -> out.add(w.path("clientConfig").path("service").path("path").asText()));
+        return out;
+    }
+
+    private static JsonNode webhook(JsonNode config, String path) {
+        for (JsonNode w : config.path("webhooks")) {
+            if (path.equals(w.path("clientConfig").path("service").path("path").asText())) {
+                return w;
+            }
+        }
+        throw new AssertionError("no webhook for " + path);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static Map<String, JsonNode> byName(JsonNode array) {
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        array.forEach(n -> out.put(n.path("name").asText(), n));
+        return out;
+    }
+}

@@ -41,6 +41,18 @@ public final class NodeAgentMain {
         }
 
         NodeAgent agent = new NodeAgent(options);
+        // The hook goes in before start-up: a SIGTERM that arrives while the agent starts must still stop it
+        // cleanly (and registering a hook once shutdown has begun throws).
+        // Vert.x's non-daemon threads keep the JVM alive until SIGTERM (kubelet stopping the pod) or SIGINT.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                agent.stop().toCompletionStage().toCompletableFuture().get(STOP_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                System.err.println("kruise-node-agent: unclean stop: " + e);
+            }
+        }, "node-agent-shutdown"));
         try {
             agent.start().toCompletionStage().toCompletableFuture().get();
         } catch (ExecutionException e) {
@@ -51,19 +63,6 @@ public final class NodeAgentMain {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             System.exit(1);
-            return;
         }
-
-        // SIGTERM (kubelet stopping the pod) and SIGINT run the hook; Vert.x's non-daemon threads keep the
-        // JVM alive until then.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                agent.stop().toCompletionStage().toCompletableFuture().get(STOP_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                System.err.println("kruise-node-agent: unclean stop: " + e);
-            }
-        }, "node-agent-shutdown"));
     }
 }

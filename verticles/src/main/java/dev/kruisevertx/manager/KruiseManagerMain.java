@@ -101,9 +101,32 @@ public final class KruiseManagerMain {
         static <A> int runUntilSignal(java.util.function.Supplier<io.vertx.core.Future<A>> starter,
                                       java.util.function.Function<A, io.vertx.core.Future<Void>> stopper,
                                       PrintStream err, boolean waitForSignal) {
+            java.util.concurrent.CompletableFuture<A> started;
+            try {
+                started = starter.get().toCompletionStage().toCompletableFuture();
+            } catch (RuntimeException e) {
+                err.println("error: start-up failed: " + e.getMessage());
+                return 1;
+            }
+            CountDownLatch stopped = new CountDownLatch(1);
+            if (waitForSignal) {
+                // Registered before start-up completes: a SIGTERM during start-up still stops what was started.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        A running = started.get(60, TimeUnit.SECONDS);
+                        stopper.apply(running).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        // Start-up failed; it was reported and cleaned up by whoever failed it.
+                    } catch (Exception e) {
+                        err.println("error: clean shutdown did not finish: " + e);
+                    } finally {
+                        stopped.countDown();
+                    }
+                }, "shutdown"));
+            }
             A app;
             try {
-                app = starter.get().toCompletionStage().toCompletableFuture().get();
+                app = started.get();
             } catch (Exception e) {
                 Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
                 err.println("error: start-up failed: " + cause.getMessage());
@@ -113,16 +136,6 @@ public final class KruiseManagerMain {
                 stopper.apply(app);
                 return 0;
             }
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    stopper.apply(app).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    err.println("error: clean shutdown did not finish: " + e);
-                } finally {
-                    stopped.countDown();
-                }
-            }, "shutdown"));
             try {
                 stopped.await();
             } catch (InterruptedException e) {

@@ -79,13 +79,33 @@ public final class DemoRunner implements AutoCloseable {
         out.println("demo: manager running; webhook on https://127.0.0.1:" + manager.webhookPort()
                 + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort());
 
-        for (Samples.Sample sample : Samples.load(options.samplesDir())) {
-            List<HasMetadata> objects = ManifestApplier.apply(cluster.client(), sample.yaml());
-            applied.addAll(objects);
-            for (HasMetadata o : objects) {
-                out.println("demo: applied " + describe(o) + " from " + sample.source());
+    }
+
+    /**
+     * Applies the samples one file at a time, waiting for everything applied so far to converge before the next
+     * (so a rollout sample shows its partition steps), within {@code timeout} overall (null: no limit).
+     * Returns false, after naming what is stuck, when the time runs out.
+     */
+    public boolean runSamples(Duration timeout) throws InterruptedException {
+        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        List<Samples.Sample> samples = Samples.load(options.samplesDir());
+        for (int i = 0; i < samples.size(); i++) {
+            Samples.Sample sample = samples.get(i);
+            out.println("demo: step " + (i + 1) + "/" + samples.size() + ": applying " + sample.source());
+            for (HasMetadata o : ManifestApplier.apply(cluster.client(), sample.yaml())) {
+                if (applied.stream().noneMatch(a -> describe(a).equals(describe(o)))) {
+                    applied.add(o);
+                }
+                out.println("demo: applied " + describe(o));
+            }
+            Duration left = timeout == null ? null : Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!watchUntilReady(left)) {
+                return false;
             }
         }
+        out.println("demo: all " + applied.size() + " samples converged. Try: kubectl --kubeconfig "
+                + options.kubeconfigOut() + " get pods,clonesets -A");
+        return true;
     }
 
     private ManagerConfig managerConfig(List<ControllerDefinition> controllers) {
@@ -137,8 +157,6 @@ public final class DemoRunner implements AutoCloseable {
                 }
             }
             if (allReady) {
-                out.println("demo: all " + applied.size() + " samples converged. Try: kubectl --kubeconfig "
-                        + options.kubeconfigOut() + " get pods,clonesets -A");
                 return true;
             }
             if (System.nanoTime() > deadline) {

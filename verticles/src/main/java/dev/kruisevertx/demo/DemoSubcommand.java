@@ -31,7 +31,7 @@ public final class DemoSubcommand {
         try {
             runner.start();
             if (options.untilReady()) {
-                boolean ready = runner.watchUntilReady(options.timeout());
+                boolean ready = runner.runSamples(options.timeout());
                 if (!ready) {
                     err.println("error: demo: samples did not converge within " + options.timeout().toSeconds() + "s");
                 }
@@ -53,7 +53,7 @@ public final class DemoSubcommand {
             }, "demo-shutdown"));
             Thread watcher = new Thread(() -> {
                 try {
-                    runner.watchUntilReady(null);
+                    runner.runSamples(null);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -24,11 +24,14 @@ public record Readiness(boolean ready, String summary) {
             long replicas = status.path("replicas").asLong(0);
             long updated = status.path("updatedReplicas").asLong(0);
             long readyCount = status.path("readyReplicas").asLong(0);
-            boolean ok = observed && replicas == desired && updated == desired && readyCount == desired;
+            // A partitioned rollout (CloneSet) has converged when the pods it should update are updated.
+            long wantUpdated = status.has("expectedUpdatedReplicas")
+                    ? status.path("expectedUpdatedReplicas").asLong() : desired;
+            boolean ok = observed && replicas == desired && updated == wantUpdated && readyCount == desired;
             if (status.has("updatedReadyReplicas")) {
-                ok &= status.path("updatedReadyReplicas").asLong() == desired;
+                ok &= status.path("updatedReadyReplicas").asLong() == wantUpdated;
             }
-            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + desired + " updated"
+            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + wantUpdated + " updated"
                     + (replicas != desired ? ", " + replicas + " replicas" : "") + (observed ? "" : ", generation not observed yet"));
         }
         if (status.has("desiredNumberScheduled")) {

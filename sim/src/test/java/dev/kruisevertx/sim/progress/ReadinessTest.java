@@ -31,6 +31,21 @@ class ReadinessTest {
     }
 
     @Test
+    void aPartitionedRolloutConvergesAtTheExpectedUpdatedReplicas() {
+        String partitioned = """
+                kind: CloneSet
+                metadata: {name: s, generation: 3}
+                spec: {replicas: 5}
+                status: {observedGeneration: 3, replicas: 5, updatedReplicas: %d, readyReplicas: 5, updatedReadyReplicas: %d, expectedUpdatedReplicas: 2}
+                """;
+        Readiness canary = of(partitioned.formatted(2, 2));
+        assertTrue(canary.ready(), canary.summary());
+        assertEquals("5/5 ready, 2/2 updated", canary.summary());
+        assertFalse(of(partitioned.formatted(1, 1)).ready());
+        assertFalse(of(partitioned.formatted(2, 1)).ready(), "an updated pod that is not ready yet");
+    }
+
+    @Test
     void daemonStyleJobsPodsAndPlainObjects() {
         assertTrue(of("""
                 kind: DaemonSet

@@ -1,0 +1,434 @@
+package dev.kruisevertx.cloneset;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategyType;
+import dev.kruisevertx.api.common.Lifecycle;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.cloneset.CloneSetPlan.Phase;
+import dev.kruisevertx.updatesort.PrioritySorter;
+import dev.kruisevertx.updatesort.ScatterSorter;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Decides one reconcile of a CloneSet from a snapshot, without touching the API: first scaling (cancel
+ * preparing-delete, create, delete pods whose hook released them, specified deletes, scale down), and only when
+ * scaling has nothing to do, updating (refresh pod states, then move pods between revisions within partition
+ * and maxUnavailable). Recreate updates only mark pods {@code specified-delete}: the scale step of a later
+ * reconcile deletes them within maxUnavailable and creates their replacements within maxSurge.
+ */
+public final class CloneSetPlanner {
+    private CloneSetPlanner() {
+    }
+
+    /** Feature gates and knobs the decision depends on. */
+    public record Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate) {
+        public static Options defaults() {
+            return new Options(false, false, false);
+        }
+    }
+
+    /**
+     * The snapshot a decision is made from.
+     *
+     * @param pods            the CloneSet's active pods (owned, matching its selector, not terminating)
+     * @param pvcs            PVCs owned by the CloneSet
+     * @param currentTemplate the pod template of {@code currentRevision}
+     */
+    public record State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
+                        PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now) {
+    }
+
+    public static CloneSetPlan plan(State s, Random random) {
+        CloneSetPlan scale = planScale(s, random);
+        if (scale.hasActions() || scale.phase() == Phase.WAIT) {
+            return scale;
+        }
+        return planUpdate(s, scale);
+    }
+
+    // ---- scale -----------------------------------------------------------------------------------------------
+
+    static CloneSetPlan planScale(State s, Random random) {
+        CloneSet cs = s.cs();
+        int replicas = CloneSetDiff.Limits.of(cs).replicas();
+        int minReady = cs.getSpec().getMinReadySeconds();
+        Lifecycle lifecycle = cs.getSpec().getLifecycle();
+
+        List<Pod> specified = new ArrayList<>();
+        List<Pod> preDeleting = new ArrayList<>();
+        Set<String> plannedNames = new HashSet<>();
+        for (Pod p : s.pods()) {
+            if (CloneSetDiff.isSpecifiedDelete(cs, p)) {
+                specified.add(p);
+                plannedNames.add(p.getMetadata().getName());
+            }
+            if (PodView.isPreparingDelete(p)) {
+                preDeleting.add(p);
+                plannedNames.add(p.getMetadata().getName());
+            }
+        }
+        int numToDelete = plannedNames.size();
+
+        // 1. Replicas went back up while pods waited in PreparingDelete: bring them back instead of creating.
+        CloneSetPlan.Builder b = CloneSetPlan.builder(Phase.SCALE, null);
+        int missing = replicas - s.pods().size() + numToDelete;
+        for (Pod p : preDeleting) {
+            if (missing <= 0) {
+                break;
+            }
+            if (CloneSetDiff.isSpecifiedDelete(cs, p)) {
+                continue;
+            }
+            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_NORMAL));
+            missing--;
+        }
+        if (b.hasActions()) {
+            return b.build("replicas grew back: return pods in PreparingDelete to Normal");
+        }
+
+        CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
+                s.options().partitionRollback(), s.options().preparingUpdateAsUpdate()
+                        ? CloneSetDiff.AT_REVISION_OR_PREPARING_UPDATE : CloneSetDiff.AT_REVISION, s.now());
+        b = CloneSetPlan.builder(Phase.SCALE, diff);
+
+        // 2. Scale up.
+        if (diff.scaleUpNum() > 0) {
+            CloneSetScaleStrategy ss = cs.getSpec().getScaleStrategy();
+            if (ss != null && ss.isDisablePVCReuse()) {
+                List<PersistentVolumeClaim> stale = claimsWithoutPod(s.pods(), s.pvcs());
+                if (!stale.isEmpty()) {
+                    b.pvcDeletes.addAll(stale);
+                    return b.build("disablePVCReuse: delete PVCs of instances without a pod before creating");
+                }
+            }
+            int count = diff.scaleUpLimit();
+            if (count <= 0) {
+                return CloneSetPlan.builder(Phase.SCALE, diff)
+                        .build("scale up by " + diff.scaleUpNum() + " held: scaleStrategy.maxUnavailable reached");
+            }
+            List<String> ids = instanceIds(count, s.pods(), s.pvcs(), random);
+            Set<String> existingClaims = new HashSet<>();
+            for (PersistentVolumeClaim c : s.pvcs()) {
+                existingClaims.add(c.getMetadata().getName());
+            }
+            int atCurrent = Math.min(diff.scaleUpNumOldRevision(), count);
+            String initialState = lifecycle != null && lifecycle.getPreNormal() != null
+                    ? WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL : WellKnown.LIFECYCLE_STATE_NORMAL;
+            for (int i = 0; i < count; i++) {
+                boolean current = i < atCurrent;
+                String revision = current ? s.currentRevision() : s.updateRevision();
+                PodTemplateSpec template = current ? s.currentTemplate() : cs.getSpec().getTemplate();
+                Pod pod = PodFactory.newPod(cs, template, revision, ids.get(i), s.options().shortHash(), initialState);
+                List<PersistentVolumeClaim> claims = new ArrayList<>();
+                for (PersistentVolumeClaim c : PodFactory.claims(cs, ids.get(i))) {
+                    if (!existingClaims.contains(c.getMetadata().getName())) {
+                        claims.add(c);
+                    }
+                }
+                b.creates.add(new CloneSetPlan.Create(pod, claims, current));
+            }
+            return b.build("scale up " + count + " of " + diff.scaleUpNum() + " (" + atCurrent + " at current revision)");
+        }
+
+        // 3. Pods in PreparingDelete whose hook let go.
+        if (!preDeleting.isEmpty()) {
+            for (Pod p : preDeleting) {
+                if (lifecycle == null || !LifecycleHooks.isHooked(lifecycle.getPreDelete(), p)) {
+                    b.deletes.add(new CloneSetPlan.Delete(p, claimsOf(p, s.pvcs())));
+                }
+            }
+            if (b.hasActions()) {
+                return b.build("delete pods released by their preDelete hook");
+            }
+        }
+
+        // 4. Specified deletes, new revision first; available pods only within the delete budget.
+        int readyBudget = diff.deleteReadyLimit();
+        List<Pod> toDelete = new ArrayList<>();
+        List<Pod> specifiedNew = new ArrayList<>();
+        List<Pod> specifiedOld = new ArrayList<>();
+        for (Pod p : specified) {
+            if (PodView.isPreparingDelete(p)) {
+                continue;
+            }
+            (PodView.atRevision(p, s.updateRevision()) ? specifiedNew : specifiedOld).add(p);
+        }
+        for (List<Pod> group : List.of(specifiedNew, specifiedOld)) {
+            for (Pod p : group) {
+                if (!PodView.isServing(p, 0, s.now())) {
+                    toDelete.add(p);
+                } else if (readyBudget > 0) {
+                    toDelete.add(p);
+                    readyBudget--;
+                }
+            }
+        }
+        if (!toDelete.isEmpty()) {
+            addDeletes(b, cs, toDelete, s.pvcs());
+            return b.build("delete specified pods within maxUnavailable");
+        }
+
+        // 5. Scale down.
+        if (diff.scaleDownNum() > 0) {
+            if (numToDelete > 0) {
+                return CloneSetPlan.builder(Phase.SCALE, diff).build("scale down by " + diff.scaleDownNum()
+                        + " waits for " + numToDelete + " pods already being deleted");
+            }
+            List<Pod> updated = new ArrayList<>();
+            List<Pod> notUpdated = new ArrayList<>();
+            for (Pod p : s.pods()) {
+                (PodView.atRevision(p, s.updateRevision()) ? updated : notUpdated).add(p);
+            }
+            PodDeletionOrder order = PodDeletionOrder.forPods(s.pods(), minReady, s.now());
+            List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated, order);
+            for (Pod p : chosen) {
+                if (!PodView.isServing(p, minReady, s.now())) {
+                    toDelete.add(p);
+                } else if (readyBudget > 0) {
+                    toDelete.add(p);
+                    readyBudget--;
+                }
+            }
+            addDeletes(b, cs, toDelete, s.pvcs());
+            return b.build(toDelete.isEmpty() ? "scale down by " + diff.scaleDownNum() + " held: maxUnavailable reached"
+                    : "scale down " + toDelete.size() + " of " + diff.scaleDownNum());
+        }
+        return b.build("replicas as desired");
+    }
+
+    /** Delete, or move to PreparingDelete when a preDelete hook holds the pod. */
+    private static void addDeletes(CloneSetPlan.Builder b, CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs) {
+        Lifecycle lifecycle = cs.getSpec().getLifecycle();
+        for (Pod p : pods) {
+            if (lifecycle != null && LifecycleHooks.isHooked(lifecycle.getPreDelete(), p)) {
+                if (!PodView.isPreparingDelete(p)) {
+                    b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_PREPARING_DELETE));
+                }
+            } else {
+                b.deletes.add(new CloneSetPlan.Delete(p, claimsOf(p, pvcs)));
+            }
+        }
+    }
+
+    static List<Pod> choose(int total, int oldRevision, List<Pod> notUpdated, List<Pod> updated, PodDeletionOrder order) {
+        List<Pod> out = new ArrayList<>();
+        if (oldRevision >= total) {
+            out.addAll(order.first(notUpdated, total));
+        } else if (oldRevision > 0) {
+            out.addAll(order.first(notUpdated, oldRevision));
+            out.addAll(order.first(updated, total - oldRevision));
+        } else {
+            out.addAll(order.first(updated, total));
+        }
+        return out;
+    }
+
+    static List<PersistentVolumeClaim> claimsOf(Pod pod, List<PersistentVolumeClaim> pvcs) {
+        String id = PodView.labels(pod).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+        List<PersistentVolumeClaim> out = new ArrayList<>();
+        if (id == null) {
+            return out;
+        }
+        for (PersistentVolumeClaim c : pvcs) {
+            Map<String, String> labels = c.getMetadata().getLabels();
+            if (labels != null && id.equals(labels.get(WellKnown.CLONESET_INSTANCE_ID_LABEL))) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static List<PersistentVolumeClaim> claimsWithoutPod(List<Pod> pods, List<PersistentVolumeClaim> pvcs) {
+        Set<String> used = new HashSet<>();
+        for (Pod p : pods) {
+            String id = PodView.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            if (id != null) {
+                used.add(id);
+            }
+        }
+        List<PersistentVolumeClaim> out = new ArrayList<>();
+        for (PersistentVolumeClaim c : pvcs) {
+            String id = c.getMetadata().getLabels() == null ? null
+                    : c.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            if (id != null && !used.contains(id) && c.getMetadata().getDeletionTimestamp() == null) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Ids of PVCs left without a pod are reused first (their PVCs come back), then random new ones. */
+    static List<String> instanceIds(int count, List<Pod> pods, List<PersistentVolumeClaim> pvcs, Random random) {
+        Set<String> existing = new HashSet<>();
+        Set<String> free = new LinkedHashSet<>();
+        List<PersistentVolumeClaim> sortedPvcs = new ArrayList<>(pvcs);
+        sortedPvcs.sort(Comparator.comparing(c -> c.getMetadata().getName()));
+        for (PersistentVolumeClaim c : sortedPvcs) {
+            String id = c.getMetadata().getLabels() == null ? null
+                    : c.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            if (id != null && !id.isEmpty() && c.getMetadata().getDeletionTimestamp() == null) {
+                existing.add(id);
+                free.add(id);
+            }
+        }
+        for (Pod p : pods) {
+            String id = PodView.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            if (id != null && !id.isEmpty()) {
+                existing.add(id);
+                free.remove(id);
+            }
+        }
+        List<String> ids = new ArrayList<>(count);
+        var it = free.iterator();
+        while (ids.size() < count && it.hasNext()) {
+            ids.add(it.next());
+        }
+        while (ids.size() < count) {
+            String id = PodFactory.newInstanceId(random, existing);
+            existing.add(id);
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    // ---- update ----------------------------------------------------------------------------------------------
+
+    static CloneSetPlan planUpdate(State s, CloneSetPlan scale) {
+        CloneSet cs = s.cs();
+        CloneSetUpdateStrategy us = cs.getSpec().getUpdateStrategy();
+        int minReady = cs.getSpec().getMinReadySeconds();
+        Lifecycle lifecycle = cs.getSpec().getLifecycle();
+
+        // 1. Refresh pod states: the in-place readiness gate and preNormal hooks.
+        CloneSetPlan.Builder b = CloneSetPlan.builder(Phase.UPDATE, scale.diff());
+        for (Pod p : s.pods()) {
+            if (hasGateWithoutCondition(p)) {
+                b.markReady.add(p);
+            }
+            if (WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL.equals(PodView.lifecycleState(p))
+                    && (lifecycle == null || lifecycle.getPreNormal() == null
+                    || LifecycleHooks.isAllHooked(lifecycle.getPreNormal(), p))) {
+                b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_NORMAL));
+            }
+        }
+        if (b.hasActions()) {
+            return b.build("refresh pod states");
+        }
+        if (us != null && us.isPaused()) {
+            return b.build("updateStrategy.paused");
+        }
+
+        CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
+                s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now());
+        b = CloneSetPlan.builder(Phase.UPDATE, diff);
+        if (diff.updateNum() == 0) {
+            return b.build(scale.reason() + "; revisions as partition wants");
+        }
+        boolean forward = diff.updateNum() > 0;
+        String target = forward ? s.updateRevision() : s.currentRevision();
+
+        // 2. Candidates: pods not yet at the target, not on their way out.
+        List<Integer> candidates = new ArrayList<>();
+        for (int i = 0; i < s.pods().size(); i++) {
+            Pod p = s.pods().get(i);
+            boolean atUpdate = PodView.atRevision(p, s.updateRevision());
+            boolean waiting = forward != atUpdate;
+            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)) {
+                candidates.add(i);
+            }
+        }
+
+        // 3. Order: the default pod order, then priority, then scatter; pods in PreparingUpdate go first.
+        candidates = sortForUpdate(s.pods(), candidates, us);
+
+        // 4. Within |updateNum| and maxUnavailable, in all revisions and in the target revision.
+        List<Pod> chosen = limit(s, diff, candidates, target, minReady);
+
+        CloneSetUpdateStrategyType type = us == null ? CloneSetUpdateStrategyType.RECREATE
+                : us.typeValue().orElse(CloneSetUpdateStrategyType.RECREATE);
+        if (type == CloneSetUpdateStrategyType.IN_PLACE_ONLY) {
+            return b.build("InPlaceOnly: " + chosen.size() + " pods wait for an in-place update");
+        }
+        b.recreates.addAll(chosen);
+        return b.build((forward ? "update " : "roll back ") + chosen.size() + " of " + Math.abs(diff.updateNum())
+                + " pods by recreating");
+    }
+
+    static boolean hasGateWithoutCondition(Pod p) {
+        if (p.getSpec() == null || p.getSpec().getReadinessGates() == null) {
+            return false;
+        }
+        boolean gated = p.getSpec().getReadinessGates().stream()
+                .anyMatch(g -> WellKnown.INPLACE_UPDATE_READY_CONDITION.equals(g.getConditionType()));
+        return gated && PodView.condition(p, WellKnown.INPLACE_UPDATE_READY_CONDITION) == null;
+    }
+
+    static List<Integer> sortForUpdate(List<Pod> pods, List<Integer> indexes, CloneSetUpdateStrategy us) {
+        PodDeletionOrder base = new PodDeletionOrder(null, null);
+        List<Integer> sorted = new ArrayList<>(indexes);
+        sorted.sort((x, y) -> base.compare(pods.get(x), pods.get(y)));
+        if (us != null && us.getPriorityStrategy() != null) {
+            sorted = new PrioritySorter(us.getPriorityStrategy()).sort(pods, sorted);
+        }
+        if (us != null && us.getScatterStrategy() != null && !us.getScatterStrategy().isEmpty()) {
+            sorted = new ScatterSorter(us.getScatterStrategy()).sort(pods, sorted);
+        }
+        List<Integer> out = new ArrayList<>(sorted);
+        out.sort(Comparator.comparingInt(i -> WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE
+                .equals(PodView.lifecycleState(pods.get(i))) ? 0 : 1));
+        return out;
+    }
+
+    private static List<Pod> limit(State s, CloneSetDiff diff, List<Integer> candidates, String target, int minReady) {
+        List<Pod> pods = s.pods();
+        int max = Math.abs(diff.updateNum());
+        Map<Pod, Boolean> unavailable = new IdentityHashMap<>();
+        int unavailableCount = 0;
+        int targetUnavailable = 0;
+        for (Pod p : pods) {
+            // A pod already marked for deletion is as good as gone: it uses up the budget.
+            boolean down = !PodView.isServing(p, minReady, s.now()) || CloneSetDiff.isSpecifiedDelete(s.cs(), p);
+            unavailable.put(p, down);
+            if (down) {
+                unavailableCount++;
+                if (PodView.atRevision(p, target)) {
+                    targetUnavailable++;
+                }
+            }
+        }
+        List<Pod> chosen = new ArrayList<>();
+        for (int i : candidates) {
+            if (chosen.size() >= max) {
+                break;
+            }
+            Pod p = pods.get(i);
+            if (!unavailable.get(p)) {
+                if (unavailableCount >= diff.updateMaxUnavailable()) {
+                    break;
+                }
+                unavailableCount++;
+            }
+            if (targetUnavailable >= diff.updateMaxUnavailable()) {
+                break;
+            }
+            targetUnavailable++;
+            chosen.add(p);
+        }
+        return chosen;
+    }
+}

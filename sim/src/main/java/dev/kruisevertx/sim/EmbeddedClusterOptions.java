@@ -1,0 +1,111 @@
+package dev.kruisevertx.sim;
+
+import dev.kruisevertx.sim.nodes.SimNodesOptions;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** How to start an {@link EmbeddedCluster}. Setters return this for chaining. */
+public final class EmbeddedClusterOptions {
+    private String host = "127.0.0.1";
+    private int port;
+    private int nodes = 3;
+    private boolean admission = true;
+    private Path crdDirectory;
+    private int eventLogSize = 10_000;
+    private long bookmarkIntervalMs = 10_000;
+    private SimNodesOptions nodeOptions = new SimNodesOptions();
+    private final Map<String, String> serviceAddresses = new HashMap<>();
+
+    public String host() {
+        return host;
+    }
+
+    public EmbeddedClusterOptions setHost(String host) {
+        this.host = host;
+        return this;
+    }
+
+    /** 0 picks a free port. */
+    public int port() {
+        return port;
+    }
+
+    public EmbeddedClusterOptions setPort(int port) {
+        this.port = port;
+        return this;
+    }
+
+    /** Simulated nodes to start (0 for none). */
+    public int nodes() {
+        return nodes;
+    }
+
+    public EmbeddedClusterOptions setNodes(int nodes) {
+        this.nodes = nodes;
+        return this;
+    }
+
+    /** Whether writes call the webhooks of stored webhook configurations. */
+    public boolean admission() {
+        return admission;
+    }
+
+    public EmbeddedClusterOptions setAdmission(boolean admission) {
+        this.admission = admission;
+        return this;
+    }
+
+    /** A directory of CRD YAML files installed at start (e.g. the repository's {@code crds/}); null for none. */
+    public Path crdDirectory() {
+        return crdDirectory;
+    }
+
+    public EmbeddedClusterOptions setCrdDirectory(Path crdDirectory) {
+        this.crdDirectory = crdDirectory;
+        return this;
+    }
+
+    /** Events kept per resource for watches resuming from a resourceVersion; older ones get 410 Gone. */
+    public int eventLogSize() {
+        return eventLogSize;
+    }
+
+    public EmbeddedClusterOptions setEventLogSize(int eventLogSize) {
+        this.eventLogSize = eventLogSize;
+        return this;
+    }
+
+    /** How often a watch that allows bookmarks gets one. */
+    public long bookmarkIntervalMs() {
+        return bookmarkIntervalMs;
+    }
+
+    public EmbeddedClusterOptions setBookmarkIntervalMs(long bookmarkIntervalMs) {
+        this.bookmarkIntervalMs = bookmarkIntervalMs;
+        return this;
+    }
+
+    public SimNodesOptions nodeOptions() {
+        return nodeOptions;
+    }
+
+    public EmbeddedClusterOptions setNodeOptions(SimNodesOptions nodeOptions) {
+        this.nodeOptions = nodeOptions;
+        return this;
+    }
+
+    /**
+     * Where a webhook's {@code service} reference is reached: {@code "namespace/name"} (or
+     * {@code "namespace/name:port"}) to {@code "host:port"}, e.g. the product's webhook on localhost.
+     */
+    public Map<String, String> serviceAddresses() {
+        return serviceAddresses;
+    }
+
+    public EmbeddedClusterOptions mapService(String namespaceAndName, String hostAndPort) {
+        serviceAddresses.put(namespaceAndName, hostAndPort);
+        return this;
+    }
+}

@@ -1,0 +1,426 @@
+package dev.kruisevertx.sim.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The HTTP face of {@link ApiServer}: kube-apiserver's URL layout, JSON bodies, Status errors, watches over
+ * chunked HTTP ({@code ?watch=true}) and over WebSocket. Everything runs on the context that created it.
+ */
+public final class ApiHttpServer {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiHttpServer.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Vertx vertx;
+    private final ApiServer api;
+    private final Discovery discovery;
+    private final long bookmarkIntervalMs;
+    private final List<Watch> watches = new ArrayList<>();
+    private HttpServer server;
+
+    public ApiHttpServer(Vertx vertx, ApiServer api, long bookmarkIntervalMs) {
+        this.vertx = vertx;
+        this.api = api;
+        this.discovery = new Discovery(api.registry());
+        this.bookmarkIntervalMs = bookmarkIntervalMs;
+    }
+
+    public Future<Integer> listen(String host, int port) {
+        server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
+                .setMaxWebSocketFrameSize(16 * 1024 * 1024).setMaxWebSocketMessageSize(64 * 1024 * 1024))
+                .webSocketHandler(this::webSocket)
+                .requestHandler(this::request);
+        return server.listen().map(HttpServer::actualPort);
+    }
+
+    public Future<Void> close() {
+        new ArrayList<>(watches).forEach(Watch::close);
+        return server == null ? Future.succeededFuture() : server.close();
+    }
+
+    /** A parsed resource URL. {@code plural} is null for discovery paths. */
+    record Target(String group, String version, String namespace, String plural, String name, String subresource) {
+    }
+
+    static Target parse(String path) {
+        String[] raw = path.split("/");
+        List<String> s = new ArrayList<>();
+        for (String p : raw) {
+            if (!p.isEmpty()) {
+                s.add(p);
+            }
+        }
+        int i;
+        String group;
+        String version;
+        if (s.size() >= 2 && s.get(0).equals("api")) {
+            group = "";
+            version = s.get(1);
+            i = 2;
+        } else if (s.size() >= 3 && s.get(0).equals("apis")) {
+            group = s.get(1);
+            version = s.get(2);
+            i = 3;
+        } else {
+            return null;
+        }
+        List<String> rest = s.subList(i, s.size());
+        if (rest.isEmpty()) {
+            return new Target(group, version, null, null, null, null);
+        }
+        if (rest.get(0).equals("namespaces") && rest.size() >= 3) {
+            String ns = rest.get(1);
+            String third = rest.get(2);
+            // namespaces/<name>/status and /finalize are the namespace's own subresources.
+            if (rest.size() == 3 && group.isEmpty() && (third.equals("status") || third.equals("finalize"))) {
+                return new Target(group, version, null, "namespaces", ns, third);
+            }
+            return new Target(group, version, ns, third, rest.size() > 3 ? rest.get(3) : null,
+                    rest.size() > 4 ? String.join("/", rest.subList(4, rest.size())) : null);
+        }
+        return new Target(group, version, null, rest.get(0), rest.size() > 1 ? rest.get(1) : null,
+                rest.size() > 2 ? String.join("/", rest.subList(2, rest.size())) : null);
+    }
+
+    private void request(HttpServerRequest req) {
+        req.body().onComplete(ar -> {
+            if (ar.failed()) {
+                return;
+            }
+            Future<Reply> reply;
+            try {
+                reply = route(req, ar.result());
+            } catch (ApiException e) {
+                reply = Future.failedFuture(e);
+            } catch (RuntimeException e) {
+                LOG.warn("embedded API server failed on {} {}", req.method(), req.uri(), e);
+                reply = Future.failedFuture(e);
+            }
+            if (reply == null) {
+                return;
+            }
+            reply.onComplete(r -> {
+                HttpServerResponse resp = req.response();
+                if (r.succeeded()) {
+                    write(resp, r.result().code(), r.result().body());
+                } else {
+                    ApiException e = r.cause() instanceof ApiException a ? a
+                            : new ApiException(500, "InternalError", "Internal error occurred: " + r.cause());
+                    write(resp, e.code(), e.toStatus());
+                }
+            });
+        });
+    }
+
+    record Reply(int code, JsonNode body) {
+        static Reply ok(JsonNode body) {
+            return new Reply(200, body);
+        }
+    }
+
+    private static void write(HttpServerResponse resp, int code, JsonNode body) {
+        if (resp.closed() || resp.ended()) {
+            return;
+        }
+        try {
+            resp.setStatusCode(code).putHeader("Content-Type", "application/json")
+                    .end(Buffer.buffer(MAPPER.writeValueAsBytes(body)));
+        } catch (JsonProcessingException e) {
+            resp.setStatusCode(500).end();
+        }
+    }
+
+    /** Returns null when the request was answered as a stream (watch). */
+    private Future<Reply> route(HttpServerRequest req, Buffer body) {
+        String path = req.path();
+        HttpMethod method = req.method();
+        MultiMap q = req.params();
+        switch (path) {
+            case "/version", "/version/":
+                return Future.succeededFuture(Reply.ok(discovery.version()));
+            case "/api", "/api/":
+                return Future.succeededFuture(Reply.ok(discovery.coreVersions(req.authority() == null ? "127.0.0.1" : req.authority().toString())));
+            case "/apis", "/apis/":
+                return Future.succeededFuture(Reply.ok(discovery.groups()));
+            case "/healthz", "/readyz", "/livez":
+                req.response().putHeader("Content-Type", "text/plain").end("ok");
+                return null;
+            default:
+                break;
+        }
+        if (path.startsWith("/apis/") && path.split("/").length == 3) {
+            return Future.succeededFuture(Reply.ok(discovery.group(path.split("/")[2])));
+        }
+        Target t = parse(path);
+        if (t == null) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+        }
+        if (t.plural() == null) {
+            return Future.succeededFuture(Reply.ok(discovery.resources(t.group(), t.version())));
+        }
+        if (t.group().isEmpty() && t.plural().equals("bindings") && method == HttpMethod.POST) {
+            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), null, json(body))));
+        }
+        ResourceType type = api.type(t.group(), t.version(), t.plural());
+        if (type.namespaced() && t.namespace() == null && t.name() != null) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+        }
+        if (!type.namespaced() && t.namespace() != null) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+        }
+        boolean dryRun = q.contains("dryRun");
+        String sub = t.subresource() == null ? "" : t.subresource();
+        if (t.name() == null) {
+            return collection(req, type, t, body, q);
+        }
+        if (sub.equals("scale")) {
+            return scale(req, type, t, body, dryRun);
+        }
+        if (sub.equals("binding") && method == HttpMethod.POST && type.kind().equals("Pod")) {
+            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), json(body))));
+        }
+        if (sub.equals("eviction") && method == HttpMethod.POST && type.kind().equals("Pod")) {
+            return api.delete(type, t.version(), t.namespace(), t.name(), ApiServer.DeleteOptions.from(json(body).path("deleteOptions"), Map.of()))
+                    .map(r -> new Reply(201, success()));
+        }
+        if (!sub.isEmpty() && !sub.equals("status")) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/" + sub + ")");
+        }
+        if (sub.equals("status") && !type.statusSubresource()) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/status)");
+        }
+        switch (method.name()) {
+            case "GET":
+                return Future.succeededFuture(Reply.ok(api.get(type, t.version(), t.namespace(), t.name())));
+            case "PUT":
+                return api.update(type, t.version(), t.namespace(), t.name(), sub, json(body), dryRun).map(Reply::ok);
+            case "PATCH":
+                return api.patch(type, t.version(), t.namespace(), t.name(), sub, req.getHeader("Content-Type"), json(body), dryRun)
+                        .map(Reply::ok);
+            case "DELETE":
+                if (!sub.isEmpty()) {
+                    throw new ApiException(405, "MethodNotAllowed", "DELETE is not supported on " + sub);
+                }
+                ApiServer.DeleteOptions options = ApiServer.DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                return api.delete(type, t.version(), t.namespace(), t.name(), options)
+                        .map(r -> new Reply(r.removed() ? 200 : 202, r.object()));
+            default:
+                throw new ApiException(405, "MethodNotAllowed", method + " is not supported on " + path);
+        }
+    }
+
+    private Future<Reply> collection(HttpServerRequest req, ResourceType type, Target t, Buffer body, MultiMap q) {
+        switch (req.method().name()) {
+            case "GET": {
+                if (isTrue(q.get("watch"))) {
+                    startChunkedWatch(req, type, t, q);
+                    return null;
+                }
+                long limit = 0;
+                if (q.get("limit") != null) {
+                    try {
+                        limit = Long.parseLong(q.get("limit"));
+                    } catch (NumberFormatException e) {
+                        throw ApiException.badRequest("limit must be an integer");
+                    }
+                }
+                return Future.succeededFuture(Reply.ok(api.list(type, t.version(), t.namespace(), new ApiServer.ListOptions(
+                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), limit, q.get("continue")))));
+            }
+            case "POST":
+                return api.create(type, t.version(), t.namespace(), json(body), q.contains("dryRun")).map(o -> new Reply(201, o));
+            case "DELETE": {
+                ApiServer.DeleteOptions options = ApiServer.DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                return api.deleteCollection(type, t.version(), t.namespace(), new ApiServer.ListOptions(
+                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), 0, null), options)
+                        .map(Reply::ok);
+            }
+            default:
+                throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported on a collection");
+        }
+    }
+
+    private Future<Reply> scale(HttpServerRequest req, ResourceType type, Target t, Buffer body, boolean dryRun) {
+        switch (req.method().name()) {
+            case "GET":
+                return Future.succeededFuture(Reply.ok(api.getScale(type, t.namespace(), t.name())));
+            case "PUT": {
+                JsonNode wanted = json(body);
+                return api.writeScale(type, t.version(), t.namespace(), t.name(), current -> {
+                    ObjectNode next = current.deepCopy();
+                    next.set("spec", wanted.path("spec").deepCopy());
+                    JsonNode rv = wanted.path("metadata").path("resourceVersion");
+                    ((ObjectNode) next.get("metadata")).set("resourceVersion", rv.isMissingNode() ? null : rv);
+                    if (rv.isMissingNode()) {
+                        ((ObjectNode) next.get("metadata")).remove("resourceVersion");
+                    }
+                    return next;
+                }, dryRun).map(Reply::ok);
+            }
+            case "PATCH": {
+                JsonNode patch = json(body);
+                String contentType = req.getHeader("Content-Type");
+                return api.writeScale(type, t.version(), t.namespace(), t.name(),
+                        current -> (ObjectNode) Patches.apply(contentType, current, patch, true), dryRun).map(Reply::ok);
+            }
+            default:
+                throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported on scale");
+        }
+    }
+
+    private Watch.Options watchOptions(Target t, MultiMap q) {
+        String name = t.name();
+        return new Watch.Options(t.namespace(), name, LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")),
+                q.get("resourceVersion"), isTrue(q.get("allowWatchBookmarks")), parseLong(q.get("timeoutSeconds")));
+    }
+
+    private void startChunkedWatch(HttpServerRequest req, ResourceType type, Target t, MultiMap q) {
+        Watch.Options options = watchOptions(t, q);
+        HttpServerResponse resp = req.response();
+        resp.setChunked(true).putHeader("Content-Type", "application/json").setStatusCode(200);
+        WatchSink sink = new WatchSink() {
+            @Override
+            public void send(ObjectNode event) {
+                if (!resp.ended() && !resp.closed()) {
+                    try {
+                        resp.write(Buffer.buffer(MAPPER.writeValueAsBytes(event)).appendString("\n"));
+                    } catch (JsonProcessingException e) {
+                        LOG.warn("cannot encode watch event", e);
+                    }
+                }
+            }
+
+            @Override
+            public void end() {
+                if (!resp.ended() && !resp.closed()) {
+                    resp.end();
+                }
+            }
+
+            @Override
+            public void onClose(Runnable action) {
+                resp.closeHandler(v -> action.run());
+            }
+        };
+        open(type, t.version(), options, sink);
+    }
+
+    private void webSocket(ServerWebSocket ws) {
+        Target t = parse(ws.path());
+        MultiMap q = MultiMap.caseInsensitiveMultiMap();
+        if (ws.query() != null) {
+            io.netty.handler.codec.http.QueryStringDecoder d = new io.netty.handler.codec.http.QueryStringDecoder(ws.query(), false);
+            d.parameters().forEach(q::add);
+        }
+        ResourceType type;
+        try {
+            if (t == null || t.plural() == null) {
+                throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+            }
+            type = api.type(t.group(), t.version(), t.plural());
+        } catch (ApiException e) {
+            ws.close((short) 1008, e.getMessage());
+            return;
+        }
+
+        WatchSink sink = new WatchSink() {
+            @Override
+            public void send(ObjectNode event) {
+                if (!ws.isClosed()) {
+                    try {
+                        ws.writeTextMessage(MAPPER.writeValueAsString(event));
+                    } catch (JsonProcessingException e) {
+                        LOG.warn("cannot encode watch event", e);
+                    }
+                }
+            }
+
+            @Override
+            public void end() {
+                if (!ws.isClosed()) {
+                    ws.close();
+                }
+            }
+
+            @Override
+            public void onClose(Runnable action) {
+                ws.closeHandler(v -> action.run());
+            }
+        };
+        try {
+            open(type, t.version(), watchOptions(t, q), sink);
+        } catch (ApiException e) {
+            ws.close((short) 1008, e.getMessage());
+        }
+    }
+
+    private void open(ResourceType type, String version, Watch.Options options, WatchSink sink) {
+        Watch watch = new Watch(api, type, version, options, sink);
+        watches.add(watch);
+        sink.onClose(() -> {
+            watch.close();
+            watches.remove(watch);
+        });
+        watch.start(bookmarkIntervalMs);
+    }
+
+    private static boolean isTrue(String s) {
+        return "true".equalsIgnoreCase(s) || "1".equals(s);
+    }
+
+    private static long parseLong(String s) {
+        if (s == null || s.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("\"" + s + "\" is not an integer");
+        }
+    }
+
+    private static Map<String, String> toMap(MultiMap q) {
+        Map<String, String> m = new HashMap<>();
+        q.forEach(e -> m.putIfAbsent(e.getKey(), e.getValue()));
+        return m;
+    }
+
+    private static JsonNode json(Buffer body) {
+        if (body == null || body.length() == 0) {
+            throw ApiException.badRequest("the request needs a JSON body");
+        }
+        try {
+            return MAPPER.readTree(body.getBytes());
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    private static ObjectNode success() {
+        ObjectNode ok = MAPPER.createObjectNode();
+        ok.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
+        ok.put("status", "Success").put("code", 201);
+        return ok;
+    }
+
+}

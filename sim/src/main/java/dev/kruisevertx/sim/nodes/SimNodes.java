@@ -1,0 +1,481 @@
+package dev.kruisevertx.sim.nodes;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Simulated nodes with a kubelet and a scheduler, talking to any API server through a fabric8 client: it
+ * registers N Ready nodes, renews their Leases in {@code kube-node-lease}, binds pending pods to nodes that fit,
+ * runs pods bound to its nodes (status written through {@code /status} like a real kubelet), and finishes
+ * graceful deletions after a scaled grace period. All work happens on one thread of its own, never on a Vert.x
+ * event loop.
+ */
+public final class SimNodes implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SimNodes.class);
+    public static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
+    /** Label on every simulated node, so tools can tell them from real ones. */
+    public static final String SIMULATED_LABEL = "kruise-vertx.dev/simulated-node";
+    private static final DateTimeFormatter MICRO_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final KubernetesClient client;
+    private final SimNodesOptions options;
+    private final List<ImageRule> rules;
+    private final ScheduledExecutorService worker;
+    private final Kubelet kubelet;
+    private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
+    private final Map<String, String> assumed = new ConcurrentHashMap<>();
+    private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> podIpCounter = new HashMap<>();
+    private final Map<String, String> podIps = new ConcurrentHashMap<>();
+    private SharedIndexInformer<Pod> pods;
+    private SharedIndexInformer<Node> nodes;
+    private volatile boolean closed;
+
+    private SimNodes(KubernetesClient client, SimNodesOptions options) {
+        this.client = client;
+        this.options = options.copy();
+        this.rules = new CopyOnWriteArrayList<>(this.options.imageRules());
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sim-nodes");
+            t.setDaemon(true);
+            return t;
+        });
+        this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval());
+        for (int i = 0; i < this.options.nodes(); i++) {
+            nodeIndex.put(this.options.namePrefix() + i, i);
+        }
+    }
+
+    /**
+     * Registers the nodes and starts the kubelet and scheduler. Blocks until the nodes exist and the informers
+     * have synced: call it from a worker thread, not an event loop.
+     */
+    public static SimNodes start(KubernetesClient client, SimNodesOptions options) {
+        SimNodes sim = new SimNodes(client, options);
+        sim.registerNodes();
+        sim.startInformers();
+        long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
+        sim.worker.scheduleWithFixedDelay(sim.guard(sim::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
+        sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);
+        return sim;
+    }
+
+    public List<String> nodeNames() {
+        return List.copyOf(nodeIndex.keySet());
+    }
+
+    public SimNodesOptions options() {
+        return options;
+    }
+
+    /** Adds an image rule at run time, ahead of the configured ones (tests inject failures this way). */
+    public void addImageRule(ImageRule rule) {
+        rules.add(0, rule);
+    }
+
+    private ImageRule ruleFor(String image) {
+        for (ImageRule r : rules) {
+            if (r.matches(image)) {
+                return r;
+            }
+        }
+        return new ImageRule("*", options.defaultStartDelay(), ContainerFailure.NONE);
+    }
+
+    private Runnable guard(Runnable r) {
+        return () -> {
+            if (closed) {
+                return;
+            }
+            try {
+                r.run();
+            } catch (KubernetesClientException e) {
+                if (!closed) {
+                    LOG.debug("sim-nodes call failed: {}", e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.warn("sim-nodes step failed", e);
+                }
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ nodes
+
+    private void registerNodes() {
+        for (Map.Entry<String, Integer> e : nodeIndex.entrySet()) {
+            String name = e.getKey();
+            int i = e.getValue();
+            Map<String, String> labels = new TreeMap<>(options.extraNodeLabels());
+            labels.put("kubernetes.io/hostname", name);
+            labels.put("kubernetes.io/os", "linux");
+            labels.put("kubernetes.io/arch", "amd64");
+            labels.put("topology.kubernetes.io/zone", options.zones().get(i % options.zones().size()));
+            labels.put("topology.kubernetes.io/region", "sim-region");
+            labels.put("node.kubernetes.io/instance-type", "sim");
+            labels.put(SIMULATED_LABEL, "true");
+            Node node = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
+                    .addToAnnotations("node.alpha.kubernetes.io/ttl", "0").endMetadata()
+                    .withNewSpec().withPodCIDR("10.244." + i + ".0/24").withPodCIDRs("10.244." + i + ".0/24")
+                    .withProviderID("kruise-sim://" + name).endSpec()
+                    .withStatus(nodeStatus(name, i)).build();
+            Node existing = client.nodes().withName(name).get();
+            if (existing == null) {
+                existing = client.nodes().resource(node).create();
+            }
+            existing.setStatus(nodeStatus(name, i));
+            client.nodes().resource(existing).updateStatus();
+            renewLease(name);
+        }
+    }
+
+    private NodeStatus nodeStatus(String name, int i) {
+        Map<String, Quantity> capacity = new TreeMap<>();
+        capacity.put("cpu", new Quantity(options.cpu()));
+        capacity.put("memory", new Quantity(options.memory()));
+        capacity.put("pods", new Quantity(Integer.toString(options.maxPods())));
+        capacity.put("ephemeral-storage", new Quantity("100Gi"));
+        String now = Kubelet.ts(Instant.now());
+        List<NodeCondition> conditions = new ArrayList<>();
+        for (String pressure : List.of("MemoryPressure", "DiskPressure", "PIDPressure")) {
+            conditions.add(new NodeConditionBuilder().withType(pressure).withStatus("False").withReason("KubeletHasSufficient" + pressure.replace("Pressure", ""))
+                    .withLastHeartbeatTime(now).withLastTransitionTime(now).build());
+        }
+        conditions.add(new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
+                .withMessage("kubelet is posting ready status").withLastHeartbeatTime(now).withLastTransitionTime(now).build());
+        return new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity).withConditions(conditions)
+                .addNewAddress().withType("InternalIP").withAddress(hostIp(i)).endAddress()
+                .addNewAddress().withType("Hostname").withAddress(name).endAddress()
+                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(10250).endKubeletEndpoint().endDaemonEndpoints()
+                .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux").withOsImage("kruise-vertx simulated node")
+                .withKernelVersion("6.1.0-sim").withKubeletVersion("v1.32.0-sim").withKubeProxyVersion("v1.32.0-sim")
+                .withContainerRuntimeVersion("containerd://1.7.0-sim").withMachineID(name).withSystemUUID(name).withBootID(name)
+                .endNodeInfo().build();
+    }
+
+    private static String hostIp(int i) {
+        return "10.0." + (i / 250) + "." + (i % 250 + 10);
+    }
+
+    private void renewLease(String node) {
+        String now = MICRO_TIME.format(Instant.now());
+        Lease lease = client.leases().inNamespace(NODE_LEASE_NAMESPACE).withName(node).get();
+        if (lease == null) {
+            Node n = client.nodes().withName(node).get();
+            LeaseBuilder b = new LeaseBuilder().withNewMetadata().withName(node).withNamespace(NODE_LEASE_NAMESPACE).endMetadata()
+                    .withNewSpec().withHolderIdentity(node).withLeaseDurationSeconds(40).withRenewTime(java.time.ZonedDateTime.now(ZoneOffset.UTC)).endSpec();
+            if (n != null) {
+                b.editMetadata().addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(node)
+                        .withUid(n.getMetadata().getUid()).endOwnerReference().endMetadata();
+            }
+            client.leases().inNamespace(NODE_LEASE_NAMESPACE).resource(b.build()).create();
+            return;
+        }
+        lease.getSpec().setRenewTime(java.time.ZonedDateTime.parse(now));
+        lease.getSpec().setHolderIdentity(node);
+        client.leases().inNamespace(NODE_LEASE_NAMESPACE).resource(lease).update();
+    }
+
+    private void heartbeat() {
+        String now = Kubelet.ts(Instant.now());
+        for (String name : nodeIndex.keySet()) {
+            try {
+                renewLease(name);
+                Node node = client.nodes().withName(name).get();
+                if (node == null || node.getStatus() == null) {
+                    continue;
+                }
+                if (node.getStatus().getConditions() != null) {
+                    node.getStatus().getConditions().forEach(c -> c.setLastHeartbeatTime(now));
+                }
+                client.nodes().resource(node).updateStatus();
+            } catch (KubernetesClientException e) {
+                LOG.debug("heartbeat of {} failed: {}", name, e.getMessage());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ events
+
+    private void startInformers() {
+        nodes = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node obj) {
+                worker.execute(guard(SimNodes.this::sweep));
+            }
+
+            @Override
+            public void onUpdate(Node oldObj, Node newObj) {
+            }
+
+            @Override
+            public void onDelete(Node obj, boolean deletedFinalStateUnknown) {
+            }
+        }, 0);
+        pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod obj) {
+                enqueue(obj);
+            }
+
+            @Override
+            public void onUpdate(Pod oldObj, Pod newObj) {
+                enqueue(newObj);
+            }
+
+            @Override
+            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                String uid = obj.getMetadata().getUid();
+                worker.execute(() -> {
+                    kubelet.forget(uid);
+                    assumed.remove(uid);
+                    podIps.remove(uid);
+                    sweep();
+                });
+            }
+        }, 0);
+    }
+
+    private void enqueue(Pod pod) {
+        String key = Cache.metaNamespaceKeyFunc(pod);
+        if (!closed) {
+            worker.execute(guard(() -> syncPod(key)));
+        }
+    }
+
+    private void syncPod(String key) {
+        Pod pod = pods.getStore().getByKey(key);
+        if (pod == null) {
+            return;
+        }
+        String nodeName = pod.getSpec().getNodeName();
+        if (nodeName == null || nodeName.isEmpty()) {
+            if (options.scheduler() && pod.getMetadata().getDeletionTimestamp() == null && isDefaultScheduler(pod)) {
+                schedule(pod);
+            }
+            return;
+        }
+        if (!nodeIndex.containsKey(nodeName)) {
+            return;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            finishDeletion(pod);
+            return;
+        }
+        runPod(pod, nodeIndex.get(nodeName));
+    }
+
+    private static boolean isDefaultScheduler(Pod pod) {
+        String s = pod.getSpec().getSchedulerName();
+        return s == null || s.isEmpty() || s.equals("default-scheduler");
+    }
+
+    /** Periodic retry of pending pods and pods waiting for a timed transition. */
+    private void sweep() {
+        if (pods == null) {
+            return;
+        }
+        List<Pod> all = new ArrayList<>(pods.getStore().list());
+        all.sort(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? "" : p.getMetadata().getCreationTimestamp()));
+        for (Pod p : all) {
+            if ((p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()) && !assumed.containsKey(p.getMetadata().getUid())) {
+                syncPod(Cache.metaNamespaceKeyFunc(p));
+            } else if (p.getMetadata().getDeletionTimestamp() != null) {
+                syncPod(Cache.metaNamespaceKeyFunc(p));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ scheduler
+
+    private void schedule(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        if (assumed.containsKey(uid)) {
+            return;
+        }
+        Map<String, List<Pod>> byNode = new HashMap<>();
+        for (Pod p : pods.getStore().list()) {
+            String n = p.getSpec().getNodeName();
+            if ((n == null || n.isEmpty()) && assumed.containsKey(p.getMetadata().getUid())) {
+                n = assumed.get(p.getMetadata().getUid());
+            }
+            if (n != null && !n.isEmpty()) {
+                byNode.computeIfAbsent(n, k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<Node> candidates = new ArrayList<>(nodes.getStore().list());
+        candidates.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+        Map<String, Integer> reasons = new TreeMap<>();
+        Node best = null;
+        int bestLoad = Integer.MAX_VALUE;
+        for (Node n : candidates) {
+            List<Pod> on = byNode.getOrDefault(n.getMetadata().getName(), List.of());
+            Optional<String> why = NodeFit.reject(pod, n, on);
+            if (why.isPresent()) {
+                reasons.merge(why.get(), 1, Integer::sum);
+                continue;
+            }
+            int load = (int) on.stream().filter(NodeFit::occupies).count();
+            if (load < bestLoad) {
+                best = n;
+                bestLoad = load;
+            }
+        }
+        if (best == null) {
+            markUnschedulable(pod, candidates.size(), reasons);
+            return;
+        }
+        String target = best.getMetadata().getName();
+        Binding binding = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName())
+                .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(target).endTarget().build();
+        try {
+            client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
+            assumed.put(uid, target);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409 && e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private void markUnschedulable(Pod pod, int nodeCount, Map<String, Integer> reasons) {
+        StringBuilder msg = new StringBuilder().append(0).append('/').append(nodeCount).append(" nodes are available");
+        if (!reasons.isEmpty()) {
+            msg.append(": ");
+            List<String> parts = new ArrayList<>();
+            reasons.forEach((r, n) -> parts.add(n + " " + r));
+            msg.append(String.join(", ", parts));
+        }
+        msg.append('.');
+        PodCondition existing = Kubelet.condition(pod.getStatus() == null ? null : pod.getStatus().getConditions(), "PodScheduled");
+        if (existing != null && "False".equals(existing.getStatus()) && msg.toString().equals(existing.getMessage())) {
+            return;
+        }
+        Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).build();
+        PodStatus status = copy.getStatus() == null ? new PodStatus() : copy.getStatus();
+        List<PodCondition> conditions = status.getConditions() == null ? new ArrayList<>() : new ArrayList<>(status.getConditions());
+        conditions.removeIf(c -> "PodScheduled".equals(c.getType()));
+        conditions.add(new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
+                .withMessage(msg.toString()).withLastTransitionTime(Kubelet.ts(Instant.now())).build());
+        status.setConditions(conditions);
+        status.setPhase("Pending");
+        copy.setStatus(status);
+        updateStatus(copy);
+    }
+
+    // ------------------------------------------------------------------ kubelet
+
+    private void runPod(Pod pod, int nodeIdx) {
+        String uid = pod.getMetadata().getUid();
+        String ip = podIps.computeIfAbsent(uid, u -> {
+            int n = podIpCounter.merge(pod.getSpec().getNodeName(), 1, Integer::sum);
+            return "10.244." + nodeIdx + "." + (n % 250 + 2);
+        });
+        Kubelet.Sync sync = kubelet.sync(pod, hostIp(nodeIdx), ip, Instant.now());
+        sync.recheckIn().ifPresent(d -> {
+            String key = Cache.metaNamespaceKeyFunc(pod);
+            worker.schedule(guard(() -> syncPod(key)), Math.max(10, d.toMillis()), TimeUnit.MILLISECONDS);
+        });
+        if (sync.status().equals(pod.getStatus())) {
+            return;
+        }
+        Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(sync.status()).build();
+        updateStatus(copy);
+    }
+
+    private void updateStatus(Pod pod) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                // The cache was behind another writer; the informer brings the newer pod and we sync again.
+                String key = Cache.metaNamespaceKeyFunc(pod);
+                worker.schedule(guard(() -> syncPod(key)), 50, TimeUnit.MILLISECONDS);
+            } else if (e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private void finishDeletion(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        long grace = pod.getMetadata().getDeletionGracePeriodSeconds() == null ? 0 : pod.getMetadata().getDeletionGracePeriodSeconds();
+        if (grace == 0 || !pendingRemovals.add(uid)) {
+            // grace 0: the final delete was made; only finalizers keep the pod now.
+            return;
+        }
+        long delayMs = (long) (grace * 1000 * options.gracePeriodScale());
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        worker.schedule(() -> {
+            try {
+                if (!closed) {
+                    Pod current = client.pods().inNamespace(ns).withName(name).get();
+                    if (current != null && uid.equals(current.getMetadata().getUid())) {
+                        client.pods().inNamespace(ns).withName(name).withGracePeriod(0).delete();
+                    }
+                }
+            } catch (KubernetesClientException e) {
+                LOG.debug("removing pod {}/{} failed: {}", ns, name, e.getMessage());
+            } finally {
+                pendingRemovals.remove(uid);
+            }
+        }, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (pods != null) {
+            pods.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+        worker.shutdownNow();
+    }
+
+}

@@ -1,0 +1,200 @@
+package dev.kruisevertx.sim.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ManifestApplier;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The embedded API server calling a real HTTPS webhook server, as kube-apiserver calls the product's webhook. */
+class WebhookAdmissionTest {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+    static Vertx webhookVertx;
+    static HttpServer webhook;
+    static int webhookPort;
+    static String caBundle;
+    static ClusterFixture fixture;
+    static KubernetesClient client;
+    static final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        TestCertificates certs = TestCertificates.selfSigned("webhook.kruise-system.svc", "localhost");
+        caBundle = Base64.getEncoder().encodeToString(certs.certPem().getBytes(StandardCharsets.UTF_8));
+        webhookVertx = Vertx.vertx();
+        webhook = webhookVertx.createHttpServer(new HttpServerOptions().setSsl(true).setHost("127.0.0.1").setPort(0)
+                        .setKeyCertOptions(new PemKeyCertOptions().addCertValue(Buffer.buffer(certs.certPem())).addKeyValue(Buffer.buffer(certs.keyPem()))))
+                .requestHandler(req -> req.body().onSuccess(body -> {
+                    JsonNode review;
+                    try {
+                        review = MAPPER.readTree(body.getBytes());
+                    } catch (java.io.IOException e) {
+                        req.response().setStatusCode(400).end();
+                        return;
+                    }
+                    reviews.add(review);
+                    ObjectNode out = MAPPER.createObjectNode();
+                    out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+                    ObjectNode response = out.putObject("response");
+                    response.put("uid", review.path("request").path("uid").asText());
+                    JsonNode object = review.path("request").path("object");
+                    if (req.path().equals("/mutate")) {
+                        response.put("allowed", true).put("patchType", "JSONPatch");
+                        String patch = object.path("metadata").has("labels")
+                                ? "[{\"op\":\"add\",\"path\":\"/metadata/labels/mutated\",\"value\":\"yes\"}]"
+                                : "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"mutated\":\"yes\"}}]";
+                        response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+                    } else if (object.path("data").path("bad").asText("").equals("true")) {
+                        response.put("allowed", false);
+                        response.putObject("status").put("code", 403).put("message", "bad data is refused");
+                    } else {
+                        response.put("allowed", true);
+                    }
+                    req.response().putHeader("Content-Type", "application/json").end(out.toString());
+                })).listen().await(20, TimeUnit.SECONDS);
+        webhookPort = webhook.actualPort();
+        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0)
+                .mapService("kruise-system/webhook", "127.0.0.1:" + webhookPort));
+        client = fixture.client();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("hooked").addToLabels("webhook", "enabled").endMetadata().build()).create();
+        ManifestApplier.apply(client, """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: MutatingWebhookConfiguration
+                metadata: {name: test-mutating}
+                webhooks:
+                - name: mpod.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  clientConfig:
+                    caBundle: %s
+                    service: {namespace: kruise-system, name: webhook, path: /mutate, port: 443}
+                  namespaceSelector:
+                    matchLabels: {webhook: enabled}
+                  rules:
+                  - {apiGroups: [""], apiVersions: [v1], resources: [pods], operations: [CREATE]}
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: test-validating}
+                webhooks:
+                - name: vcm.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  clientConfig:
+                    caBundle: %s
+                    url: https://127.0.0.1:%d/validate
+                  objectSelector:
+                    matchLabels: {check: "yes"}
+                  rules:
+                  - {apiGroups: [""], apiVersions: [v1], resources: [configmaps], operations: [CREATE, UPDATE, DELETE], scope: Namespaced}
+                """.formatted(caBundle, caBundle, webhookPort));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        fixture.close();
+        webhookVertx.close().await(20, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void clear() {
+        reviews.clear();
+        client.admissionRegistration().v1().validatingWebhookConfigurations().withName("failing").delete();
+    }
+
+    static Pod pod(String name) {
+        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().addNewContainer().withName("c").withImage("i")
+                .endContainer().endSpec().build();
+    }
+
+    @Test
+    void mutatingWebhookPatchIsAppliedInSelectedNamespacesOnly() {
+        Pod mutated = client.pods().inNamespace("hooked").resource(pod("m1")).create();
+        assertEquals("yes", mutated.getMetadata().getLabels().get("mutated"));
+        assertEquals(1, reviews.size());
+        JsonNode req = reviews.get(0).path("request");
+        assertEquals("CREATE", req.path("operation").asText());
+        assertEquals("pods", req.path("resource").path("resource").asText());
+        assertEquals("hooked", req.path("namespace").asText());
+        Pod plain = client.pods().inNamespace("default").resource(pod("m2")).create();
+        assertTrue(plain.getMetadata().getLabels() == null || !plain.getMetadata().getLabels().containsKey("mutated"));
+        assertEquals(1, reviews.size(), "namespaceSelector excludes default");
+    }
+
+    @Test
+    void validatingWebhookDeniesAndSeesOldObjectOnDelete() {
+        KubernetesClientException denied = assertThrows(KubernetesClientException.class, () -> client.configMaps().inNamespace("default")
+                .resource(new ConfigMapBuilder().withNewMetadata().withName("v-bad").addToLabels("check", "yes").endMetadata().addToData("bad", "true").build()).create());
+        assertEquals(403, denied.getCode());
+        assertTrue(denied.getMessage().contains("admission webhook \"vcm.kruise-vertx.dev\" denied the request: bad data is refused"), denied.getMessage());
+        client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("v-unchecked").endMetadata()
+                .addToData("bad", "true").build()).create();
+        assertEquals(1, reviews.size(), "objectSelector excludes unlabelled objects");
+        client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("v-ok").addToLabels("check", "yes").endMetadata().build()).create();
+        client.configMaps().inNamespace("default").withName("v-ok").delete();
+        JsonNode last = reviews.get(reviews.size() - 1).path("request");
+        assertEquals("DELETE", last.path("operation").asText());
+        assertEquals("v-ok", last.path("oldObject").path("metadata").path("name").asText());
+    }
+
+    @Test
+    void failurePolicyDecidesWhenTheWebhookIsUnreachableOrUntrusted() throws Exception {
+        String wrongCa = Base64.getEncoder().encodeToString(TestCertificates.selfSigned("other").certPem().getBytes(StandardCharsets.UTF_8));
+        ManifestApplier.apply(client, """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: failing}
+                webhooks:
+                - name: untrusted.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  failurePolicy: Fail
+                  timeoutSeconds: 5
+                  clientConfig: {caBundle: %s, url: "https://127.0.0.1:%d/validate"}
+                  objectSelector: {matchLabels: {policy: fail}}
+                  rules: [{apiGroups: [""], apiVersions: [v1], resources: [secrets], operations: ["*"]}]
+                - name: unreachable.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  failurePolicy: Ignore
+                  timeoutSeconds: 2
+                  clientConfig: {caBundle: %s, url: "https://127.0.0.1:1/validate"}
+                  rules: [{apiGroups: [""], apiVersions: [v1], resources: [secrets], operations: ["*"]}]
+                """.formatted(wrongCa, webhookPort, caBundle));
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> client.secrets().inNamespace("default")
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s1").addToLabels("policy", "fail").endMetadata().build()).create());
+        assertEquals(500, e.getCode());
+        assertTrue(e.getMessage().contains("failed calling webhook \"untrusted.kruise-vertx.dev\""), e.getMessage());
+        assertNotNull(client.secrets().inNamespace("default")
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s2").endMetadata().build()).create(),
+                "the Ignore webhook is unreachable but does not block");
+        assertTrue(reviews.isEmpty(), "the untrusted server never got the review");
+    }
+}

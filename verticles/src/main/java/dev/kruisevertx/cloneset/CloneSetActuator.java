@@ -202,6 +202,7 @@ final class CloneSetActuator {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         return kube.write(() -> {
+            for (int attempt = 1; ; attempt++) {
             try {
                 return client.pods().inNamespace(ns).withName(name).editStatus(live -> {
                     if (PodView.condition(live, WellKnown.INPLACE_UPDATE_READY_CONDITION) != null) {
@@ -215,7 +216,11 @@ final class CloneSetActuator {
                 if (e.getCode() == 404) {
                     return null;
                 }
-                throw e;
+                // The kubelet writes pod status all the time: a conflict is retried from the new live state.
+                if (e.getCode() != 409 || attempt >= 3) {
+                    throw e;
+                }
+            }
             }
         }).map(written -> {
             if (written != null) {

@@ -48,9 +48,15 @@ public final class CloneSetPlanner {
      * @param pods            the CloneSet's active pods (owned, matching its selector, not terminating)
      * @param pvcs            PVCs owned by the CloneSet
      * @param currentTemplate the pod template of {@code currentRevision}
+     * @param terminatingIds  instance ids of the CloneSet's pods still terminating: their names are taken until
+     *                        they are gone, so their ids (and PVCs) are not reused yet
      */
     public record State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
-                        PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now) {
+                        PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
+                        Set<String> terminatingIds) {
+        public State {
+            terminatingIds = terminatingIds == null ? Set.of() : Set.copyOf(terminatingIds);
+        }
     }
 
     public static CloneSetPlan plan(State s, Random random) {
@@ -121,7 +127,12 @@ public final class CloneSetPlanner {
                 return CloneSetPlan.builder(Phase.SCALE, diff)
                         .build("scale up by " + diff.scaleUpNum() + " held: scaleStrategy.maxUnavailable reached");
             }
-            List<String> ids = instanceIds(count, s.pods(), s.pvcs(), random);
+            List<String> ids = instanceIds(count, s.pods(), s.pvcs(), s.terminatingIds(), random);
+            if (ids.isEmpty()) {
+                return CloneSetPlan.builder(Phase.SCALE, diff)
+                        .build("scale up waits for terminating pods to release their instance ids and PVCs");
+            }
+            count = ids.size();
             Set<String> existingClaims = new HashSet<>();
             for (PersistentVolumeClaim c : s.pvcs()) {
                 existingClaims.add(c.getMetadata().getName());
@@ -272,9 +283,14 @@ public final class CloneSetPlanner {
         return out;
     }
 
-    /** Ids of PVCs left without a pod are reused first (their PVCs come back), then random new ones. */
-    static List<String> instanceIds(int count, List<Pod> pods, List<PersistentVolumeClaim> pvcs, Random random) {
-        Set<String> existing = new HashSet<>();
+    /**
+     * Ids of PVCs left without a pod are reused first (their PVCs come back), then random new ones. An id whose
+     * old pod is still terminating is kept for that instance: its slot waits (the pod name is still taken), so
+     * fewer ids than asked may come back.
+     */
+    static List<String> instanceIds(int count, List<Pod> pods, List<PersistentVolumeClaim> pvcs,
+                                    Set<String> terminatingIds, Random random) {
+        Set<String> existing = new HashSet<>(terminatingIds);
         Set<String> free = new LinkedHashSet<>();
         List<PersistentVolumeClaim> sortedPvcs = new ArrayList<>(pvcs);
         sortedPvcs.sort(Comparator.comparing(c -> c.getMetadata().getName()));
@@ -293,12 +309,19 @@ public final class CloneSetPlanner {
                 free.remove(id);
             }
         }
+        int waiting = 0;
         List<String> ids = new ArrayList<>(count);
-        var it = free.iterator();
-        while (ids.size() < count && it.hasNext()) {
-            ids.add(it.next());
+        for (String id : free) {
+            if (ids.size() + waiting >= count) {
+                break;
+            }
+            if (terminatingIds.contains(id)) {
+                waiting++;
+            } else {
+                ids.add(id);
+            }
         }
-        while (ids.size() < count) {
+        while (ids.size() + waiting < count) {
             String id = PodFactory.newInstanceId(random, existing);
             existing.add(id);
             ids.add(id);

@@ -106,8 +106,16 @@ final class CloneSetReconciler implements Reconciler {
         String uid = cs.getMetadata().getUid();
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
+        Set<String> terminatingIds = new HashSet<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!isControlledBy(p, uid) || !PodView.isActive(p)) {
+            if (!isControlledBy(p, uid)) {
+                continue;
+            }
+            if (!PodView.isActive(p)) {
+                String id = PodView.labels(p).get(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL);
+                if (id != null && PodView.isTerminating(p)) {
+                    terminatingIds.add(id);
+                }
                 continue;
             }
             if (selector.test(PodView.labels(p))) {
@@ -145,11 +153,11 @@ final class CloneSetReconciler implements Reconciler {
         }
 
         RevisionResolution revs = RevisionResolution.resolve(cs, history);
-        return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs));
+        return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs, terminatingIds));
     }
 
     private Future<Result> sync(Request request, CloneSet cs, List<Pod> owned, List<PersistentVolumeClaim> claims,
-                                List<ControllerRevision> history, RevisionResolution revs) {
+                                List<ControllerRevision> history, RevisionResolution revs, Set<String> terminatingIds) {
         String updateRevision = revs.update().getMetadata().getName();
         String currentRevision = revs.current().getMetadata().getName();
         PodTemplateSpec currentTemplate = revs.current() == revs.update() ? cs.getSpec().getTemplate()
@@ -159,7 +167,7 @@ final class CloneSetReconciler implements Reconciler {
                 ctx.gates().enabled(Feature.CloneSetShortHash),
                 ctx.gates().enabled(Feature.PreparingUpdateAsUpdate));
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
-                updateRevision, options, clock.instant());
+                updateRevision, options, clock.instant(), terminatingIds);
         CloneSetPlan plan = CloneSetPlanner.plan(state, random);
         record(request, plan.summary(), plan);
 

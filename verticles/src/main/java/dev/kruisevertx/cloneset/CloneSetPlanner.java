@@ -402,9 +402,7 @@ public final class CloneSetPlanner {
     }
 
     static List<Integer> sortForUpdate(List<Pod> pods, List<Integer> indexes, CloneSetUpdateStrategy us) {
-        PodDeletionOrder base = new PodDeletionOrder(null, null);
-        List<Integer> sorted = new ArrayList<>(indexes);
-        sorted.sort((x, y) -> base.compare(pods.get(x), pods.get(y)));
+        List<Integer> sorted = new PodDeletionOrder(null, null).sortIndexes(pods, indexes);
         if (us != null && us.getPriorityStrategy() != null) {
             sorted = new PrioritySorter(us.getPriorityStrategy()).sort(pods, sorted);
         }

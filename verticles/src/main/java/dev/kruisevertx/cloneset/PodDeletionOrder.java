@@ -40,54 +40,88 @@ public final class PodDeletionOrder implements Comparator<Pod> {
 
     /** Sorts a copy of {@code pods} and returns the first {@code count}. */
     public List<Pod> first(List<Pod> pods, int count) {
-        List<Pod> sorted = new ArrayList<>(pods);
-        if (count < sorted.size()) {
-            sorted.sort(this);
-        }
+        List<Pod> sorted = count < pods.size() ? sort(pods) : new ArrayList<>(pods);
         return sorted.subList(0, Math.min(count, sorted.size()));
+    }
+
+    /** A sorted copy; every pod's sort key is computed once, not once per comparison. */
+    public List<Pod> sort(List<Pod> pods) {
+        List<Keyed> keyed = new ArrayList<>(pods.size());
+        for (Pod p : pods) {
+            keyed.add(new Keyed(p, keyOf(p)));
+        }
+        keyed.sort((x, y) -> compareKeys(x.key(), y.key()));
+        List<Pod> out = new ArrayList<>(pods.size());
+        for (Keyed k : keyed) {
+            out.add(k.pod());
+        }
+        return out;
+    }
+
+    /** Sorts indexes into {@code pods} by this order, computing each pod's key once. */
+    public List<Integer> sortIndexes(List<Pod> pods, List<Integer> indexes) {
+        Map<Integer, Key> keys = new HashMap<>();
+        for (int i : indexes) {
+            keys.put(i, keyOf(pods.get(i)));
+        }
+        List<Integer> out = new ArrayList<>(indexes);
+        out.sort((x, y) -> compareKeys(keys.get(x), keys.get(y)));
+        return out;
+    }
+
+    private record Keyed(Pod pod, Key key) {
+    }
+
+    /** Everything the order looks at, read from the pod once. */
+    private record Key(boolean unassigned, String node, int phase, boolean available, boolean ready, int cost,
+                       double rank, Instant readySince, int restarts, Instant created) {
+    }
+
+    private Key keyOf(Pod p) {
+        boolean ready = PodView.isReady(p);
+        return new Key(node(p).isEmpty(), node(p), phaseOrdinal(p), available != null && available.test(p), ready,
+                deletionCost(p), rank == null ? 0 : rank.applyAsDouble(p), ready ? PodView.readySince(p) : null,
+                PodView.maxRestarts(p), PodView.creationTime(p));
     }
 
     @Override
     public int compare(Pod a, Pod b) {
-        String nodeA = node(a), nodeB = node(b);
-        if (!nodeA.equals(nodeB) && (nodeA.isEmpty() || nodeB.isEmpty())) {
-            return nodeA.isEmpty() ? -1 : 1;
+        return compareKeys(keyOf(a), keyOf(b));
+    }
+
+    private int compareKeys(Key a, Key b) {
+        if (!a.node().equals(b.node()) && (a.unassigned() || b.unassigned())) {
+            return a.unassigned() ? -1 : 1;
         }
-        int phase = Integer.compare(phaseOrdinal(a), phaseOrdinal(b));
+        int phase = Integer.compare(a.phase(), b.phase());
         if (phase != 0) {
             return phase;
         }
-        if (available != null) {
-            boolean availA = available.test(a), availB = available.test(b);
-            if (availA != availB) {
-                return availA ? 1 : -1;
-            }
+        if (available != null && a.available() != b.available()) {
+            return a.available() ? 1 : -1;
         }
-        boolean readyA = PodView.isReady(a), readyB = PodView.isReady(b);
-        if (readyA != readyB) {
-            return readyA ? 1 : -1;
+        if (a.ready() != b.ready()) {
+            return a.ready() ? 1 : -1;
         }
-        int cost = Integer.compare(deletionCost(a), deletionCost(b));
+        int cost = Integer.compare(a.cost(), b.cost());
         if (cost != 0) {
             return cost;
         }
-        if (rank != null) {
-            int r = Double.compare(rank.applyAsDouble(b), rank.applyAsDouble(a));
-            if (r != 0) {
-                return r;
-            }
+        int r = Double.compare(b.rank(), a.rank());
+        if (r != 0) {
+            return r;
         }
-        if (readyA && readyB) {
-            int t = laterFirst(PodView.readySince(a), PodView.readySince(b));
+        if (a.ready() && b.ready()) {
+            int t = laterFirst(a.readySince(), b.readySince());
             if (t != 0) {
                 return t;
             }
         }
-        int restarts = Integer.compare(PodView.maxRestarts(b), PodView.maxRestarts(a));
+        int restarts = Integer.compare(b.restarts(), a.restarts());
         if (restarts != 0) {
             return restarts;
         }
-        return laterFirst(PodView.creationTime(a), PodView.creationTime(b));
+        return laterFirst(a.created(), b.created());
     }
 
     /** A missing time sorts first, then the later time. */
@@ -152,7 +186,7 @@ public final class PodDeletionOrder implements Comparator<Pod> {
             if (onNode.size() <= 1) {
                 continue;
             }
-            onNode.sort(plain);
+            onNode = plain.sort(onNode);
             int ranked = onNode.size() - 1;
             for (int i = 0; i < ranked; i++) {
                 ranks.put(onNode.get(i), (double) (ranked - i));

@@ -89,30 +89,35 @@ public final class CloneSetStatusCalculator {
         return out.isEmpty() ? null : out;
     }
 
-    /** The selector as kubectl prints it, for the scale subresource: {@code a=b,c in (d,e)}. */
+    /**
+     * The selector as apimachinery prints it, for the scale subresource: requirements sorted by key,
+     * {@code a=b,c in (d,e),!f}.
+     */
     public static String selectorString(LabelSelector selector) {
         if (selector == null) {
             return null;
         }
-        List<String> parts = new ArrayList<>();
+        TreeMap<String, List<String>> byKey = new TreeMap<>();
         if (selector.getMatchLabels() != null) {
-            for (Map.Entry<String, String> e : new TreeMap<>(selector.getMatchLabels()).entrySet()) {
-                parts.add(e.getKey() + "=" + e.getValue());
+            for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
+                byKey.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getKey() + "=" + e.getValue());
             }
         }
         if (selector.getMatchExpressions() != null) {
             for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
                 List<String> values = r.getValues() == null ? List.of() : r.getValues().stream().sorted().toList();
-                switch (r.getOperator()) {
-                    case "In" -> parts.add(r.getKey() + " in (" + String.join(",", values) + ")");
-                    case "NotIn" -> parts.add(r.getKey() + " notin (" + String.join(",", values) + ")");
-                    case "Exists" -> parts.add(r.getKey());
-                    case "DoesNotExist" -> parts.add("!" + r.getKey());
-                    default -> parts.add(r.getKey() + " " + r.getOperator());
-                }
+                String text = switch (r.getOperator()) {
+                    case "In" -> r.getKey() + " in (" + String.join(",", values) + ")";
+                    case "NotIn" -> r.getKey() + " notin (" + String.join(",", values) + ")";
+                    case "Exists" -> r.getKey();
+                    case "DoesNotExist" -> "!" + r.getKey();
+                    default -> r.getKey() + " " + r.getOperator();
+                };
+                byKey.computeIfAbsent(r.getKey(), k -> new ArrayList<>()).add(text);
             }
         }
-        parts.sort(null);
+        List<String> parts = new ArrayList<>();
+        byKey.values().forEach(parts::addAll);
         return String.join(",", parts);
     }
 }

@@ -8,6 +8,7 @@ import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -59,9 +60,20 @@ public final class PrioritySorter implements UpdateSorter {
         if (!useWeights() && orderedKeys.isEmpty()) {
             return out;
         }
+        // Rank every pod once: selectors are not re-evaluated inside the O(n log n) comparisons.
+        Map<Integer, long[]> keys = new HashMap<>(out.size() * 2);
+        for (int idx : out) {
+            Map<String, String> labels = Pods.labels(pods.get(idx));
+            keys.put(idx, useWeights() ? new long[]{-weight(labels), 0} : orderKey(labels));
+        }
         out.sort((i, j) -> {
-            int byPriority = compare(Pods.labels(pods.get(i)), Pods.labels(pods.get(j)));
-            return byPriority != 0 ? byPriority : Integer.compare(j, i);
+            long[] a = keys.get(i);
+            long[] b = keys.get(j);
+            int c = Long.compare(a[0], b[0]);
+            if (c == 0) {
+                c = Long.compare(a[1], b[1]);
+            }
+            return c != 0 ? c : Integer.compare(j, i);
         });
         return out;
     }
@@ -91,6 +103,12 @@ public final class PrioritySorter implements UpdateSorter {
             }
         }
         return sum;
+    }
+
+    /** Sort key for order terms: term position ascending, then the number descending. */
+    private long[] orderKey(Map<String, String> labels) {
+        long[] o = order(labels);
+        return new long[]{o[0], -o[1]};
     }
 
     /** {term position, number} for the first ordered key present; {-1, 0} when none is. */

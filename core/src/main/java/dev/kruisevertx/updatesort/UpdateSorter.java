@@ -2,6 +2,7 @@ package dev.kruisevertx.updatesort;
 
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,4 +17,17 @@ public interface UpdateSorter {
      * @param indexes positions in {@code pods} of the pods to update, in the order decided so far
      */
     List<Integer> sort(List<Pod> pods, List<Integer> indexes);
+
+    /** Convenience: the pods themselves in the new order (every pod of the list takes part). */
+    default List<Pod> sortPods(List<Pod> pods) {
+        List<Integer> indexes = new ArrayList<>(pods.size());
+        for (int i = 0; i < pods.size(); i++) {
+            indexes.add(i);
+        }
+        List<Pod> out = new ArrayList<>(pods.size());
+        for (int i : sort(pods, indexes)) {
+            out.add(pods.get(i));
+        }
+        return out;
+    }
 }

@@ -19,7 +19,26 @@ final class ApiVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        api = new ApiServer(vertx, options.eventLogSize());
+        // Loading and initialising the JSON, patch and HTTP classes takes long on a busy machine: do it on a
+        // worker so the event loop never stalls on it.
+        return vertx.executeBlocking(ApiVerticle::warmUp).compose(v -> startOnContext());
+    }
+
+    private static Void warmUp() throws ClassNotFoundException, java.io.IOException {
+        ClassLoader loader = ApiVerticle.class.getClassLoader();
+        for (String name : new String[]{"dev.kruisevertx.sim.api.ApiHttpServer", "dev.kruisevertx.sim.api.ApiServer",
+                "dev.kruisevertx.sim.api.Patches", "io.fabric8.zjsonpatch.JsonPatch", "dev.kruisevertx.sim.api.Tables",
+                "dev.kruisevertx.sim.api.Watch", "dev.kruisevertx.sim.api.LabelSelector", "dev.kruisevertx.sim.api.FieldSelector",
+                "dev.kruisevertx.sim.admission.WebhookAdmission", "com.fasterxml.jackson.databind.ObjectMapper"}) {
+            Class.forName(name, true, loader);
+        }
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"warm\":[1,\"up\",{\"a\":null}]}");
+        java.util.UUID.randomUUID();
+        return null;
+    }
+
+    private Future<?> startOnContext() {
+        api = new ApiServer(vertx, context, options.eventLogSize());
         if (options.admission()) {
             api.setAdmission(new WebhookAdmission(vertx, api, options.serviceAddresses()));
         }

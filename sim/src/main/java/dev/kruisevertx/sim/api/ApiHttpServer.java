@@ -34,6 +34,7 @@ public final class ApiHttpServer {
     private final Vertx vertx;
     private final ApiServer api;
     private final Discovery discovery;
+    private final OpenApi openApi;
     private final long bookmarkIntervalMs;
     private final List<Watch> watches = new ArrayList<>();
     private HttpServer server;
@@ -42,6 +43,7 @@ public final class ApiHttpServer {
         this.vertx = vertx;
         this.api = api;
         this.discovery = new Discovery(api.registry());
+        this.openApi = new OpenApi(api.registry());
         this.bookmarkIntervalMs = bookmarkIntervalMs;
     }
 
@@ -162,11 +164,21 @@ public final class ApiHttpServer {
                 return Future.succeededFuture(Reply.ok(discovery.coreVersions(req.authority() == null ? "127.0.0.1" : req.authority().toString())));
             case "/apis", "/apis/":
                 return Future.succeededFuture(Reply.ok(discovery.groups()));
+            case "/openapi/v3", "/openapi/v3/":
+                return Future.succeededFuture(Reply.ok(openApi.index()));
             case "/healthz", "/readyz", "/livez":
                 req.response().putHeader("Content-Type", "text/plain").end("ok");
                 return null;
             default:
                 break;
+        }
+        if (path.startsWith("/openapi/v3/")) {
+            Target gv = parse(path.substring("/openapi/v3".length()));
+            ObjectNode doc = gv == null || gv.plural() != null ? null : openApi.groupVersion(gv.group(), gv.version());
+            if (doc == null) {
+                throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+            }
+            return Future.succeededFuture(Reply.ok(doc));
         }
         if (path.startsWith("/apis/") && path.split("/").length == 3) {
             return Future.succeededFuture(Reply.ok(discovery.group(path.split("/")[2])));
@@ -210,8 +222,11 @@ public final class ApiHttpServer {
             throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/status)");
         }
         switch (method.name()) {
-            case "GET":
-                return Future.succeededFuture(Reply.ok(api.get(type, t.version(), t.namespace(), t.name())));
+            case "GET": {
+                ObjectNode o = api.get(type, t.version(), t.namespace(), t.name());
+                return Future.succeededFuture(Reply.ok(Tables.wanted(req.getHeader("Accept")) && sub.isEmpty()
+                        ? Tables.table(api, type, t.version(), o) : o));
+            }
             case "PUT":
                 return api.update(type, t.version(), t.namespace(), t.name(), sub, json(body), dryRun).map(Reply::ok);
             case "PATCH":
@@ -244,8 +259,9 @@ public final class ApiHttpServer {
                         throw ApiException.badRequest("limit must be an integer");
                     }
                 }
-                return Future.succeededFuture(Reply.ok(api.list(type, t.version(), t.namespace(), new ApiServer.ListOptions(
-                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), limit, q.get("continue")))));
+                ObjectNode list = api.list(type, t.version(), t.namespace(), new ApiServer.ListOptions(
+                        LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), limit, q.get("continue")));
+                return Future.succeededFuture(Reply.ok(Tables.wanted(req.getHeader("Accept")) ? Tables.table(api, type, t.version(), list) : list));
             }
             case "POST":
                 return api.create(type, t.version(), t.namespace(), json(body), q.contains("dryRun")).map(o -> new Reply(201, o));
@@ -295,6 +311,7 @@ public final class ApiHttpServer {
     }
 
     private void startChunkedWatch(HttpServerRequest req, ResourceType type, Target t, MultiMap q) {
+        LOG.debug("chunked watch {}", req.uri());
         Watch.Options options = watchOptions(t, q);
         HttpServerResponse resp = req.response();
         resp.setChunked(true).putHeader("Content-Type", "application/json").setStatusCode(200);
@@ -322,10 +339,11 @@ public final class ApiHttpServer {
                 resp.closeHandler(v -> action.run());
             }
         };
-        open(type, t.version(), options, sink);
+        open(type, t.version(), options, sink, Tables.wanted(req.getHeader("Accept")));
     }
 
     private void webSocket(ServerWebSocket ws) {
+        LOG.debug("websocket watch {}?{}", ws.path(), ws.query());
         Target t = parse(ws.path());
         MultiMap q = MultiMap.caseInsensitiveMultiMap();
         if (ws.query() != null) {
@@ -368,14 +386,34 @@ public final class ApiHttpServer {
             }
         };
         try {
-            open(type, t.version(), watchOptions(t, q), sink);
+            open(type, t.version(), watchOptions(t, q), sink, false);
         } catch (ApiException e) {
             ws.close((short) 1008, e.getMessage());
         }
     }
 
-    private void open(ResourceType type, String version, Watch.Options options, WatchSink sink) {
-        Watch watch = new Watch(api, type, version, options, sink);
+    private void open(ResourceType type, String version, Watch.Options options, WatchSink sink, boolean asTable) {
+        WatchSink out = !asTable ? sink : new WatchSink() {
+            @Override
+            public void send(ObjectNode event) {
+                String eventType = event.path("type").asText();
+                if (!eventType.equals("ERROR") && !eventType.equals("BOOKMARK")) {
+                    event.set("object", Tables.table(api, type, version, event.path("object")));
+                }
+                sink.send(event);
+            }
+
+            @Override
+            public void end() {
+                sink.end();
+            }
+
+            @Override
+            public void onClose(Runnable action) {
+                sink.onClose(action);
+            }
+        };
+        Watch watch = new Watch(api, type, version, options, out);
         watches.add(watch);
         sink.onClose(() -> {
             watch.close();

@@ -42,9 +42,10 @@ public final class ApiServer {
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
-    public ApiServer(Vertx vertx, int eventLogSize) {
+    /** {@code context} is the one context every later call comes from. */
+    public ApiServer(Vertx vertx, io.vertx.core.Context context, int eventLogSize) {
         this.vertx = vertx;
-        this.context = vertx.getOrCreateContext();
+        this.context = context;
         this.store = new ObjectStore(eventLogSize);
         this.registry = new ResourceRegistry();
         this.gc = new GarbageCollector(this, store, registry);
@@ -256,6 +257,8 @@ public final class ApiServer {
         meta.remove("deletionGracePeriodSeconds");
         meta.remove("selfLink");
         defaultsOnCreate(type, o);
+        BuiltInRules.normalize(type, o);
+        BuiltInRules.allocateOnCreate(type, o, random);
         return o;
     }
 
@@ -288,16 +291,6 @@ public final class ApiServer {
         switch (type.kind()) {
             case "Pod" -> {
                 if (builtInCore) {
-                    ObjectNode spec = o.get("spec") instanceof ObjectNode s ? s : o.putObject("spec");
-                    if (!spec.has("schedulerName")) {
-                        spec.put("schedulerName", "default-scheduler");
-                    }
-                    if (!spec.has("restartPolicy")) {
-                        spec.put("restartPolicy", "Always");
-                    }
-                    if (!spec.has("terminationGracePeriodSeconds")) {
-                        spec.put("terminationGracePeriodSeconds", DEFAULT_GRACE_SECONDS);
-                    }
                     ObjectNode status = o.putObject("status");
                     status.put("phase", "Pending");
                     status.put("qosClass", "BestEffort");
@@ -412,6 +405,11 @@ public final class ApiServer {
 
     private Future<ObjectNode> write(ResourceType type, String version, String namespace, String name,
                                      String subresource, Change change, boolean dryRun) {
+        return write(type, version, namespace, name, subresource, change, dryRun, 5);
+    }
+
+    private Future<ObjectNode> write(ResourceType type, String version, String namespace, String name,
+                                     String subresource, Change change, boolean dryRun, int attempts) {
         String ns = scoped(type, namespace);
         ObjectNode existing = store.get(type, ns, name);
         if (existing == null) {
@@ -430,22 +428,27 @@ public final class ApiServer {
             return Future.failedFuture(e);
         }
         AdmissionAttributes attrs = new AdmissionAttributes(type, version, "UPDATE", subresource, ns, name, next, oldView, dryRun);
-        return admit(attrs).map(admitted -> {
+        return admit(attrs).compose(admitted -> {
             ObjectNode current = store.get(type, ns, name);
             if (current == null) {
-                throw ApiException.notFound(type, name);
+                return Future.failedFuture(ApiException.notFound(type, name));
             }
             if (current != existing) {
-                // Someone wrote in between (admission is asynchronous): same outcome as a stale resourceVersion.
-                throw ApiException.conflict(type, name, "the object has been modified; please apply your changes to the latest version and try again");
+                // Someone wrote while admission ran: apply the change again to the newer object, as kube-apiserver's
+                // retry loop does (a request carrying the old resourceVersion then fails with 409).
+                if (attempts <= 1) {
+                    return Future.failedFuture(ApiException.conflict(type, name,
+                            "the object has been modified; please apply your changes to the latest version and try again"));
+                }
+                return write(type, version, namespace, name, subresource, change, dryRun, attempts - 1);
             }
             ObjectNode stored = toStorage(type, admitted);
             keepServerFields(stored, existing);
             stored.put("apiVersion", type.apiVersion(type.storageVersion()));
             if (dryRun) {
-                return view(type, stored, version);
+                return Future.succeededFuture(view(type, stored, version));
             }
-            return view(type, commitUpdate(type, existing, stored), version);
+            return Future.succeededFuture(view(type, commitUpdate(type, existing, stored), version));
         });
     }
 
@@ -488,6 +491,10 @@ public final class ApiServer {
                 }
                 next.set("status", crdStatus(next, crType));
             }
+        }
+        if (subresource.isEmpty()) {
+            BuiltInRules.normalize(type, next);
+            BuiltInRules.validateUpdate(type, oldView, next, name);
         }
         ObjectNode nm = JsonPaths.metadata(next);
         nm.put("name", name);

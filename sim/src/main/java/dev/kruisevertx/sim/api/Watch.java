@@ -34,11 +34,13 @@ public final class Watch {
         this.sink = sink;
     }
 
-    /** Starts the watch; {@code bookmarkIntervalMs} paces BOOKMARK events. */
+    /**
+     * Starts the watch; {@code bookmarkIntervalMs} paces BOOKMARK events. The caller closes it when the client
+     * goes away.
+     */
     public void start(long bookmarkIntervalMs) {
         ObjectStore store = api.store();
         String rv = options.resourceVersion();
-        sink.onClose(this::close);
         if (rv == null || rv.isEmpty() || rv.equals("0")) {
             for (ObjectNode o : store.list(type, type.namespaced() ? options.namespace() : null).values()) {
                 if (matches(o)) {

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.sim.Manifests;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.io.IOException;
@@ -15,7 +18,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Applies manifests (multi-document YAML or JSON) through a client: create, or update when present. Blocking. */
+/**
+ * Applies manifests (multi-document YAML or JSON) through a client, like {@code kubectl apply} without its
+ * last-applied bookkeeping: create, or, when the object exists, a JSON merge patch of the manifest (so fields the
+ * server or controllers set, such as a pod's nodeName, are kept). Blocking.
+ */
 public final class ManifestApplier {
     private ManifestApplier() {
     }
@@ -25,7 +32,19 @@ public final class ManifestApplier {
         List<HasMetadata> out = new ArrayList<>();
         for (JsonNode doc : Manifests.parse(yaml)) {
             HasMetadata resource = Serialization.unmarshal(doc.toString());
-            out.add(client.resource(resource).createOr(NonDeletingOperation::update));
+            try {
+                out.add(client.resource(resource).create());
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                ObjectNode patch = ((ObjectNode) doc).deepCopy();
+                patch.remove("status");
+                if (patch.get("metadata") instanceof ObjectNode meta) {
+                    meta.remove("resourceVersion");
+                }
+                out.add(client.resource(resource).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString()));
+            }
         }
         return out;
     }

@@ -119,4 +119,35 @@ class CrudTest {
         assertEquals(1, client.configMaps().inNamespace("other").list().getItems().size());
         assertEquals("Active", client.namespaces().withName("other").get().getStatus().getPhase());
     }
+
+    @Test
+    void podSpecIsImmutableExceptImages() {
+        Pod created = client.pods().inNamespace("default").resource(pod("immutable")).create();
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> client.pods().inNamespace("default")
+                .resource(new PodBuilder(created).editSpec().editFirstContainer().addToArgs("--x").endContainer().endSpec().build()).update());
+        assertEquals(422, e.getCode());
+        Pod latest = client.pods().inNamespace("default").withName("immutable").get();
+        Pod imageChanged = client.pods().inNamespace("default").resource(new PodBuilder(latest).editSpec().editFirstContainer()
+                .withImage("nginx:1.26").endContainer().endSpec().build()).update();
+        assertEquals("nginx:1.26", imageChanged.getSpec().getContainers().get(0).getImage());
+    }
+
+    @Test
+    void secretStringDataIsFoldedIntoData() {
+        io.fabric8.kubernetes.api.model.Secret s = client.secrets().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("sd").endMetadata().addToStringData("user", "admin").build()).create();
+        assertEquals("YWRtaW4=", s.getData().get("user"));
+        assertTrue(s.getStringData() == null || s.getStringData().isEmpty());
+    }
+
+    @Test
+    void servicesGetAClusterIpThatSurvivesUpdates() {
+        io.fabric8.kubernetes.api.model.Service svc = client.services().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata().withName("svc").endMetadata().withNewSpec().addToSelector("app", "x").addNewPort().withPort(80).endPort().endSpec().build()).create();
+        String ip = svc.getSpec().getClusterIP();
+        assertTrue(ip.startsWith("10.96."), ip);
+        svc.getSpec().setClusterIP(null);
+        svc.getSpec().setClusterIPs(null);
+        assertEquals(ip, client.services().inNamespace("default").resource(svc).update().getSpec().getClusterIP());
+    }
 }

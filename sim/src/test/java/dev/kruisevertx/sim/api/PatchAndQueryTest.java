@@ -80,9 +80,12 @@ class PatchAndQueryTest {
         assertEquals(1, status.getStatus().getConditions().size());
         assertEquals(List.of("example.com/ready", "Other"), status2.getStatus().getConditions().stream().map(c -> c.getType()).toList(),
                 "conditions merge by type");
-        Pod removed = client.pods().inNamespace("default").withName("smp").patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
-                "{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"$patch\":\"delete\"}]}}");
-        assertEquals(List.of("app"), removed.getSpec().getContainers().stream().map(c -> c.getName()).toList());
+        Pod removed = client.pods().inNamespace("default").withName("smp").subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
+                "{\"status\":{\"conditions\":[{\"type\":\"Other\",\"$patch\":\"delete\"}]}}");
+        assertEquals(List.of("example.com/ready"), removed.getStatus().getConditions().stream().map(c -> c.getType()).toList());
+        KubernetesClientException forbidden = assertThrows(KubernetesClientException.class, () -> client.pods().inNamespace("default").withName("smp")
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"$patch\":\"delete\"}]}}"));
+        assertEquals(422, forbidden.getCode(), "a pod's container list is immutable");
     }
 
     @Test

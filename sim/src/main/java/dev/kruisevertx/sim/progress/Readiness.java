@@ -1,0 +1,88 @@
+package dev.kruisevertx.sim.progress;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Whether an object has converged, with a one-line summary: pods are ready when their Ready condition is True;
+ * replica workloads (Deployment, StatefulSet, CloneSet, Advanced StatefulSet, UnitedDeployment, ...) when the
+ * controller has observed the current generation and all replicas are updated and ready; daemon-style workloads
+ * when every scheduled pod is updated and ready; jobs when complete. Objects without such fields are ready.
+ */
+public record Readiness(boolean ready, String summary) {
+
+    public static Readiness of(JsonNode o) {
+        String kind = o.path("kind").asText("");
+        JsonNode spec = o.path("spec");
+        JsonNode status = o.path("status");
+        if (kind.equals("Pod")) {
+            return pod(o);
+        }
+        boolean observed = !status.has("observedGeneration")
+                ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
+        if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
+            long desired = spec.path("replicas").asLong(1);
+            long replicas = status.path("replicas").asLong(0);
+            long updated = status.path("updatedReplicas").asLong(0);
+            long readyCount = status.path("readyReplicas").asLong(0);
+            boolean ok = observed && replicas == desired && updated == desired && readyCount == desired;
+            if (status.has("updatedReadyReplicas")) {
+                ok &= status.path("updatedReadyReplicas").asLong() == desired;
+            }
+            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + desired + " updated"
+                    + (replicas != desired ? ", " + replicas + " replicas" : "") + (observed ? "" : ", generation not observed yet"));
+        }
+        if (status.has("desiredNumberScheduled")) {
+            long desired = status.path("desiredNumberScheduled").asLong();
+            long readyCount = status.path("numberReady").asLong(0);
+            long updated = status.path("updatedNumberScheduled").asLong(0);
+            boolean ok = observed && readyCount == desired && updated == desired;
+            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + desired + " updated"
+                    + (observed ? "" : ", generation not observed yet"));
+        }
+        for (JsonNode c : status.path("conditions")) {
+            String type = c.path("type").asText();
+            if ((type.equals("Complete") || type.equals("Completed")) && c.path("status").asText().equals("True")) {
+                return new Readiness(true, "complete");
+            }
+            if (type.equals("Failed") && c.path("status").asText().equals("True")) {
+                return new Readiness(false, "failed: " + c.path("message").asText(""));
+            }
+        }
+        if (kind.endsWith("Job")) {
+            return new Readiness(false, "phase " + status.path("phase").asText("unknown")
+                    + ", " + status.path("succeeded").asLong(0) + " succeeded");
+        }
+        return new Readiness(true, "present");
+    }
+
+    private static Readiness pod(JsonNode o) {
+        JsonNode status = o.path("status");
+        String phase = status.path("phase").asText("Pending");
+        boolean ready = false;
+        String unschedulable = null;
+        for (JsonNode c : status.path("conditions")) {
+            if (c.path("type").asText().equals("Ready")) {
+                ready = c.path("status").asText().equals("True");
+            }
+            if (c.path("type").asText().equals("PodScheduled") && c.path("status").asText().equals("False")) {
+                unschedulable = c.path("message").asText("unschedulable");
+            }
+        }
+        StringBuilder s = new StringBuilder(o.path("metadata").has("deletionTimestamp") ? "Terminating" : phase);
+        for (JsonNode cs : status.path("containerStatuses")) {
+            JsonNode waiting = cs.path("state").path("waiting");
+            if (waiting.has("reason")) {
+                s.append(' ').append(cs.path("name").asText()).append('=').append(waiting.path("reason").asText());
+            }
+        }
+        String node = o.path("spec").path("nodeName").asText("");
+        if (!node.isEmpty()) {
+            s.append(" on ").append(node);
+        }
+        if (unschedulable != null) {
+            s.append(" (").append(unschedulable).append(')');
+        }
+        s.append(ready ? ", ready" : ", not ready");
+        return new Readiness(ready, s.toString());
+    }
+}

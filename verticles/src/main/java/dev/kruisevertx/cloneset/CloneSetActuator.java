@@ -1,7 +1,13 @@
 package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.Lifecycles;
+import dev.kruisevertx.podutil.PodPatches;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
@@ -9,9 +15,10 @@ import dev.kruisevertx.kube.KubeExecutor;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,9 +46,11 @@ final class CloneSetActuator {
     private final ResourceVersionExpectations versions;
     private final CloneSetEvents events;
     private final Clock clock;
+    private final InPlaceUpdater updater;
 
     CloneSetActuator(KubernetesClient client, KubeExecutor kube, ScaleExpectations scale,
-                     ResourceVersionExpectations versions, CloneSetEvents events, Clock clock) {
+                     ResourceVersionExpectations versions, CloneSetEvents events, Clock clock, boolean shortHash) {
+        this.updater = new InPlaceUpdater(RevisionLabels.cloneSet(shortHash));
         this.client = client;
         this.kube = kube;
         this.scale = scale;
@@ -53,11 +62,13 @@ final class CloneSetActuator {
     Future<Void> execute(CloneSet cs, CloneSetPlan plan, String updateRevision) {
         String key = Request.of(cs).key();
         return sequentially(plan.pvcDeletes(), pvc -> deleteClaim(cs, key, pvc))
-                .compose(v -> sequentially(plan.lifecycle(), c -> setLifecycle(c.pod(), c.state())))
+                .compose(v -> sequentially(plan.lifecycle(), c -> setLifecycle(c.pod(), c.state(), c.markPodNotReady())))
                 .compose(v -> createInBatches(cs, key, plan.creates()))
                 .compose(v -> sequentially(plan.deletes(), d -> deletePod(cs, key, d)))
                 .compose(v -> sequentially(plan.recreates(), p -> markForRecreate(cs, p, updateRevision)))
-                .compose(v -> sequentially(plan.markReady(), this::markInPlaceReady));
+                .compose(v -> sequentially(plan.inPlace(), u -> updateInPlace(cs, u, updateRevision)))
+                .compose(v -> sequentially(plan.podWrites(), this::continueInPlace))
+                .compose(v -> sequentially(plan.statusWrites(), this::finishInPlace));
     }
 
     private static <T> Future<Void> sequentially(List<T> items, Function<T, Future<?>> step) {
@@ -176,11 +187,68 @@ final class CloneSetActuator {
         });
     }
 
-    private Future<Void> setLifecycle(Pod pod, String state) {
-        String ts = Long.toString(clock.instant().getEpochSecond());
-        return editPod(pod, live -> new PodBuilder(live).editMetadata()
-                .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, state)
-                .addToLabels(WellKnown.LIFECYCLE_TIMESTAMP_LABEL, ts).endMetadata().build());
+    /** The label (and KruisePodReady with markPodNotReady) from the live pod: metadata first, then status. */
+    private Future<Void> setLifecycle(Pod pod, LifecycleState state, boolean markPodNotReady) {
+        return editPod(pod, live -> Lifecycles.withState(live, state, clock.instant(), markPodNotReady).pod())
+                .compose(v -> markPodNotReady ? editStatus(pod, live -> {
+                    LifecycleChange change = Lifecycles.withState(live, state, clock.instant(), true);
+                    return change.statusChanged() ? change.pod() : live;
+                }) : Future.succeededFuture());
+    }
+
+    /**
+     * Starts an in-place update: InPlaceUpdateReady=False through the status, then the new images / metadata and the
+     * in-place state through a patch guarded by the resourceVersion it was computed from.
+     */
+    private Future<Void> updateInPlace(CloneSet cs, CloneSetPlan.InPlace u, String updateRevision) {
+        String ns = u.pod().getMetadata().getNamespace();
+        String name = u.pod().getMetadata().getName();
+        return kube.write(() -> {
+            Pod live = client.pods().inNamespace(ns).withName(name).get();
+            if (live == null) {
+                return null;
+            }
+            Pod starting = updater.markUpdateStarting(live, clock.instant());
+            if (starting != live) {
+                live = client.pods().inNamespace(ns).withName(name).subresource("status")
+                        .patch(PatchContext.of(PatchType.JSON), PodPatches.forStatus(live, starting));
+            }
+            Pod prepared = updater.prepare(live, u.spec(), clock.instant());
+            Lifecycles.setState(prepared.getMetadata(), LifecycleState.UPDATING, clock.instant());
+            return client.pods().inNamespace(ns).withName(name)
+                    .patch(PatchContext.of(PatchType.JSON), PodPatches.forPod(live, prepared, true));
+        }).transform(ar -> {
+            if (ar.failed()) {
+                events.warning(cs, "FailedUpdatePodInPlace", "failed to update pod " + name + " in-place(revision "
+                        + updateRevision + "): " + ar.cause().getMessage());
+                return Future.failedFuture(ar.cause());
+            }
+            if (ar.result() != null) {
+                versions.expect(ar.result());
+                events.normal(cs, "SuccessfulUpdatePodInPlace", "successfully update pod " + name
+                        + " in-place(revision " + updateRevision + ")");
+            }
+            return Future.succeededFuture();
+        });
+    }
+
+    /** The next step of an in-place update (grace over, next batch), guarded by the cached resourceVersion. */
+    private Future<Void> continueInPlace(CloneSetPlan.PodWrite w) {
+        String patch = PodPatches.forPod(w.before(), w.after(), true);
+        if (PodPatches.isEmpty(patch)) {
+            return Future.succeededFuture();
+        }
+        return kube.write(() -> client.pods().inNamespace(w.before().getMetadata().getNamespace())
+                .withName(w.before().getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch))
+                .map(written -> {
+                    versions.expect(written);
+                    return null;
+                });
+    }
+
+    /** InPlaceUpdateReady=True once the update took effect (also for new pods, which start without it). */
+    private Future<Void> finishInPlace(Pod pod) {
+        return editStatus(pod, live -> updater.finish(live, clock.instant()));
     }
 
     private Future<Void> markForRecreate(CloneSet cs, Pod pod, String updateRevision) {
@@ -198,29 +266,22 @@ final class CloneSetActuator {
         });
     }
 
-    private Future<Void> markInPlaceReady(Pod pod) {
+    /** Changes a pod's status from its live state; conflicts with the kubelet are retried from the new state. */
+    private Future<Void> editStatus(Pod pod, java.util.function.UnaryOperator<Pod> change) {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         return kube.write(() -> {
             for (int attempt = 1; ; attempt++) {
-            try {
-                return client.pods().inNamespace(ns).withName(name).editStatus(live -> {
-                    if (PodView.condition(live, WellKnown.INPLACE_UPDATE_READY_CONDITION) != null) {
-                        return live;
+                try {
+                    return client.pods().inNamespace(ns).withName(name).editStatus(change);
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() == 404) {
+                        return null;
                     }
-                    return new PodBuilder(live).editOrNewStatus().addToConditions(new PodConditionBuilder()
-                            .withType(WellKnown.INPLACE_UPDATE_READY_CONDITION).withStatus("True")
-                            .withLastTransitionTime(clock.instant().toString()).build()).endStatus().build();
-                });
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    return null;
+                    if (e.getCode() != 409 || attempt >= 3) {
+                        throw e;
+                    }
                 }
-                // The kubelet writes pod status all the time: a conflict is retried from the new live state.
-                if (e.getCode() != 409 || attempt >= 3) {
-                    throw e;
-                }
-            }
             }
         }).map(written -> {
             if (written != null) {

@@ -1,8 +1,11 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,11 +21,15 @@ import java.util.List;
  * @param deletes         pods to delete, each with the PVCs of its instance to delete with it
  * @param pvcDeletes      PVCs to delete on their own (instances without a pod, with disablePVCReuse)
  * @param recreates       pods to mark {@code apps.kruise.io/specified-delete} so scaling replaces them
- * @param markReady       pods whose InPlaceUpdateReady condition must be set True
+ * @param inPlace         pods to update in place, with what to change
+ * @param podWrites       in-place updates to carry on (grace period over, next container batch): pod updates
+ * @param statusWrites    pods whose in-place update finished: InPlaceUpdateReady becomes True
+ * @param requeueAfter    when to look again without an event (a grace period running out), zero for never
  */
 public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<Create> creates,
                            List<LifecycleChange> lifecycle, List<Delete> deletes, List<PersistentVolumeClaim> pvcDeletes,
-                           List<Pod> recreates, List<Pod> markReady) {
+                           List<Pod> recreates, List<InPlace> inPlace, List<PodWrite> podWrites, List<Pod> statusWrites,
+                           Duration requeueAfter) {
 
     public enum Phase { NONE, WAIT, SCALE, UPDATE }
 
@@ -34,7 +41,16 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
     public record Delete(Pod pod, List<PersistentVolumeClaim> claims) {
     }
 
-    public record LifecycleChange(Pod pod, String state) {
+    /** A lifecycle state change; with markPodNotReady, KruisePodReady follows the state. */
+    public record LifecycleChange(Pod pod, LifecycleState state, boolean markPodNotReady) {
+    }
+
+    /** A pod to update in place. */
+    public record InPlace(Pod pod, InPlaceUpdateSpec spec) {
+    }
+
+    /** A pod as cached and as it must become (metadata and spec). */
+    public record PodWrite(Pod before, Pod after) {
     }
 
     public CloneSetPlan {
@@ -43,12 +59,15 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         deletes = List.copyOf(deletes);
         pvcDeletes = List.copyOf(pvcDeletes);
         recreates = List.copyOf(recreates);
-        markReady = List.copyOf(markReady);
+        inPlace = List.copyOf(inPlace);
+        podWrites = List.copyOf(podWrites);
+        statusWrites = List.copyOf(statusWrites);
+        requeueAfter = requeueAfter == null ? Duration.ZERO : requeueAfter;
     }
 
     public boolean hasActions() {
         return !creates.isEmpty() || !lifecycle.isEmpty() || !deletes.isEmpty() || !pvcDeletes.isEmpty()
-                || !recreates.isEmpty() || !markReady.isEmpty();
+                || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();
     }
 
     /** A compact one-line description: the reason and the counts of each action. */
@@ -69,8 +88,14 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         if (!pvcDeletes.isEmpty()) {
             parts.add("delete pvc " + pvcDeletes.size());
         }
-        if (!markReady.isEmpty()) {
-            parts.add("mark ready " + markReady.size());
+        if (!inPlace.isEmpty()) {
+            parts.add("in-place " + inPlace.size());
+        }
+        if (!podWrites.isEmpty()) {
+            parts.add("continue in-place " + podWrites.size());
+        }
+        if (!statusWrites.isEmpty()) {
+            parts.add("in-place ready " + statusWrites.size());
         }
         return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")");
     }
@@ -88,7 +113,10 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         final List<Delete> deletes = new ArrayList<>();
         final List<PersistentVolumeClaim> pvcDeletes = new ArrayList<>();
         final List<Pod> recreates = new ArrayList<>();
-        final List<Pod> markReady = new ArrayList<>();
+        final List<InPlace> inPlace = new ArrayList<>();
+        final List<PodWrite> podWrites = new ArrayList<>();
+        final List<Pod> statusWrites = new ArrayList<>();
+        Duration requeueAfter = Duration.ZERO;
 
         Builder(Phase phase, CloneSetDiff diff) {
             this.phase = phase;
@@ -97,11 +125,18 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
 
         boolean hasActions() {
             return !creates.isEmpty() || !lifecycle.isEmpty() || !deletes.isEmpty() || !pvcDeletes.isEmpty()
-                    || !recreates.isEmpty() || !markReady.isEmpty();
+                    || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();
+        }
+
+        void requeueWithin(Duration d) {
+            if (d != null && !d.isZero() && !d.isNegative() && (requeueAfter.isZero() || d.compareTo(requeueAfter) < 0)) {
+                requeueAfter = d;
+            }
         }
 
         CloneSetPlan build(String reason) {
-            return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, markReady);
+            return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
+                    podWrites, statusWrites, requeueAfter);
         }
     }
 }

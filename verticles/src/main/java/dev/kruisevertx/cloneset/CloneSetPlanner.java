@@ -5,13 +5,23 @@ import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategyType;
 import dev.kruisevertx.api.common.Lifecycle;
+import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cloneset.CloneSetPlan.Phase;
+import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
+import dev.kruisevertx.inplace.InPlaceUpdateOptions;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RefreshOutcome;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.lifecycle.LifecycleTransitions;
+import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.updatesort.PrioritySorter;
 import dev.kruisevertx.updatesort.ScatterSorter;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +31,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
@@ -36,9 +47,10 @@ public final class CloneSetPlanner {
     }
 
     /** Feature gates and knobs the decision depends on. */
-    public record Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate) {
+    public record Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate,
+                          boolean envFromMetadata) {
         public static Options defaults() {
-            return new Options(false, false, false);
+            return new Options(false, false, false, true);
         }
     }
 
@@ -50,12 +62,20 @@ public final class CloneSetPlanner {
      * @param currentTemplate the pod template of {@code currentRevision}
      * @param terminatingIds  instance ids of the CloneSet's pods still terminating: their names are taken until
      *                        they are gone, so their ids (and PVCs) are not reused yet
+     * @param revisions       the CloneSet's ControllerRevisions (in-place updates are computed between them)
      */
     public record State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
                         PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
-                        Set<String> terminatingIds) {
+                        Set<String> terminatingIds, List<ControllerRevision> revisions) {
         public State {
             terminatingIds = terminatingIds == null ? Set.of() : Set.copyOf(terminatingIds);
+            revisions = revisions == null ? List.of() : List.copyOf(revisions);
+        }
+
+        public State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
+                     PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
+                     Set<String> terminatingIds) {
+            this(cs, pods, pvcs, currentRevision, currentTemplate, updateRevision, options, now, terminatingIds, List.of());
         }
     }
 
@@ -100,7 +120,8 @@ public final class CloneSetPlanner {
             if (CloneSetDiff.isSpecifiedDelete(cs, p)) {
                 continue;
             }
-            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_NORMAL));
+            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.NORMAL,
+                    LifecycleTransitions.preDeleteMarkPodNotReady(cs.getSpec().getLifecycle())));
             missing--;
         }
         if (b.hasActions()) {
@@ -138,13 +159,13 @@ public final class CloneSetPlanner {
                 existingClaims.add(c.getMetadata().getName());
             }
             int atCurrent = Math.min(diff.scaleUpNumOldRevision(), count);
-            String initialState = lifecycle != null && lifecycle.getPreNormal() != null
-                    ? WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL : WellKnown.LIFECYCLE_STATE_NORMAL;
+            LifecycleState initialState = lifecycle != null && lifecycle.getPreNormal() != null
+                    ? LifecycleState.PREPARING_NORMAL : LifecycleState.NORMAL;
             for (int i = 0; i < count; i++) {
                 boolean current = i < atCurrent;
                 String revision = current ? s.currentRevision() : s.updateRevision();
                 PodTemplateSpec template = current ? s.currentTemplate() : cs.getSpec().getTemplate();
-                Pod pod = PodFactory.newPod(cs, template, revision, ids.get(i), s.options().shortHash(), initialState);
+                Pod pod = PodFactory.newPod(cs, template, revision, ids.get(i), s.options().shortHash(), initialState, s.now());
                 List<PersistentVolumeClaim> claims = new ArrayList<>();
                 for (PersistentVolumeClaim c : PodFactory.claims(cs, ids.get(i))) {
                     if (!existingClaims.contains(c.getMetadata().getName())) {
@@ -159,7 +180,7 @@ public final class CloneSetPlanner {
         // 3. Pods in PreparingDelete whose hook let go.
         if (!preDeleting.isEmpty()) {
             for (Pod p : preDeleting) {
-                if (lifecycle == null || !LifecycleHooks.isHooked(lifecycle.getPreDelete(), p)) {
+                if (LifecycleTransitions.beforeDelete(p, lifecycle) == LifecycleTransitions.DeleteStep.DELETE) {
                     b.deletes.add(new CloneSetPlan.Delete(p, claimsOf(p, s.pvcs())));
                 }
             }
@@ -226,9 +247,10 @@ public final class CloneSetPlanner {
     private static void addDeletes(CloneSetPlan.Builder b, CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs) {
         Lifecycle lifecycle = cs.getSpec().getLifecycle();
         for (Pod p : pods) {
-            if (lifecycle != null && LifecycleHooks.isHooked(lifecycle.getPreDelete(), p)) {
+            if (LifecycleTransitions.beforeDelete(p, lifecycle) == LifecycleTransitions.DeleteStep.PREPARE_DELETE) {
                 if (!PodView.isPreparingDelete(p)) {
-                    b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_PREPARING_DELETE));
+                    b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_DELETE,
+                            LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle)));
                 }
             } else {
                 b.deletes.add(new CloneSetPlan.Delete(p, claimsOf(p, pvcs)));
@@ -337,16 +359,24 @@ public final class CloneSetPlanner {
         int minReady = cs.getSpec().getMinReadySeconds();
         Lifecycle lifecycle = cs.getSpec().getLifecycle();
 
-        // 1. Refresh pod states: the in-place readiness gate and preNormal hooks.
+        // 1. Refresh pod states: lifecycle (preNormal, after an update) and in-place updates in flight.
         CloneSetPlan.Builder b = CloneSetPlan.builder(Phase.UPDATE, scale.diff());
+        InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.cloneSet(s.options().shortHash()));
         for (Pod p : s.pods()) {
-            if (hasGateWithoutCondition(p)) {
-                b.markReady.add(p);
-            }
-            if (WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL.equals(PodView.lifecycleState(p))
-                    && (lifecycle == null || lifecycle.getPreNormal() == null
-                    || LifecycleHooks.isAllHooked(lifecycle.getPreNormal(), p))) {
-                b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, WellKnown.LIFECYCLE_STATE_NORMAL));
+            RefreshOutcome r = updater.refresh(p, s.now());
+            switch (r.action()) {
+                case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, r.pod()));
+                case UPDATE_STATUS -> b.statusWrites.add(p);
+                case NONE -> {
+                    b.requeueWithin(r.requeue());
+                    Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
+                            PodView.atRevision(p, s.updateRevision()), updater.checkCompleted(p).done());
+                    if (next.isPresent() && !next.get().value().equals(PodView.lifecycleState(p))) {
+                        b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, next.get(),
+                                LifecycleTransitions.refreshMarkPodNotReady(lifecycle)));
+                    }
+                }
+                case ERROR -> b.requeueWithin(java.time.Duration.ofSeconds(30));
             }
         }
         if (b.hasActions()) {
@@ -384,21 +414,56 @@ public final class CloneSetPlanner {
 
         CloneSetUpdateStrategyType type = us == null ? CloneSetUpdateStrategyType.RECREATE
                 : us.typeValue().orElse(CloneSetUpdateStrategyType.RECREATE);
-        if (type == CloneSetUpdateStrategyType.IN_PLACE_ONLY) {
-            return b.build("InPlaceOnly: " + chosen.size() + " pods wait for an in-place update");
+        ControllerRevision targetRevision = revisionNamed(s.revisions(), target);
+        InPlaceUpdateOptions inPlaceOptions = new InPlaceUpdateOptions(
+                us != null && us.getInPlaceUpdateStrategy() != null ? us.getInPlaceUpdateStrategy().getGracePeriodSeconds() : 0,
+                s.options().envFromMetadata(), null);
+        int cannot = 0;
+        for (Pod p : chosen) {
+            if (type != CloneSetUpdateStrategyType.RECREATE) {
+                InPlaceUpdateSpec spec = InPlaceUpdateCalculator.calculate(revisionOf(s.revisions(), p), targetRevision,
+                        inPlaceOptions);
+                if (spec != null) {
+                    switch (LifecycleTransitions.beforeInPlaceUpdate(p, lifecycle)) {
+                        case UPDATE -> b.inPlace.add(new CloneSetPlan.InPlace(p, spec));
+                        case TO_PREPARING_UPDATE, TO_PREPARING_UPDATE_WITH_HANDLER -> b.lifecycle.add(
+                                new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_UPDATE,
+                                        LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle)));
+                        case WAIT, NOT_ALLOWED -> {
+                            // Held by the inPlaceUpdate hook, or in a state that cannot be updated.
+                        }
+                    }
+                    continue;
+                }
+                if (type == CloneSetUpdateStrategyType.IN_PLACE_ONLY) {
+                    cannot++;
+                    continue;
+                }
+            }
+            b.recreates.add(p);
         }
-        b.recreates.addAll(chosen);
+        String how = type == CloneSetUpdateStrategyType.RECREATE ? "recreating" : "in place or recreating";
         return b.build((forward ? "update " : "roll back ") + chosen.size() + " of " + Math.abs(diff.updateNum())
-                + " pods by recreating");
+                + " pods by " + how + (cannot > 0 ? "; InPlaceOnly: " + cannot + " cannot be updated in place" : ""));
     }
 
-    static boolean hasGateWithoutCondition(Pod p) {
-        if (p.getSpec() == null || p.getSpec().getReadinessGates() == null) {
-            return false;
+    static ControllerRevision revisionNamed(List<ControllerRevision> revisions, String name) {
+        for (ControllerRevision r : revisions) {
+            if (r.getMetadata().getName().equals(name)) {
+                return r;
+            }
         }
-        boolean gated = p.getSpec().getReadinessGates().stream()
-                .anyMatch(g -> WellKnown.INPLACE_UPDATE_READY_CONDITION.equals(g.getConditionType()));
-        return gated && PodView.condition(p, WellKnown.INPLACE_UPDATE_READY_CONDITION) == null;
+        return null;
+    }
+
+    /** The revision a pod is at, by its label (long or short form). */
+    static ControllerRevision revisionOf(List<ControllerRevision> revisions, Pod pod) {
+        for (ControllerRevision r : revisions) {
+            if (PodView.atRevision(pod, r.getMetadata().getName())) {
+                return r;
+            }
+        }
+        return null;
     }
 
     static List<Integer> sortForUpdate(List<Pod> pods, List<Integer> indexes, CloneSetUpdateStrategy us) {

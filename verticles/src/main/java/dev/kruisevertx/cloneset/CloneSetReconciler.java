@@ -69,7 +69,7 @@ final class CloneSetReconciler implements Reconciler {
         this.clock = clock;
         this.random = random;
         this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
-                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock);
+                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock, ctx.gates().enabled(Feature.CloneSetShortHash));
     }
 
     @Override
@@ -165,9 +165,10 @@ final class CloneSetReconciler implements Reconciler {
         CloneSetPlanner.Options options = new CloneSetPlanner.Options(
                 ctx.gates().enabled(Feature.CloneSetPartitionRollback),
                 ctx.gates().enabled(Feature.CloneSetShortHash),
-                ctx.gates().enabled(Feature.PreparingUpdateAsUpdate));
+                ctx.gates().enabled(Feature.PreparingUpdateAsUpdate),
+                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata));
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
-                updateRevision, options, clock.instant(), terminatingIds);
+                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs));
         CloneSetPlan plan = CloneSetPlanner.plan(state, random);
         record(request, plan.summary(), plan);
 
@@ -182,8 +183,17 @@ final class CloneSetReconciler implements Reconciler {
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
-            return written.map(v -> Result.done());
+            return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
         });
+    }
+
+    private static List<ControllerRevision> withCreated(List<ControllerRevision> history, RevisionResolution revs) {
+        if (revs.toCreate() == null) {
+            return history;
+        }
+        List<ControllerRevision> all = new ArrayList<>(history);
+        all.add(revs.toCreate());
+        return all;
     }
 
     private void record(Request request, String summary, CloneSetPlan plan) {

@@ -1,18 +1,21 @@
 package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.lifecycle.Lifecycles;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,14 +65,13 @@ public final class PodFactory {
      * @param lifecycleState the initial lifecycle state (Normal, or PreparingNormal with a preNormal hook)
      */
     public static Pod newPod(CloneSet cs, PodTemplateSpec template, String revisionName, String instanceId,
-                             boolean shortHash, String lifecycleState) {
+                             boolean shortHash, LifecycleState lifecycleState, Instant now) {
         String csName = cs.getMetadata().getName();
         ObjectMeta tm = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
         Map<String, String> labels = new HashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
         labels.put(WellKnown.CONTROLLER_REVISION_HASH_LABEL, revisionLabelValue(revisionName, shortHash));
         labels.put(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revisionName));
         labels.put(WellKnown.CLONESET_INSTANCE_ID_LABEL, instanceId);
-        labels.put(WellKnown.LIFECYCLE_STATE_LABEL, lifecycleState);
         PodSpec spec = template.getSpec() == null ? new PodSpec() : new PodBuilder().withSpec(template.getSpec()).build().getSpec();
         PodBuilder pod = new PodBuilder().withNewMetadata()
                 .withName(csName + "-" + instanceId)
@@ -82,19 +84,10 @@ public final class PodFactory {
                 .endMetadata()
                 .withSpec(spec);
         Pod built = pod.build();
-        injectReadinessGate(built.getSpec());
+        Lifecycles.setState(built.getMetadata(), lifecycleState, now);
+        InPlaceUpdater.injectReadinessGate(built.getSpec());
         mountClaims(cs, built.getSpec(), instanceId);
         return built;
-    }
-
-    /** Every CloneSet pod carries the InPlaceUpdateReady gate, so an in-place update can hold it unready. */
-    static void injectReadinessGate(PodSpec spec) {
-        List<PodReadinessGate> gates = spec.getReadinessGates() == null ? new ArrayList<>() : new ArrayList<>(spec.getReadinessGates());
-        boolean present = gates.stream().anyMatch(g -> WellKnown.INPLACE_UPDATE_READY_CONDITION.equals(g.getConditionType()));
-        if (!present) {
-            gates.add(new PodReadinessGate(WellKnown.INPLACE_UPDATE_READY_CONDITION));
-        }
-        spec.setReadinessGates(gates);
     }
 
     private static void mountClaims(CloneSet cs, PodSpec spec, String instanceId) {

@@ -271,4 +271,65 @@ class CloneSetEndToEndTest {
                 .forEach(c -> claims.add(c.getMetadata().getName()));
         assertEquals(2, claims.size(), claims.toString());
     }
+
+    @Test
+    void inPlaceRolloutInPartitionStepsKeepsPodsAndLimits() {
+        String name = "inplace";
+        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+            CloneSet cs = cloneSet(name, 5, "nginx:1");
+            cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
+            resource(name).create(cs);
+            settled(name, 5);
+            Map<String, String> uids = livePods(name).stream()
+                    .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+
+            watch.arm(4, 5);
+            edit(name, s -> {
+                s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2");
+                s.getUpdateStrategy().setPartition(new IntOrString("80%"));
+            });
+            waitStatus(name, "partition 80%: 1 updated in place", c -> c.getStatus().getUpdatedReplicas() == 1
+                    && c.getStatus().getUpdatedReadyReplicas() == 1 && c.getStatus().getReadyReplicas() == 5);
+            for (String step : List.of("40%", "0%")) {
+                edit(name, s -> s.getUpdateStrategy().setPartition(new IntOrString(step)));
+                int want = step.equals("0%") ? 5 : 3;
+                waitStatus(name, "partition " + step, c -> c.getStatus().getUpdatedReplicas() == want
+                        && c.getStatus().getUpdatedReadyReplicas() == want && c.getStatus().getReadyReplicas() == 5);
+            }
+            List<Pod> after = livePods(name);
+            assertEquals(5, after.size());
+            for (Pod p : after) {
+                assertEquals(uids.get(p.getMetadata().getName()), p.getMetadata().getUid(), "pod kept: " + p.getMetadata().getName());
+                assertEquals("nginx:2", p.getSpec().getContainers().get(0).getImage());
+                assertTrue(p.getMetadata().getAnnotations().containsKey(WellKnown.INPLACE_UPDATE_STATE_ANNOTATION));
+                assertEquals(WellKnown.LIFECYCLE_STATE_NORMAL, p.getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL));
+            }
+            assertEquals(List.of(), watch.violations(), watch.describe());
+        }
+    }
+
+    @Test
+    void preDeleteHookHoldsThePodUntilReleased() {
+        String name = "hooked";
+        CloneSet cs = cloneSet(name, 2, "nginx:1");
+        cs.getSpec().getTemplate().getMetadata().getLabels().put("hold", "true");
+        dev.kruisevertx.api.common.Lifecycle lifecycle = new dev.kruisevertx.api.common.Lifecycle();
+        dev.kruisevertx.api.common.LifecycleHook hook = new dev.kruisevertx.api.common.LifecycleHook();
+        hook.setLabelsHandler(Map.of("hold", "true"));
+        lifecycle.setPreDelete(hook);
+        cs.getSpec().setLifecycle(lifecycle);
+        resource(name).create(cs);
+        settled(name, 2);
+        edit(name, s -> s.setReplicas(1));
+        Pod held = Await.waitFor("a pod in PreparingDelete", WAIT, () -> livePods(name).stream()
+                .filter(p -> WellKnown.LIFECYCLE_STATE_PREPARING_DELETE.equals(
+                        p.getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL))).findFirst().orElse(null),
+                p -> p != null);
+        assertEquals(2, livePods(name).size(), "held, not deleted");
+        client.pods().inNamespace(NS).withName(held.getMetadata().getName())
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata().removeFromLabels("hold")
+                        .endMetadata().build());
+        Await.waitFor("released pod deleted", WAIT, () -> livePods(name).size() == 1
+                && livePods(name).stream().noneMatch(p -> p.getMetadata().getName().equals(held.getMetadata().getName())));
+    }
 }

@@ -4,6 +4,8 @@ import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.LifecycleHook;
+import dev.kruisevertx.api.common.LifecycleState;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -94,7 +96,7 @@ class CloneSetPlannerTest {
         CloneSet cs = cs(4, 1);
         cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(2));
         CloneSetPlanner.State s = new CloneSetPlanner.State(cs, List.of(), List.of(), "cs-old111", cs.getSpec().getTemplate(),
-                "cs-new222", new CloneSetPlanner.Options(false, true, false), NOW, Set.of());
+                "cs-new222", new CloneSetPlanner.Options(false, true, false, true), NOW, Set.of());
         CloneSetPlan plan = CloneSetPlanner.plan(s, new Random(3));
         assertEquals(4, plan.creates().size());
         assertEquals(List.of("old111", "old111", "new222", "new222"), plan.creates().stream()
@@ -162,7 +164,7 @@ class CloneSetPlannerTest {
         CloneSetPlan first = plan(cs, pods);
         assertEquals(List.of(), first.deletes());
         assertEquals(1, first.lifecycle().size());
-        assertEquals(WellKnown.LIFECYCLE_STATE_PREPARING_DELETE, first.lifecycle().get(0).state());
+        assertEquals(LifecycleState.PREPARING_DELETE, first.lifecycle().get(0).state());
         assertEquals("cs-ccccc", first.lifecycle().get(0).pod().getMetadata().getName());
 
         Pod preparing = new PodBuilder(pods.get(2)).editMetadata()
@@ -177,7 +179,7 @@ class CloneSetPlannerTest {
         // Replicas back to 3 while it waits: it returns to Normal instead of a new pod being created.
         cs.getSpec().setReplicas(3);
         CloneSetPlan back = plan(cs, List.of(pods.get(0), pods.get(1), preparing));
-        assertEquals(WellKnown.LIFECYCLE_STATE_NORMAL, back.lifecycle().get(0).state());
+        assertEquals(LifecycleState.NORMAL, back.lifecycle().get(0).state());
         assertEquals(List.of(), back.creates());
     }
 
@@ -222,7 +224,7 @@ class CloneSetPlannerTest {
         CloneSet cs = cs(1, 1);
         Pod gated = new PodBuilder(pod("aaaaa", NEW, true)).editOrNewSpec().addNewReadinessGate()
                 .withConditionType(WellKnown.INPLACE_UPDATE_READY_CONDITION).endReadinessGate().endSpec().build();
-        assertEquals(List.of(gated), plan(cs, List.of(gated)).markReady());
+        assertEquals(List.of(gated), plan(cs, List.of(gated)).statusWrites());
 
         Lifecycle lifecycle = new Lifecycle();
         LifecycleHook hook = new LifecycleHook();
@@ -233,10 +235,69 @@ class CloneSetPlannerTest {
                 .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL).endMetadata().build();
         assertEquals(List.of(), plan(cs, List.of(preparing)).lifecycle(), "waits for the hook");
         Pod mounted = new PodBuilder(preparing).editMetadata().addToLabels("slb", "mounted").endMetadata().build();
-        assertEquals(WellKnown.LIFECYCLE_STATE_NORMAL, plan(cs, List.of(mounted)).lifecycle().get(0).state());
+        assertEquals(LifecycleState.NORMAL, plan(cs, List.of(mounted)).lifecycle().get(0).state());
 
         CloneSetPlan create = plan(cs, List.of());
         assertEquals(WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL,
                 create.creates().get(0).pod().getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL));
+    }
+
+    @Test
+    void inPlaceIfPossibleUpdatesImagesInPlaceAndRecreatesOtherChanges() {
+        CloneSet v1 = cs(2, 1);
+        v1.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("img:1");
+        ControllerRevision r1 = CloneSetRevisions.newRevision(v1, 1, null);
+        CloneSet v2 = cs(2, 1);
+        v2.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
+        ControllerRevision r2 = CloneSetRevisions.newRevision(v2, 2, null);
+        String old = r1.getMetadata().getName();
+        String upd = r2.getMetadata().getName();
+        List<Pod> pods = List.of(pod("aaaaa", old, true), pod("bbbbb", old, true));
+        CloneSetPlan plan = CloneSetPlanner.plan(new CloneSetPlanner.State(v2, pods, List.of(), old,
+                v1.getSpec().getTemplate(), upd, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(r1, r2)),
+                new Random(1));
+        assertEquals(1, plan.inPlace().size(), plan.summary());
+        assertEquals(Map.of("c", "img:2"), plan.inPlace().get(0).spec().containerImages());
+        assertEquals(List.of(), plan.recreates());
+
+        // A change that cannot be made in place (a new env var) falls back to recreating...
+        CloneSet v3 = cs(2, 1);
+        v3.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
+        v3.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(
+                List.of(new io.fabric8.kubernetes.api.model.EnvVar("A", "1", null)));
+        ControllerRevision r3 = CloneSetRevisions.newRevision(v3, 3, null);
+        CloneSetPlan recreate = CloneSetPlanner.plan(new CloneSetPlanner.State(v3, pods, List.of(), old,
+                v1.getSpec().getTemplate(), r3.getMetadata().getName(), CloneSetPlanner.Options.defaults(), NOW, Set.of(),
+                List.of(r1, r3)), new Random(1));
+        assertEquals(1, recreate.recreates().size(), recreate.summary());
+        // ...or, with InPlaceOnly, to waiting.
+        v3.getSpec().getUpdateStrategy().setType("InPlaceOnly");
+        CloneSetPlan only = CloneSetPlanner.plan(new CloneSetPlanner.State(v3, pods, List.of(), old,
+                v1.getSpec().getTemplate(), r3.getMetadata().getName(), CloneSetPlanner.Options.defaults(), NOW, Set.of(),
+                List.of(r1, r3)), new Random(1));
+        assertEquals(List.of(), only.recreates());
+        assertEquals(List.of(), only.inPlace());
+    }
+
+    @Test
+    void inPlaceUpdateHookMovesThePodToPreparingUpdateFirst() {
+        CloneSet v1 = cs(1, 1);
+        v1.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("img:1");
+        ControllerRevision r1 = CloneSetRevisions.newRevision(v1, 1, null);
+        CloneSet v2 = cs(1, 1);
+        v2.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
+        Lifecycle lifecycle = new Lifecycle();
+        LifecycleHook hook = new LifecycleHook();
+        hook.setLabelsHandler(Map.of("traffic", "on"));
+        lifecycle.setInPlaceUpdate(hook);
+        v2.getSpec().setLifecycle(lifecycle);
+        ControllerRevision r2 = CloneSetRevisions.newRevision(v2, 2, null);
+        Pod hooked = new PodBuilder(pod("aaaaa", r1.getMetadata().getName(), true)).editMetadata()
+                .addToLabels("traffic", "on").endMetadata().build();
+        CloneSetPlan plan = CloneSetPlanner.plan(new CloneSetPlanner.State(v2, List.of(hooked), List.of(),
+                r1.getMetadata().getName(), v1.getSpec().getTemplate(), r2.getMetadata().getName(),
+                CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(r1, r2)), new Random(1));
+        assertEquals(List.of(), plan.inPlace());
+        assertEquals(LifecycleState.PREPARING_UPDATE, plan.lifecycle().get(0).state());
     }
 }

@@ -173,8 +173,8 @@ class CloneSetEndToEndTest {
             assertTrue(watch.minReady() >= 4 && watch.maxTotal() <= 5, "min ready " + watch.minReady() + " max total " + watch.maxTotal());
             watch.disarm();
 
-            // Scale down to 3 and back to 5.
-            edit(name, s -> s.setReplicas(3));
+            // Scale down to 3 through the scale subresource (kubectl scale), and back to 5.
+            resource(name).scale(3);
             settled(name, 3);
             edit(name, s -> s.setReplicas(5));
             settled(name, 5);
@@ -331,5 +331,26 @@ class CloneSetEndToEndTest {
                         .endMetadata().build());
         Await.waitFor("released pod deleted", WAIT, () -> livePods(name).size() == 1
                 && livePods(name).stream().noneMatch(p -> p.getMetadata().getName().equals(held.getMetadata().getName())));
+    }
+
+    @Test
+    void aManagerRestartInTheMiddleOfARolloutFinishesItWithinTheLimits() throws Exception {
+        String name = "restart";
+        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+            resource(name).create(cloneSet(name, 6, "nginx:1"));
+            settled(name, 6);
+            watch.arm(5, 6);
+            edit(name, s -> s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
+            waitStatus(name, "rollout under way", c -> c.getStatus().getUpdatedReplicas() >= 2
+                    && c.getStatus().getUpdatedReplicas() < 6);
+            app.close().await(60, TimeUnit.SECONDS);
+            List<ControllerDefinition> controllers = List.of(new CloneSetController());
+            app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
+                    .await(60, TimeUnit.SECONDS);
+            CloneSet done = waitStatus(name, "rollout finished after the restart", c -> c.getStatus().getUpdatedReplicas() == 6
+                    && c.getStatus().getUpdatedReadyReplicas() == 6 && livePods(name).size() == 6);
+            assertEquals(done.getStatus().getUpdateRevision(), done.getStatus().getCurrentRevision());
+            assertEquals(List.of(), watch.violations(), watch.describe());
+        }
     }
 }

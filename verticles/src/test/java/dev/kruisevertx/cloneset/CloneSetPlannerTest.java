@@ -300,4 +300,40 @@ class CloneSetPlannerTest {
         assertEquals(List.of(), plan.inPlace());
         assertEquals(LifecycleState.PREPARING_UPDATE, plan.lifecycle().get(0).state());
     }
+
+    @Test
+    void partitionRollbackRecreatesUpdatedPodsAtTheCurrentRevision() {
+        CloneSet cs = cs(4, 2);
+        cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(3));
+        List<Pod> pods = List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), pod("ccccc", OLD, true),
+                pod("ddddd", OLD, true));
+        CloneSetPlanner.Options rollback = new CloneSetPlanner.Options(true, false, false, true);
+        CloneSetPlan plan = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), OLD,
+                cs.getSpec().getTemplate(), NEW, rollback, NOW, Set.of()), new Random(1));
+        assertEquals(-1, plan.diff().updateNum());
+        assertEquals(1, plan.recreates().size());
+        assertTrue(PodView.atRevision(plan.recreates().get(0), NEW), "an updated pod goes back");
+        // Without the gate nothing moves back.
+        assertEquals(List.of(), plan(cs, pods).recreates());
+
+        // Once it is gone, the replacement is created at the current revision.
+        List<Pod> after = List.of(pod("bbbbb", NEW, true), pod("ccccc", OLD, true), pod("ddddd", OLD, true));
+        CloneSetPlan create = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, after, List.of(), OLD,
+                cs.getSpec().getTemplate(), NEW, rollback, NOW, Set.of()), new Random(1));
+        assertEquals(1, create.creates().size());
+        assertTrue(create.creates().get(0).atCurrentRevision());
+        assertEquals(OLD, create.creates().get(0).pod().getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL));
+    }
+
+    @Test
+    void eventHandlerOptimizationIgnoresStatusNoise() {
+        Pod before = pod("aaaaa", NEW, true);
+        Pod heartbeat = new PodBuilder(before).editMetadata().withResourceVersion("99").endMetadata().build();
+        assertTrue(!CloneSetController.EventHandlers.relevant(before, heartbeat));
+        Pod notReady = new PodBuilder(before).editStatus().editFirstCondition().withStatus("False").endCondition()
+                .endStatus().build();
+        assertTrue(CloneSetController.EventHandlers.relevant(before, notReady));
+        Pod relabelled = new PodBuilder(before).editMetadata().addToLabels("x", "y").endMetadata().build();
+        assertTrue(CloneSetController.EventHandlers.relevant(before, relabelled));
+    }
 }

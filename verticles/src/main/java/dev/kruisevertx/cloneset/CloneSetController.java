@@ -112,7 +112,9 @@ public final class CloneSetController implements ControllerDefinition {
                 case UPDATED -> {
                     Pod oldPod = event.oldObject();
                     Pod newPod = event.newObject();
-                    versions.observe(newPod);
+                    if (newPod.getMetadata().getUid() != null) {
+                        versions.observe(newPod);
+                    }
                     Request oldOwner = owner(oldPod);
                     Request newOwner = owner(newPod);
                     if (newOwner != null && newPod.getMetadata().getDeletionTimestamp() != null
@@ -135,7 +137,9 @@ public final class CloneSetController implements ControllerDefinition {
                 }
                 case DELETED -> {
                     Pod pod = event.oldObject();
-                    versions.delete(pod);
+                    if (pod.getMetadata().getUid() != null) {
+                        versions.delete(pod);
+                    }
                     Request owner = owner(pod);
                     if (owner != null) {
                         scale.observeDelete(owner.key(), pod.getMetadata().getName());

@@ -106,11 +106,21 @@ class CloneSetEndToEndTest {
         return client.resources(CloneSet.class).inNamespace(NS).withName(name);
     }
 
+    /** Changes the spec from the live object; a conflict with the controller's status write is retried. */
     static void edit(String name, Consumer<CloneSetSpec> change) {
-        resource(name).edit(cs -> {
-            change.accept(cs.getSpec());
-            return cs;
-        });
+        for (int attempt = 1; ; attempt++) {
+            try {
+                resource(name).edit(cs -> {
+                    change.accept(cs.getSpec());
+                    return cs;
+                });
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 20) {
+                    throw e;
+                }
+            }
+        }
     }
 
     static CloneSet waitStatus(String name, String what, java.util.function.Predicate<CloneSet> done) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.manager;
 
+import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.podreadiness.PodReadinessController;
 
@@ -12,6 +13,7 @@ public final class ControllerRegistry {
 
     public static List<ControllerDefinition> all() {
         return List.of(
-                new PodReadinessController());
+                new PodReadinessController(),
+                new CloneSetController());
     }
 }

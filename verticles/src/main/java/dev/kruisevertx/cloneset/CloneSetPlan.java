@@ -1,0 +1,142 @@
+package dev.kruisevertx.cloneset;
+
+import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one reconcile of a CloneSet will do, decided from the cache alone. Every list is executed in the order
+ * given; an empty plan means the CloneSet is where its spec wants it (or must wait, see {@code reason}).
+ *
+ * @param phase           which step decided: scaling and updating never happen in the same reconcile
+ * @param reason          one line for humans ({@code /debug/plans}, logs)
+ * @param diff            the numbers the decision was made from (null when it never got that far)
+ * @param creates         pods to create, each with the PVCs of its instance that do not exist yet
+ * @param lifecycle       lifecycle state changes (pod name, new state)
+ * @param deletes         pods to delete, each with the PVCs of its instance to delete with it
+ * @param pvcDeletes      PVCs to delete on their own (instances without a pod, with disablePVCReuse)
+ * @param recreates       pods to mark {@code apps.kruise.io/specified-delete} so scaling replaces them
+ * @param inPlace         pods to update in place, with what to change
+ * @param podWrites       in-place updates to carry on (grace period over, next container batch): pod updates
+ * @param statusWrites    pods whose in-place update finished: InPlaceUpdateReady becomes True
+ * @param requeueAfter    when to look again without an event (a grace period running out), zero for never
+ */
+public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<Create> creates,
+                           List<LifecycleChange> lifecycle, List<Delete> deletes, List<PersistentVolumeClaim> pvcDeletes,
+                           List<Pod> recreates, List<InPlace> inPlace, List<PodWrite> podWrites, List<Pod> statusWrites,
+                           Duration requeueAfter) {
+
+    public enum Phase { NONE, WAIT, SCALE, UPDATE }
+
+    /** A pod to create with the PVCs it needs. */
+    public record Create(Pod pod, List<PersistentVolumeClaim> claims, boolean atCurrentRevision) {
+    }
+
+    /** A pod to delete with the PVCs of its instance. */
+    public record Delete(Pod pod, List<PersistentVolumeClaim> claims) {
+    }
+
+    /** A lifecycle state change; with markPodNotReady, KruisePodReady follows the state. */
+    public record LifecycleChange(Pod pod, LifecycleState state, boolean markPodNotReady) {
+    }
+
+    /** A pod to update in place. */
+    public record InPlace(Pod pod, InPlaceUpdateSpec spec) {
+    }
+
+    /** A pod as cached and as it must become (metadata and spec). */
+    public record PodWrite(Pod before, Pod after) {
+    }
+
+    public CloneSetPlan {
+        creates = List.copyOf(creates);
+        lifecycle = List.copyOf(lifecycle);
+        deletes = List.copyOf(deletes);
+        pvcDeletes = List.copyOf(pvcDeletes);
+        recreates = List.copyOf(recreates);
+        inPlace = List.copyOf(inPlace);
+        podWrites = List.copyOf(podWrites);
+        statusWrites = List.copyOf(statusWrites);
+        requeueAfter = requeueAfter == null ? Duration.ZERO : requeueAfter;
+    }
+
+    public boolean hasActions() {
+        return !creates.isEmpty() || !lifecycle.isEmpty() || !deletes.isEmpty() || !pvcDeletes.isEmpty()
+                || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();
+    }
+
+    /** A compact one-line description: the reason and the counts of each action. */
+    public String summary() {
+        List<String> parts = new ArrayList<>();
+        if (!creates.isEmpty()) {
+            parts.add("create " + creates.size());
+        }
+        if (!deletes.isEmpty()) {
+            parts.add("delete " + deletes.size());
+        }
+        if (!lifecycle.isEmpty()) {
+            parts.add("lifecycle " + lifecycle.size());
+        }
+        if (!recreates.isEmpty()) {
+            parts.add("recreate " + recreates.size());
+        }
+        if (!pvcDeletes.isEmpty()) {
+            parts.add("delete pvc " + pvcDeletes.size());
+        }
+        if (!inPlace.isEmpty()) {
+            parts.add("in-place " + inPlace.size());
+        }
+        if (!podWrites.isEmpty()) {
+            parts.add("continue in-place " + podWrites.size());
+        }
+        if (!statusWrites.isEmpty()) {
+            parts.add("in-place ready " + statusWrites.size());
+        }
+        return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")");
+    }
+
+    static Builder builder(Phase phase, CloneSetDiff diff) {
+        return new Builder(phase, diff);
+    }
+
+    /** Accumulates actions while a decision is made. */
+    static final class Builder {
+        Phase phase;
+        final CloneSetDiff diff;
+        final List<Create> creates = new ArrayList<>();
+        final List<LifecycleChange> lifecycle = new ArrayList<>();
+        final List<Delete> deletes = new ArrayList<>();
+        final List<PersistentVolumeClaim> pvcDeletes = new ArrayList<>();
+        final List<Pod> recreates = new ArrayList<>();
+        final List<InPlace> inPlace = new ArrayList<>();
+        final List<PodWrite> podWrites = new ArrayList<>();
+        final List<Pod> statusWrites = new ArrayList<>();
+        Duration requeueAfter = Duration.ZERO;
+
+        Builder(Phase phase, CloneSetDiff diff) {
+            this.phase = phase;
+            this.diff = diff;
+        }
+
+        boolean hasActions() {
+            return !creates.isEmpty() || !lifecycle.isEmpty() || !deletes.isEmpty() || !pvcDeletes.isEmpty()
+                    || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();
+        }
+
+        void requeueWithin(Duration d) {
+            if (d != null && !d.isZero() && !d.isNegative() && (requeueAfter.isZero() || d.compareTo(requeueAfter) < 0)) {
+                requeueAfter = d;
+            }
+        }
+
+        CloneSetPlan build(String reason) {
+            return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
+                    podWrites, statusWrites, requeueAfter);
+        }
+    }
+}

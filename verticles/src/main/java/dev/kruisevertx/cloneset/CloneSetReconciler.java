@@ -1,0 +1,333 @@
+package dev.kruisevertx.cloneset;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetConditionType;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.Indexes;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.Reconciler;
+import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.expectations.ResourceVersionExpectations;
+import dev.kruisevertx.expectations.ScaleExpectations;
+import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.podutil.LabelSelectors;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * One reconcile of a CloneSet, top to bottom: read the cache; wait while the cache lags this controller's own
+ * writes (scale and resourceVersion expectations); release pods that left the selector and adopt orphans that
+ * match it; resolve revisions; let {@link CloneSetPlanner} decide; carry out the plan; write the status when it
+ * changed; prune old revisions. Any failed step fails the Future, and the queue retries with backoff.
+ */
+final class CloneSetReconciler implements Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(CloneSetReconciler.class);
+    private static final Duration STALE_CACHE_RECHECK = Duration.ofSeconds(1);
+
+    private final ControllerContext ctx;
+    private final CachedResource<CloneSet> clonesets;
+    private final CachedResource<Pod> pods;
+    private final CachedResource<PersistentVolumeClaim> pvcs;
+    private final CachedResource<ControllerRevision> revisions;
+    private final ScaleExpectations scaleExpectations;
+    private final ResourceVersionExpectations versionExpectations;
+    private final CloneSetActuator actuator;
+    private final Clock clock;
+    private final Random random;
+
+    CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
+                       ResourceVersionExpectations versionExpectations, Clock clock, Random random) {
+        this.ctx = ctx;
+        this.clonesets = ctx.cache().resource(CloneSet.class);
+        this.pods = ctx.cache().resource(Pod.class);
+        this.pvcs = ctx.cache().resource(PersistentVolumeClaim.class);
+        this.revisions = ctx.cache().resource(ControllerRevision.class);
+        this.scaleExpectations = scaleExpectations;
+        this.versionExpectations = versionExpectations;
+        this.clock = clock;
+        this.random = random;
+        this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
+                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock, ctx.gates().enabled(Feature.CloneSetShortHash));
+    }
+
+    @Override
+    public Future<Result> reconcile(Request request) {
+        CloneSet cs = clonesets.get(request.namespace(), request.name());
+        if (cs == null) {
+            scaleExpectations.delete(request.key());
+            ctx.plans().forget(CloneSetController.NAME, request);
+            return Future.succeededFuture(Result.done());
+        }
+        if (cs.getMetadata().getDeletionTimestamp() != null) {
+            // Pods and PVCs go with the CloneSet through their ownerReferences.
+            return Future.succeededFuture(Result.done());
+        }
+        Predicate<Map<String, String>> selector;
+        try {
+            if (cs.getSpec() == null || cs.getSpec().getSelector() == null || cs.getSpec().getTemplate() == null) {
+                throw new IllegalArgumentException("spec.selector and spec.template are required");
+            }
+            selector = LabelSelectors.compile(cs.getSpec().getSelector());
+            CloneSetDiff.Limits.of(cs);
+        } catch (IllegalArgumentException e) {
+            record(request, "invalid CloneSet: " + e.getMessage(), null);
+            return Future.succeededFuture(Result.done());
+        }
+
+        ScaleExpectations.Satisfied satisfied = scaleExpectations.satisfied(request.key());
+        if (!satisfied.satisfied()) {
+            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details(), null);
+            Duration left = ctx.settings().expectationTimeout().minus(satisfied.unsatisfiedFor());
+            return Future.succeededFuture(Result.requeueAfter(left.isNegative() ? STALE_CACHE_RECHECK : left));
+        }
+
+        String uid = cs.getMetadata().getUid();
+        List<Pod> owned = new ArrayList<>();
+        List<Pod> release = new ArrayList<>();
+        Set<String> terminatingIds = new HashSet<>();
+        for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
+            if (!isControlledBy(p, uid)) {
+                continue;
+            }
+            if (!PodView.isActive(p)) {
+                String id = PodView.labels(p).get(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL);
+                if (id != null && PodView.isTerminating(p)) {
+                    terminatingIds.add(id);
+                }
+                continue;
+            }
+            if (selector.test(PodView.labels(p))) {
+                owned.add(p);
+            } else {
+                release.add(p);
+            }
+        }
+        List<Pod> adopt = new ArrayList<>();
+        for (Pod p : pods.list(request.namespace())) {
+            if (controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p))) {
+                adopt.add(p);
+            }
+        }
+        if (!release.isEmpty() || !adopt.isEmpty()) {
+            return releaseAndAdopt(cs, release, adopt).map(v -> Result.done());
+        }
+        for (Pod p : owned) {
+            if (!versionExpectations.isSatisfied(p)) {
+                record(request, "waiting for the cache to see our update of pod " + p.getMetadata().getName(), null);
+                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+        }
+        List<PersistentVolumeClaim> claims = new ArrayList<>();
+        for (PersistentVolumeClaim c : pvcs.byIndex(Indexes.OWNER_UID, uid)) {
+            if (c.getMetadata().getDeletionTimestamp() == null && isControlledBy(c.getMetadata().getOwnerReferences(), uid)) {
+                claims.add(c);
+            }
+        }
+        List<ControllerRevision> history = new ArrayList<>();
+        for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
+            if (isControlledBy(r.getMetadata().getOwnerReferences(), uid)) {
+                history.add(r);
+            }
+        }
+
+        RevisionResolution revs = RevisionResolution.resolve(cs, history);
+        return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs, terminatingIds));
+    }
+
+    private Future<Result> sync(Request request, CloneSet cs, List<Pod> owned, List<PersistentVolumeClaim> claims,
+                                List<ControllerRevision> history, RevisionResolution revs, Set<String> terminatingIds) {
+        String updateRevision = revs.update().getMetadata().getName();
+        String currentRevision = revs.current().getMetadata().getName();
+        PodTemplateSpec currentTemplate = revs.current() == revs.update() ? cs.getSpec().getTemplate()
+                : CloneSetRevisions.templateOf(revs.current());
+        CloneSetPlanner.Options options = new CloneSetPlanner.Options(
+                ctx.gates().enabled(Feature.CloneSetPartitionRollback),
+                ctx.gates().enabled(Feature.CloneSetShortHash),
+                ctx.gates().enabled(Feature.PreparingUpdateAsUpdate),
+                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata));
+        CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
+                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs));
+        CloneSetPlan plan = CloneSetPlanner.plan(state, random);
+        record(request, plan.summary(), plan);
+
+        CloneSetConditionType step = plan.phase() == CloneSetPlan.Phase.UPDATE ? CloneSetConditionType.FAILED_UPDATE
+                : plan.phase() == CloneSetPlan.Phase.SCALE ? CloneSetConditionType.FAILED_SCALE : null;
+        return actuator.execute(cs, plan, updateRevision).transform(ar -> {
+            String failure = ar.failed() ? String.valueOf(ar.cause().getMessage()) : null;
+            CloneSetStatus status = CloneSetStatusCalculator.calculate(cs, owned, currentRevision, updateRevision,
+                    revs.collisionCount(), step, failure, clock.instant());
+            Future<Void> written = writeStatus(cs, status)
+                    .compose(v -> pruneHistory(cs, history, revs, owned, status));
+            if (ar.failed()) {
+                return written.transform(ignored -> Future.failedFuture(ar.cause()));
+            }
+            return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
+        });
+    }
+
+    private static List<ControllerRevision> withCreated(List<ControllerRevision> history, RevisionResolution revs) {
+        if (revs.toCreate() == null) {
+            return history;
+        }
+        List<ControllerRevision> all = new ArrayList<>(history);
+        all.add(revs.toCreate());
+        return all;
+    }
+
+    private void record(Request request, String summary, CloneSetPlan plan) {
+        ctx.plans().record(CloneSetController.NAME, request, summary, plan == null ? summary : plan);
+    }
+
+    private Future<Void> writeRevisions(RevisionResolution revs) {
+        if (revs.toCreate() != null) {
+            ControllerRevision r = revs.toCreate();
+            return ctx.kube().write(() -> {
+                try {
+                    return ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
+                            .resource(r).create();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() == 409) {
+                        // Created by an earlier attempt whose event the cache has not delivered yet.
+                        return r;
+                    }
+                    throw e;
+                }
+            }).mapEmpty();
+        }
+        if (revs.renumber() != null) {
+            ControllerRevision r = revs.renumber();
+            return ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
+                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName())
+                    .edit(live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build())).mapEmpty();
+        }
+        return Future.succeededFuture();
+    }
+
+    private Future<Void> writeStatus(CloneSet cs, CloneSetStatus status) {
+        if (Objects.equals(cs.getStatus(), status)) {
+            return Future.succeededFuture();
+        }
+        String ns = cs.getMetadata().getNamespace();
+        String name = cs.getMetadata().getName();
+        return ctx.kube().write(() -> ctx.client().resources(CloneSet.class).inNamespace(ns).withName(name)
+                .editStatus(live -> {
+                    live.setStatus(status);
+                    return live;
+                })).mapEmpty();
+    }
+
+    private Future<Void> pruneHistory(CloneSet cs, List<ControllerRevision> history, RevisionResolution revs,
+                                      List<Pod> owned, CloneSetStatus status) {
+        Set<String> live = new HashSet<>();
+        live.add(revs.update().getMetadata().getName());
+        live.add(revs.current().getMetadata().getName());
+        if (status.getCurrentRevision() != null) {
+            live.add(status.getCurrentRevision());
+        }
+        for (Pod p : owned) {
+            String label = PodView.revisionLabel(p);
+            if (label != null) {
+                live.add(label);
+                live.add(PodView.shortHash(label));
+            }
+        }
+        Integer limit = cs.getSpec().getRevisionHistoryLimit();
+        List<ControllerRevision> prune = CloneSetRevisions.toPrune(history, live, limit == null ? 10 : limit);
+        Future<Void> chain = Future.succeededFuture();
+        for (ControllerRevision r : prune) {
+            chain = chain.compose(v -> ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
+                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete()).mapEmpty());
+        }
+        return chain;
+    }
+
+    /** Pods that left the selector lose their ownerReference; matching orphans gain one. */
+    private Future<Void> releaseAndAdopt(CloneSet cs, List<Pod> release, List<Pod> adopt) {
+        String uid = cs.getMetadata().getUid();
+        Future<Void> chain = Future.succeededFuture();
+        for (Pod p : release) {
+            chain = chain.compose(v -> editOwner(p, live -> {
+                List<OwnerReference> refs = new ArrayList<>(live.getMetadata().getOwnerReferences());
+                refs.removeIf(r -> uid.equals(r.getUid()));
+                return new PodBuilder(live).editMetadata().withOwnerReferences(refs).endMetadata().build();
+            }));
+        }
+        for (Pod p : adopt) {
+            chain = chain.compose(v -> editOwner(p, live -> {
+                if (controllerOf(live) != null) {
+                    return live;
+                }
+                return new PodBuilder(live).editMetadata().addToOwnerReferences(CloneSetRevisions.ownerReference(cs))
+                        .endMetadata().build();
+            }));
+        }
+        LOG.info("CloneSet {}/{}: releasing {} pods, adopting {}", cs.getMetadata().getNamespace(),
+                cs.getMetadata().getName(), release.size(), adopt.size());
+        return chain;
+    }
+
+    private Future<Void> editOwner(Pod pod, java.util.function.UnaryOperator<Pod> change) {
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).edit(change);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).mapEmpty();
+    }
+
+    static OwnerReference controllerOf(Pod p) {
+        List<OwnerReference> refs = p.getMetadata().getOwnerReferences();
+        if (refs == null) {
+            return null;
+        }
+        for (OwnerReference r : refs) {
+            if (Boolean.TRUE.equals(r.getController())) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isControlledBy(Pod p, String uid) {
+        return isControlledBy(p.getMetadata().getOwnerReferences(), uid);
+    }
+
+    private static boolean isControlledBy(List<OwnerReference> refs, String uid) {
+        if (refs == null) {
+            return false;
+        }
+        for (OwnerReference r : refs) {
+            if (Boolean.TRUE.equals(r.getController()) && uid.equals(r.getUid())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

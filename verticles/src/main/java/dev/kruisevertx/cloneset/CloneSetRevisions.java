@@ -1,0 +1,158 @@
+package dev.kruisevertx.cloneset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * ControllerRevisions of a CloneSet: one per pod template, named {@code <cloneset>-<hash>}, holding the patch
+ * {@code {"spec":{"template":{..., "$patch":"replace"}}}} as OpenKruise stores it. Revisions whose data equals
+ * the current template (after dropping empty and null fields, so revisions written by OpenKruise's Go serializer
+ * are recognised) are reused instead of duplicated.
+ */
+public final class CloneSetRevisions {
+    /** Label Kubernetes' controller history puts on a revision. */
+    public static final String HASH_LABEL = "controller.kubernetes.io/hash";
+
+    private static final ObjectMapper SORTED = Serialization.jsonMapper().copy()
+            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+    private CloneSetRevisions() {
+    }
+
+    /** The revision data of the CloneSet's current template, as canonical JSON (keys sorted). */
+    public static JsonNode patchOf(CloneSet cs) {
+        ObjectNode template = SORTED.valueToTree(cs.getSpec().getTemplate());
+        template.put("$patch", "replace");
+        ObjectNode spec = SORTED.createObjectNode();
+        spec.set("template", template);
+        ObjectNode root = SORTED.createObjectNode();
+        root.set("spec", spec);
+        return sortKeys(root);
+    }
+
+    public static byte[] bytes(JsonNode data) {
+        try {
+            return SORTED.writeValueAsString(data).getBytes(StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot serialize revision data: " + e.getMessage(), e);
+        }
+    }
+
+    /** A new revision object (not yet created) of the CloneSet's current template. */
+    public static ControllerRevision newRevision(CloneSet cs, long revisionNumber, Integer collisionCount) {
+        JsonNode data = patchOf(cs);
+        String hash = RevisionHash.of(bytes(data), collisionCount);
+        Map<String, String> labels = new HashMap<>();
+        if (cs.getSpec().getTemplate().getMetadata() != null && cs.getSpec().getTemplate().getMetadata().getLabels() != null) {
+            labels.putAll(cs.getSpec().getTemplate().getMetadata().getLabels());
+        }
+        labels.put(HASH_LABEL, hash);
+        return new ControllerRevisionBuilder().withNewMetadata()
+                .withName(cs.getMetadata().getName() + "-" + hash)
+                .withNamespace(cs.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withOwnerReferences(ownerReference(cs))
+                .endMetadata()
+                .withData(SORTED.convertValue(data, Object.class))
+                .withRevision(revisionNumber)
+                .build();
+    }
+
+    public static OwnerReference ownerReference(CloneSet cs) {
+        return new OwnerReferenceBuilder().withApiVersion(CloneSet.API_VERSION).withKind(CloneSet.KIND)
+                .withName(cs.getMetadata().getName()).withUid(cs.getMetadata().getUid())
+                .withController(true).withBlockOwnerDeletion(true).build();
+    }
+
+    /** Whether two revisions hold the same template, ignoring null and empty fields. */
+    public static boolean sameData(ControllerRevision revision, JsonNode data) {
+        if (revision.getData() == null) {
+            return false;
+        }
+        JsonNode stored = SORTED.valueToTree(revision.getData());
+        return prune(stored.deepCopy()).equals(prune(data.deepCopy()));
+    }
+
+    /** The pod template stored in a revision. */
+    public static PodTemplateSpec templateOf(ControllerRevision revision) {
+        JsonNode stored = SORTED.valueToTree(revision.getData());
+        JsonNode template = stored.path("spec").path("template");
+        if (!(template instanceof ObjectNode t)) {
+            throw new IllegalArgumentException("ControllerRevision " + revision.getMetadata().getName()
+                    + " has no spec.template in its data");
+        }
+        ObjectNode copy = t.deepCopy();
+        copy.remove("$patch");
+        return SORTED.convertValue(copy, PodTemplateSpec.class);
+    }
+
+    /** Revisions in ascending revision number (name breaks ties so the order is total). */
+    public static List<ControllerRevision> sorted(List<ControllerRevision> revisions) {
+        List<ControllerRevision> out = new ArrayList<>(revisions);
+        out.sort(Comparator.comparing((ControllerRevision r) -> r.getRevision() == null ? 0L : r.getRevision())
+                .thenComparing(r -> r.getMetadata().getName()));
+        return out;
+    }
+
+    /**
+     * Old revisions to delete so that at most {@code limit} non-live revisions remain; live ones (the current and
+     * update revisions and any revision a pod is at) are never pruned. Oldest go first.
+     */
+    public static List<ControllerRevision> toPrune(List<ControllerRevision> revisions, Set<String> live, int limit) {
+        List<ControllerRevision> history = new ArrayList<>();
+        for (ControllerRevision r : sorted(revisions)) {
+            boolean isLive = live.contains(r.getMetadata().getName());
+            String hash = r.getMetadata().getLabels() == null ? null : r.getMetadata().getLabels().get(HASH_LABEL);
+            if (!isLive && hash != null && live.contains(hash)) {
+                isLive = true;
+            }
+            if (!isLive) {
+                history.add(r);
+            }
+        }
+        int excess = history.size() - Math.max(limit, 0);
+        return excess <= 0 ? List.of() : history.subList(0, excess);
+    }
+
+    private static JsonNode sortKeys(JsonNode node) {
+        return SORTED.convertValue(SORTED.convertValue(node, Object.class), JsonNode.class);
+    }
+
+    /** Drops nulls, empty objects and empty arrays, recursively. */
+    private static JsonNode prune(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            Iterator<Map.Entry<String, JsonNode>> it = o.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = prune(e.getValue());
+                if (v.isNull() || (v.isContainerNode() && v.isEmpty())) {
+                    it.remove();
+                }
+            }
+        } else if (node instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                a.set(i, prune(a.get(i)));
+            }
+        }
+        return node;
+    }
+}

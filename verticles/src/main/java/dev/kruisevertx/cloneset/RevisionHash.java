@@ -1,0 +1,42 @@
+package dev.kruisevertx.cloneset;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The hash Kubernetes' controller history gives a ControllerRevision: 32-bit FNV-1 over the revision data, then
+ * over the collision count (little-endian uint32) when there is one, printed in decimal and mapped onto the
+ * "safe" alphabet without vowels (so a hash never spells a word).
+ */
+public final class RevisionHash {
+    private static final String SAFE = "bcdfghjklmnpqrstvwxz2456789";
+    private static final int OFFSET = 0x811c9dc5;
+    private static final int PRIME = 0x01000193;
+
+    private RevisionHash() {
+    }
+
+    public static String of(byte[] data, Integer collisionCount) {
+        int h = OFFSET;
+        for (byte b : data) {
+            h *= PRIME;
+            h ^= b & 0xff;
+        }
+        if (collisionCount != null) {
+            int c = collisionCount;
+            for (int k = 0; k < 4; k++) {
+                h *= PRIME;
+                h ^= (c >>> (8 * k)) & 0xff;
+            }
+        }
+        return safeEncode(Integer.toUnsignedString(h));
+    }
+
+    static String safeEncode(String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder(bytes.length);
+        for (byte b : bytes) {
+            out.append(SAFE.charAt((b & 0xff) % SAFE.length()));
+        }
+        return out.toString();
+    }
+}

@@ -73,6 +73,12 @@ public final class ControllerVerticle extends VerticleBase {
         for (WatchSpec<?> watch : controller.watches()) {
             consumers.add(subscribe(watch, enqueuer));
         }
+        // The informers synced (and published their initial events) before this verticle existed — on start-up,
+        // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
+        // so idle objects are reconciled too; the queue folds duplicates with events arriving meanwhile.
+        for (WatchSpec<?> watch : controller.watches()) {
+            replay(watch, enqueuer);
+        }
         for (int i = 0; i < workers; i++) {
             nextItem();
         }
@@ -90,6 +96,20 @@ public final class ControllerVerticle extends VerticleBase {
                         watch.type().getSimpleName(), e);
             }
         });
+    }
+
+    private <T extends HasMetadata> void replay(WatchSpec<T> watch, Enqueuer enqueuer) {
+        if (controllerContext.cache() == null) {
+            return;
+        }
+        for (T object : controllerContext.cache().resource(watch.type()).list()) {
+            try {
+                watch.mapper().map(CacheEvent.added(object, true), enqueuer);
+            } catch (RuntimeException e) {
+                LOG.error("controller {}: mapping a cached {} failed", definition.name(),
+                        watch.type().getSimpleName(), e);
+            }
+        }
     }
 
     private void nextItem() {

@@ -89,7 +89,10 @@ public final class CloneSetRevisions {
             return false;
         }
         JsonNode stored = SORTED.valueToTree(revision.getData());
-        return prune(stored.deepCopy()).equals(prune(data.deepCopy()));
+        // Compared as canonical text: a revision read back from the API holds 30 as an int where the template
+        // gives a long, and JsonNode equality tells IntNode(30) from LongNode(30).
+        return new String(bytes(sortKeys(prune(stored.deepCopy()))), StandardCharsets.UTF_8)
+                .equals(new String(bytes(sortKeys(prune(data.deepCopy()))), StandardCharsets.UTF_8));
     }
 
     /** The pod template stored in a revision. */

@@ -1,7 +1,5 @@
 package dev.kruisevertx.demo;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.kruisevertx.api.crd.KruiseCrds;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.manager.ControllerRegistry;
 import dev.kruisevertx.manager.ManagerApp;
@@ -9,7 +7,6 @@ import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
-import dev.kruisevertx.sim.Manifests;
 import dev.kruisevertx.sim.progress.Readiness;
 import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -60,17 +57,10 @@ public final class DemoRunner implements AutoCloseable {
         EmbeddedClusterOptions clusterOptions = new EmbeddedClusterOptions().setNodes(options.nodes())
                 .setPort(options.apiPort());
         cluster = await(EmbeddedCluster.start(clusterVertx, clusterOptions), "embedded cluster start");
-        List<JsonNode> crds = new ArrayList<>();
-        KruiseCrds.all().forEach(crd -> crds.addAll(Manifests.parse(Serialization.asJson(crd))));
-        await(cluster.installCrdDocuments(crds), "CRD installation");
+        EmbeddedProduct.install(cluster);
         cluster.writeKubeconfig(options.kubeconfigOut());
         out.println("demo: embedded API server at " + cluster.url() + " with " + options.nodes()
                 + " simulated nodes; kubeconfig written to " + options.kubeconfigOut());
-
-        // The chart's namespace and webhook configurations; the manager's webhook patches them to point at itself.
-        ManifestApplier.apply(cluster.client(), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kruise-system\n"
-                + "  labels:\n    control-plane: openkruise\n");
-        ManifestApplier.applyResource(cluster.client(), "/demo/webhook-configurations.yaml");
 
         List<ControllerDefinition> controllers = ControllerRegistry.all();
         ManagerConfig config = managerConfig(controllers);
@@ -114,21 +104,9 @@ public final class DemoRunner implements AutoCloseable {
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=" + options.metricsAddr(), "--health-probe-addr=" + options.healthProbeAddr(),
                 "--enable-leader-election=false", "--feature-gates=" + options.featureGates());
-        Map<String, String> env = new java.util.HashMap<>(System.getenv());
         // The webhook runs on localhost next to the embedded API server, which reaches it by URL.
-        env.put("WEBHOOK_HOST", "127.0.0.1");
-        env.put("WEBHOOK_PORT", Integer.toString(freePort()));
-        env.put("WEBHOOK_CERT_WRITER", "fs");
-        env.put("WEBHOOK_CERT_DIR", certDir.toString());
-        return command.toConfig(cl.getCommandSpec(), controllers, env);
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("no free port for the demo webhook", e);
-        }
+        return command.toConfig(cl.getCommandSpec(), controllers,
+                EmbeddedProduct.localWebhookEnv(System.getenv(), certDir));
     }
 
     /**

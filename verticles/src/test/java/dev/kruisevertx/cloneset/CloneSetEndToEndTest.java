@@ -1,6 +1,7 @@
 package dev.kruisevertx.cloneset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
@@ -57,15 +58,22 @@ class CloneSetEndToEndTest {
     @BeforeAll
     static void start() throws Exception {
         cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3));
-        try (InputStream in = CloneSet.class.getResourceAsStream("/META-INF/fabric8/clonesets.apps.kruise.io-v1.yml")) {
-            JsonNode crd = Serialization.jsonMapper().valueToTree(
-                    Serialization.unmarshal(in, GenericKubernetesResource.class));
-            cluster.cluster().installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
-        }
+        // As the chart installs it: CRDs, the kruise-system namespace and the webhook configurations, so the
+        // CloneSet and pod webhooks are in the admission path as on a real cluster.
+        EmbeddedProduct.install(cluster.cluster());
         client = cluster.client();
-        List<ControllerDefinition> controllers = List.of(new CloneSetController());
+        // The whole manager, as deployed: pods get the KruisePodReady gate from the webhook and podreadiness clears it.
+        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
         app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
                 .await(60, TimeUnit.SECONDS);
+    }
+
+    static java.nio.file.Path certDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("cloneset-e2e-certs");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static ManagerConfig config(List<ControllerDefinition> controllers) {
@@ -74,7 +82,7 @@ class CloneSetEndToEndTest {
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
-        return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+        return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(), certDir()));
     }
 
     @AfterAll
@@ -354,7 +362,8 @@ class CloneSetEndToEndTest {
             waitStatus(name, "rollout under way", c -> c.getStatus().getUpdatedReplicas() >= 2
                     && c.getStatus().getUpdatedReplicas() < 6);
             app.close().await(60, TimeUnit.SECONDS);
-            List<ControllerDefinition> controllers = List.of(new CloneSetController());
+            // The whole manager, as deployed: pods get the KruisePodReady gate from the webhook and podreadiness clears it.
+        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
             app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
                     .await(60, TimeUnit.SECONDS);
             CloneSet done = waitStatus(name, "rollout finished after the restart", c -> c.getStatus().getUpdatedReplicas() == 6

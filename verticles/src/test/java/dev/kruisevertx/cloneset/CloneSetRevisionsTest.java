@@ -79,6 +79,19 @@ class CloneSetRevisionsTest {
     }
 
     @Test
+    void aRevisionReadBackFromTheApiMatchesEvenWhenNumbersComeBackAsInts() {
+        CloneSet cs = cs("nginx:1");
+        cs.getSpec().getTemplate().getSpec().setTerminationGracePeriodSeconds(30L); // a long in the model
+        ControllerRevision created = CloneSetRevisions.newRevision(cs, 1, null);
+        // What an informer hands back: the data parsed from JSON, where 30 is an Integer.
+        ControllerRevision readBack = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                io.fabric8.kubernetes.client.utils.Serialization.asJson(created), ControllerRevision.class);
+        assertTrue(CloneSetRevisions.sameData(readBack, CloneSetRevisions.patchOf(cs)));
+        assertEquals(created.getMetadata().getName(),
+                RevisionResolution.resolve(cs, List.of(readBack)).update().getMetadata().getName());
+    }
+
+    @Test
     void newTemplateCreatesTheNextRevisionAndRollingBackRenumbersTheOldOne() {
         ControllerRevision r1 = CloneSetRevisions.newRevision(cs("nginx:1"), 1, null);
         CloneSet v2 = cs("nginx:2");

@@ -65,6 +65,21 @@ class ManagerAppTest {
     }
 
     @Test
+    void objectsThatExistedBeforeStartUpAreReconciled() throws Exception {
+        // Created before the manager: its informers' initial events fire before any controller verticle runs.
+        client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("early")
+                .withNamespace("default").endMetadata().withNewSpec().addNewReadinessGate()
+                .withConditionType("KruisePodReady").endReadinessGate().addNewContainer().withName("c")
+                .withImage("nginx").endContainer().endSpec().build()).create();
+        app = TestManagers.start(client, List.of(new PodReadinessController()), "--enable-leader-election=false");
+        TestManagers.await("KruisePodReady=True on the pod that predates the manager", Duration.ofSeconds(30), () -> {
+            Pod pod = client.pods().inNamespace("default").withName("early").get();
+            return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
+                    .stream().anyMatch(c -> c.getType().equals("KruisePodReady") && c.getStatus().equals("True"));
+        }, () -> client.pods().inNamespace("default").withName("early").get().getStatus());
+    }
+
+    @Test
     void runsWithoutKruiseCrdsReportsThemMissingAndServesMetrics() throws Exception {
         List<ControllerDefinition> controllers = List.of(new PodReadinessController(), new WidgetController());
         app = TestManagers.start(client, controllers, "--enable-leader-election=false");

@@ -1,0 +1,71 @@
+package dev.kruisevertx.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.api.crd.KruiseCrds;
+import dev.kruisevertx.sim.EmbeddedCluster;
+import dev.kruisevertx.sim.Manifests;
+import dev.kruisevertx.sim.testing.ManifestApplier;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the chart would install into an embedded cluster (CRDs, the kruise-system namespace, the webhook
+ * configurations), and the environment that makes the manager's webhook serve on localhost where the embedded
+ * API server reaches it by URL. Used by {@code demo} and by the end-to-end tests, so both run the product the
+ * same way. Blocking: call from a plain thread.
+ */
+public final class EmbeddedProduct {
+    private EmbeddedProduct() {
+    }
+
+    public static void install(EmbeddedCluster cluster) {
+        List<JsonNode> crds = new ArrayList<>();
+        KruiseCrds.all().forEach(crd -> crds.addAll(Manifests.parse(Serialization.asJson(crd))));
+        try {
+            cluster.installCrdDocuments(crds).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while installing CRDs", e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("CRD installation failed: " + e.getMessage(), e);
+        }
+        ManifestApplier.apply(cluster.client(), """
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: kruise-system
+                  labels:
+                    control-plane: openkruise
+                """);
+        ManifestApplier.applyResource(cluster.client(), "/demo/webhook-configurations.yaml");
+    }
+
+    /** The manager environment for a webhook on 127.0.0.1 (a free port) with certificates in {@code certDir}. */
+    public static Map<String, String> localWebhookEnv(Map<String, String> base, Path certDir) {
+        Map<String, String> env = new HashMap<>(base);
+        env.put("WEBHOOK_HOST", "127.0.0.1");
+        env.put("WEBHOOK_PORT", Integer.toString(freePort()));
+        env.put("WEBHOOK_CERT_WRITER", "fs");
+        env.put("WEBHOOK_CERT_DIR", certDir.toString());
+        return env;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port for the webhook", e);
+        }
+    }
+}

@@ -40,6 +40,8 @@ public final class DemoRunner implements AutoCloseable {
     private ManagerApp manager;
     private final List<HasMetadata> applied = new ArrayList<>();
     private boolean closed;
+    // The last line printed per sample, across steps, so a line is printed only when it changes.
+    private final Map<String, String> lastLines = new LinkedHashMap<>();
     private final java.nio.file.Path certDir;
 
     public DemoRunner(DemoOptions options, PrintStream out) {
@@ -114,7 +116,7 @@ public final class DemoRunner implements AutoCloseable {
      * passed (returns false, after naming the samples that are stuck). A null timeout waits forever.
      */
     public boolean watchUntilReady(Duration timeout) throws InterruptedException {
-        Map<String, String> last = new LinkedHashMap<>();
+        Map<String, String> last = lastLines;
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         while (true) {
             boolean allReady = true;

@@ -76,25 +76,28 @@ public final class CrrAgent {
     public Future<Void> start() {
         context = vertx.getOrCreateContext();
         Future<Void> started = vertx.executeBlocking(() -> {
+            // Assigned before it starts: the first events arrive while the initial list is still being read.
             informer = kube.resources(ContainerRecreateRequest.class).inAnyNamespace()
                     .withLabel(WellKnown.CRR_NODE_NAME_LABEL, nodeName)
                     .withLabel(WellKnown.CRR_ACTIVE_LABEL, "true")
-                    .inform(new ResourceEventHandler<>() {
-                        @Override
-                        public void onAdd(ContainerRecreateRequest crr) {
-                            enqueueFromWatch(crr);
-                        }
+                    .runnableInformer(0);
+            informer.addEventHandler(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(ContainerRecreateRequest crr) {
+                    enqueueFromWatch(crr);
+                }
 
-                        @Override
-                        public void onUpdate(ContainerRecreateRequest old, ContainerRecreateRequest crr) {
-                            enqueueFromWatch(crr);
-                        }
+                @Override
+                public void onUpdate(ContainerRecreateRequest old, ContainerRecreateRequest crr) {
+                    enqueueFromWatch(crr);
+                }
 
-                        @Override
-                        public void onDelete(ContainerRecreateRequest crr, boolean unknownFinalState) {
-                            enqueueFromWatch(crr);
-                        }
-                    }, 0);
+                @Override
+                public void onDelete(ContainerRecreateRequest crr, boolean unknownFinalState) {
+                    enqueueFromWatch(crr);
+                }
+            });
+            informer.run();
             return null;
         });
         return started.onSuccess(v -> LOG.info("watching ContainerRecreateRequests of node {}", nodeName));

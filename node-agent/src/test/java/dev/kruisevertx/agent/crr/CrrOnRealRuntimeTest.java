@@ -114,6 +114,9 @@ class CrrOnRealRuntimeTest {
         if (kubelet != null) {
             kubelet.close();
         }
+        if (client != null) {
+            client.resources(ContainerRecreateRequest.class).inNamespace(NS).delete();
+        }
     }
 
     private void startAgent(CriClient cri) {

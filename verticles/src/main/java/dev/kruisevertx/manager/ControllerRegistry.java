@@ -1,6 +1,7 @@
 package dev.kruisevertx.manager;
 
 import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.crr.ContainerRecreateRequestController;
 import dev.kruisevertx.podreadiness.PodReadinessController;
 
 import java.util.List;
@@ -12,6 +13,7 @@ public final class ControllerRegistry {
 
     public static List<ControllerDefinition> all() {
         return List.of(
-                new PodReadinessController());
+                new PodReadinessController(),
+                new ContainerRecreateRequestController());
     }
 }

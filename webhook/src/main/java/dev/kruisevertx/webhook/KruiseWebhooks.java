@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
+import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
 
@@ -18,8 +19,17 @@ public final class KruiseWebhooks {
      */
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
                                                   boolean templateNoDefaults, PodLookup pods) {
+        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, true, pods);
+    }
+
+    /**
+     * @param kruiseDaemon feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
+     */
+    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
+                                                  boolean templateNoDefaults, boolean kruiseDaemon, PodLookup pods) {
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
+        CrrWebhooks.register(registry, pods, kruiseDaemon);
         return pipeline;
     }
 }

@@ -150,7 +150,13 @@ public final class NodeAgent {
     /** The jobs that need the runtime: container recreation. */
     private void startJobs(CriClient cri) {
         crr = new CrrAgent(vertx, kube, cri, options.nodeName(), CrrAgent.DEFAULT_POLL);
-        crr.start().onFailure(err -> LOG.error("cannot watch ContainerRecreateRequests: {}", err.getMessage()));
+        // The CRD may be installed after the agent starts: keep trying, as for the runtime.
+        runtimeBackoff.retry(vertx, "watching ContainerRecreateRequests", crr::start, err -> !stopping.get(), 0)
+                .onFailure(err -> {
+                    if (!stopping.get()) {
+                        LOG.error("cannot watch ContainerRecreateRequests: {}", err.getMessage());
+                    }
+                });
     }
 
     /** Completes once the runtime answered; the agent's jobs start from here. */

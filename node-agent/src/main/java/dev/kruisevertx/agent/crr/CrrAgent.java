@@ -97,7 +97,13 @@ public final class CrrAgent {
                     enqueueFromWatch(crr);
                 }
             });
-            informer.run();
+            try {
+                informer.run();
+            } catch (RuntimeException e) {
+                // A failed first list leaves nothing running; start() may be called again.
+                informer.close();
+                throw e;
+            }
             return null;
         });
         return started.onSuccess(v -> LOG.info("watching ContainerRecreateRequests of node {}", nodeName));

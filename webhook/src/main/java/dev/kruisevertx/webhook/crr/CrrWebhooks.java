@@ -19,8 +19,6 @@ import java.util.Optional;
  */
 public final class CrrWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-containerrecreaterequest";
-    /** The path OpenKruise's generated webhook configuration uses. */
-    public static final String MUTATE_PATH_V1ALPHA1 = "/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest";
 
     private CrrWebhooks() {
     }
@@ -30,9 +28,8 @@ public final class CrrWebhooks {
      * @param kruiseDaemon feature gate KruiseDaemon
      */
     public static void register(AdmissionRegistry registry, PodLookup pods, boolean kruiseDaemon) {
-        AdmissionHandler handler = mutating(pods, kruiseDaemon);
-        registry.register(MUTATE_PATH, handler);
-        registry.register(MUTATE_PATH_V1ALPHA1, handler);
+        // The registry serves the legacy "-v1alpha1-" spelling of the path as well.
+        registry.register(MUTATE_PATH, mutating(pods, kruiseDaemon));
     }
 
     public static AdmissionHandler mutating(PodLookup pods, boolean kruiseDaemon) {

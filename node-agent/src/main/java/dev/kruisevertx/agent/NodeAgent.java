@@ -2,6 +2,7 @@ package dev.kruisevertx.agent;
 
 import dev.kruisevertx.agent.cri.Backoff;
 import dev.kruisevertx.agent.cri.CriClient;
+import dev.kruisevertx.agent.crr.CrrAgent;
 import dev.kruisevertx.agent.cri.CriException;
 import dev.kruisevertx.agent.cri.DiscoveredRuntime;
 import dev.kruisevertx.agent.cri.GrpcCriClient;
@@ -47,6 +48,7 @@ public final class NodeAgent {
     private HttpServer http;
     private KubernetesClient kube;
     private JvmGcMetrics gcMetrics;
+    private volatile CrrAgent crr;
 
     public NodeAgent(AgentOptions options) {
         this(options, Backoff.DEFAULT);
@@ -139,7 +141,22 @@ public final class NodeAgent {
             return;
         }
         LOG.info("container runtime: {}", found);
-        runtime.tryComplete(new GrpcCriClient(vertx, found.endpoint(), GrpcCriClient.DEFAULT_CALL_TIMEOUT, registry));
+        GrpcCriClient cri = new GrpcCriClient(vertx, found.endpoint(), GrpcCriClient.DEFAULT_CALL_TIMEOUT, registry);
+        if (runtime.tryComplete(cri)) {
+            startJobs(cri);
+        }
+    }
+
+    /** The jobs that need the runtime: container recreation. */
+    private void startJobs(CriClient cri) {
+        crr = new CrrAgent(vertx, kube, cri, options.nodeName(), CrrAgent.DEFAULT_POLL);
+        // The CRD may be installed after the agent starts: keep trying, as for the runtime.
+        runtimeBackoff.retry(vertx, "watching ContainerRecreateRequests", crr::start, err -> !stopping.get(), 0)
+                .onFailure(err -> {
+                    if (!stopping.get()) {
+                        LOG.error("cannot watch ContainerRecreateRequests: {}", err.getMessage());
+                    }
+                });
     }
 
     /** Completes once the runtime answered; the agent's jobs start from here. */
@@ -171,7 +188,9 @@ public final class NodeAgent {
             return Future.succeededFuture();
         }
         LOG.info("node agent stopping");
-        Future<Void> cri = runtime.future().succeeded() ? runtime.future().result().close() : Future.succeededFuture();
+        Future<Void> jobs = crr == null ? Future.succeededFuture() : crr.stop();
+        Future<Void> cri = jobs.transform(ignored -> runtime.future().succeeded()
+                ? runtime.future().result().close() : Future.succeededFuture());
         runtime.tryFail("node agent stopped");
         Future<Void> server = http == null ? Future.succeededFuture() : http.close();
         Future<Void> client = kube == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {

@@ -2,6 +2,7 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.crr.ContainerRecreateRequestController;
 import dev.kruisevertx.podreadiness.PodReadinessController;
 
 import java.util.List;
@@ -14,6 +15,7 @@ public final class ControllerRegistry {
     public static List<ControllerDefinition> all() {
         return List.of(
                 new PodReadinessController(),
-                new CloneSetController());
+                new CloneSetController(),
+                new ContainerRecreateRequestController());
     }
 }

@@ -94,6 +94,7 @@ public final class ManagerApp {
         ConversionRegistry conversion = new ConversionRegistry();
         KruiseWebhooks.registerAll(admission, config.featureGates().enabled(Feature.KruisePodReadinessGate),
                 config.featureGates().enabled(Feature.TemplateNoDefaults),
+                config.featureGates().enabled(Feature.KruiseDaemon),
                 (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));

@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
+import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
 
@@ -16,10 +17,14 @@ public final class KruiseWebhooks {
      * @param templateNoDefaults     feature gate TemplateNoDefaults
      * @param pods                   in-memory pod lookup (the shared watch cache)
      */
+    /**
+     * @param kruiseDaemon feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
+     */
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
-                                                  boolean templateNoDefaults, PodLookup pods) {
+                                                  boolean templateNoDefaults, boolean kruiseDaemon, PodLookup pods) {
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
+        CrrWebhooks.register(registry, pods, kruiseDaemon);
         return pipeline;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
 import dev.kruisevertx.api.common.ApiJson;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -32,7 +33,8 @@ import java.util.Map;
 public final class KruiseCrds {
     /** Every CustomResource class, one per served version. */
     public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(
-            CloneSet.class);
+            CloneSet.class,
+            ContainerRecreateRequest.class);
 
     private static final String GENERATED_DIR = "META-INF/fabric8/";
     private static final ObjectMapper YAML = new YAMLMapper();

@@ -1,0 +1,81 @@
+package dev.kruisevertx.webhook.crr;
+
+import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.admission.ObjectMutation;
+import dev.kruisevertx.webhook.cloneset.PodLookup;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.vertx.core.Future;
+
+import java.util.Optional;
+
+/**
+ * {@code /mutate-apps-kruise-io-containerrecreaterequest}: defaults and checks ContainerRecreateRequests
+ * ({@link CrrAdmission}). Like OpenKruise, every request is refused while the KruiseDaemon feature gate is off, as
+ * nothing would carry it out.
+ */
+public final class CrrWebhooks {
+    public static final String MUTATE_PATH = "/mutate-apps-kruise-io-containerrecreaterequest";
+
+    private CrrWebhooks() {
+    }
+
+    /**
+     * @param pods         in-memory pod lookup (the shared watch cache)
+     * @param kruiseDaemon feature gate KruiseDaemon
+     */
+    public static void register(AdmissionRegistry registry, PodLookup pods, boolean kruiseDaemon) {
+        // The registry serves the legacy "-v1alpha1-" spelling of the path as well.
+        registry.register(MUTATE_PATH, mutating(pods, kruiseDaemon));
+    }
+
+    public static AdmissionHandler mutating(PodLookup pods, boolean kruiseDaemon) {
+        return request -> {
+            if (!kruiseDaemon) {
+                return Future.succeededFuture(AdmissionResponse.errored(403, "feature-gate KruiseDaemon is not enabled"));
+            }
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            String apiVersion = request.object().path("apiVersion").asText("");
+            if (!apiVersion.isEmpty() && !ContainerRecreateRequest.API_VERSION.equals(apiVersion)) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, "ContainerRecreateRequest " + apiVersion
+                        + " is not served by this webhook: the CRD serves " + ContainerRecreateRequest.API_VERSION));
+            }
+            ContainerRecreateRequest original;
+            ContainerRecreateRequest changed;
+            ContainerRecreateRequest old = null;
+            try {
+                original = Json.toModel(request.object(), ContainerRecreateRequest.class);
+                changed = Json.toModel(request.object(), ContainerRecreateRequest.class);
+                if (request.isUpdate() && request.oldObject() != null) {
+                    old = Json.toModel(request.oldObject(), ContainerRecreateRequest.class);
+                }
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(AdmissionResponse.errored(400,
+                        "cannot decode the ContainerRecreateRequest: " + e.getMessage()));
+            }
+            try {
+                if (old != null) {
+                    CrrAdmission.checkUpdate(changed, old);
+                    return Future.succeededFuture(AdmissionResponse.allow());
+                }
+                if (changed.getMetadata() == null) {
+                    changed.setMetadata(new ObjectMeta());
+                }
+                String namespace = changed.getMetadata().getNamespace() == null
+                        || changed.getMetadata().getNamespace().isEmpty()
+                        ? request.namespace() : changed.getMetadata().getNamespace();
+                String podName = changed.getSpec() == null ? null : changed.getSpec().getPodName();
+                CrrAdmission.defaultCreate(changed, podName == null || podName.isEmpty()
+                        ? Optional.empty() : pods.find(namespace, podName));
+            } catch (CrrAdmission.Rejection r) {
+                return Future.succeededFuture(AdmissionResponse.errored(r.code(), r.getMessage()));
+            }
+            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));
+        };
+    }
+}

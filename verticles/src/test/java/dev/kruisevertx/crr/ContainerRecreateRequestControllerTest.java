@@ -14,6 +14,7 @@ import dev.kruisevertx.podutil.KruisePodReadiness;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,15 +48,17 @@ class ContainerRecreateRequestControllerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0).setAdmission(false)
-                .setCrdDirectory(ClusterFixture.findCrdDirectory()));
+        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0).setAdmission(false));
         client = cluster.client();
+        // The chart's webhook configurations: the manager starts its controllers once its webhook has synced them.
+        EmbeddedProduct.install(cluster.cluster());
         List<ControllerDefinition> controllers = List.of(new ContainerRecreateRequestController());
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = new CommandLine(command);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
-        ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+        ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(
+                Map.of(), java.nio.file.Files.createTempDirectory("crr-webhook-certs")));
         manager = ManagerApp.start(config, KubeClients.forTest(client.getConfiguration()), controllers)
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }

@@ -1,34 +1,28 @@
 package dev.kruisevertx.e2e;
 
-import dev.kruisevertx.api.crd.KruiseCrds;
 import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.manager.ControllerRegistry;
 import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
-import dev.kruisevertx.sim.Manifests;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
 import dev.kruisevertx.sim.testing.ManifestApplier;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,20 +46,15 @@ class WebhookAdmissionE2ETest {
     static void start() throws Exception {
         fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2));
         KubernetesClient client = fixture.client();
-        List<JsonNode> crds = new ArrayList<>();
-        KruiseCrds.all().forEach(crd -> crds.addAll(Manifests.parse(Serialization.asJson(crd))));
-        fixture.cluster().installCrdDocuments(crds).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        ManifestApplier.apply(client, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kruise-system\n");
-        ManifestApplier.applyResource(client, "/demo/webhook-configurations.yaml");
+        EmbeddedProduct.install(fixture.cluster());
 
         List<ControllerDefinition> controllers = ControllerRegistry.all();
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = new CommandLine(command);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=0", "--health-probe-addr=0", "--enable-leader-election=false");
-        ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers, Map.of(
-                "WEBHOOK_HOST", "127.0.0.1", "WEBHOOK_PORT", Integer.toString(freePort()),
-                "WEBHOOK_CERT_WRITER", "fs", "WEBHOOK_CERT_DIR", certs.toString()));
+        ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers,
+                EmbeddedProduct.localWebhookEnv(Map.of(), certs));
         managerClient = fixture.cluster().newClient();
         manager = ManagerApp.start(config, managerClient, controllers).toCompletionStage().toCompletableFuture()
                 .get(120, TimeUnit.SECONDS);
@@ -81,12 +70,6 @@ class WebhookAdmissionE2ETest {
         }
         if (fixture != null) {
             fixture.close();
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

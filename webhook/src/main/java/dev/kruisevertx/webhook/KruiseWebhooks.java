@@ -15,10 +15,8 @@ public final class KruiseWebhooks {
     /**
      * @param kruisePodReadinessGate feature gate KruisePodReadinessGate
      * @param templateNoDefaults     feature gate TemplateNoDefaults
+     * @param kruiseDaemon           feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
      * @param pods                   in-memory pod lookup (the shared watch cache)
-     */
-    /**
-     * @param kruiseDaemon feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
      */
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
                                                   boolean templateNoDefaults, boolean kruiseDaemon, PodLookup pods) {

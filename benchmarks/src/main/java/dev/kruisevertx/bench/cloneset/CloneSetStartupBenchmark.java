@@ -8,6 +8,7 @@ import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.cloneset.CloneSetRevisions;
 import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
@@ -15,7 +16,6 @@ import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.api.ApiServer;
 import dev.kruisevertx.sim.api.ResourceType;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -28,7 +28,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import picocli.CommandLine;
 
-import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,10 +58,8 @@ public final class CloneSetStartupBenchmark {
                 .await(60, TimeUnit.SECONDS);
         ManagerApp app = null;
         try {
-            try (InputStream in = CloneSet.class.getResourceAsStream("/META-INF/fabric8/clonesets.apps.kruise.io-v1.yml")) {
-                JsonNode crd = Serialization.jsonMapper().valueToTree(Serialization.unmarshal(in, GenericKubernetesResource.class));
-                cluster.installCrdDocuments(List.of(crd)).await(60, TimeUnit.SECONDS);
-            }
+            // As the chart installs it (CRDs, namespace, webhook configurations): the manager needs its webhook.
+            EmbeddedProduct.install(cluster);
             long loadStart = System.nanoTime();
             ApiServer api = cluster.apiServer();
             ResourceType csType = api.type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
@@ -130,7 +127,12 @@ public final class CloneSetStartupBenchmark {
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
-        return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+        try {
+            return command.toConfig(cl.getCommandSpec(), controllers,
+                    EmbeddedProduct.localWebhookEnv(Map.of(), java.nio.file.Files.createTempDirectory("bench-webhook-certs")));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static void load(EmbeddedCluster cluster, ApiServer api, ResourceType csType, ResourceType podType,

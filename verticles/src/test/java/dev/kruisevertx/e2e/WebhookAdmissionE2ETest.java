@@ -45,7 +45,6 @@ class WebhookAdmissionE2ETest {
     @BeforeAll
     static void start() throws Exception {
         fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2));
-        KubernetesClient client = fixture.client();
         EmbeddedProduct.install(fixture.cluster());
 
         List<ControllerDefinition> controllers = ControllerRegistry.all();

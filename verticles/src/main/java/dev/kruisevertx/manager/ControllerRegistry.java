@@ -12,6 +12,7 @@ public final class ControllerRegistry {
 
     public static List<ControllerDefinition> all() {
         return List.of(
-                new PodReadinessController());
+                new PodReadinessController(),
+                new dev.kruisevertx.statefulset.StatefulSetController());
     }
 }

@@ -193,8 +193,9 @@ public final class StatefulSetPlanner {
                 Pod pod = all.get(idx);
                 boolean healthy = available(s, pod);
                 if (healthy && updateUnavailable >= budget) {
+                    // Unavailable pods later in the order may still be updated: that costs no availability.
                     updateNote = "maxUnavailable " + budget + " reached";
-                    break;
+                    continue;
                 }
                 if (monotonic && updateUnavailable > 0 && healthy) {
                     updateNote = "waiting for updated pods to be ready";

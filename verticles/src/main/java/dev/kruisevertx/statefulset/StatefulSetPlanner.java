@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.updatesort.UpdateOrder;
@@ -84,7 +85,7 @@ public final class StatefulSetPlanner {
             if (pod == null) {
                 if (!s.parallel()) {
                     creates.add(create(s, ordinal));
-                    blockedBy = "waiting for " + Ordinals.podName(s.setName(), ordinal) + " to be created and ready";
+                    blockedBy = "waiting for " + PodOrdinals.podName(s.setName(), ordinal) + " to be created and ready";
                     break;
                 }
                 if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
@@ -227,7 +228,7 @@ public final class StatefulSetPlanner {
         // Upstream: a pod recreated below the partition keeps the current revision.
         String revision = s.rollingUpdate() && ordinal < s.partition() && s.currentRevision() != null
                 ? s.currentRevision() : s.updateRevision();
-        return new StatefulSetPlan.Create(ordinal, Ordinals.podName(s.setName(), ordinal), revision);
+        return new StatefulSetPlan.Create(ordinal, PodOrdinals.podName(s.setName(), ordinal), revision);
     }
 
     private static boolean available(State s, Pod pod) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.inplace.InPlaceUpdater;
@@ -31,7 +32,7 @@ final class StatefulSetPods {
 
     static Pod newPod(StatefulSet set, PodTemplateSpec template, int ordinal, String revision, boolean podIndexLabel,
                       boolean inPlaceReadinessGate) {
-        String name = Ordinals.podName(set.getMetadata().getName(), ordinal);
+        String name = PodOrdinals.podName(set.getMetadata().getName(), ordinal);
         ObjectMeta tm = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
         Map<String, String> labels = new LinkedHashMap<>();
         if (tm.getLabels() != null) {
@@ -65,7 +66,7 @@ final class StatefulSetPods {
             for (PersistentVolumeClaim c : claims) {
                 String claim = c.getMetadata().getName();
                 volumes.add(new VolumeBuilder().withName(claim).withNewPersistentVolumeClaim()
-                        .withClaimName(Ordinals.claimName(claim, set.getMetadata().getName(), ordinal))
+                        .withClaimName(PodOrdinals.claimName(claim, set.getMetadata().getName(), ordinal))
                         .endPersistentVolumeClaim().build());
             }
             if (spec.getVolumes() != null) {
@@ -107,7 +108,7 @@ final class StatefulSetPods {
             labels.putAll(selectorLabels);
             PersistentVolumeClaimBuilder b = new PersistentVolumeClaimBuilder()
                     .withNewMetadata()
-                    .withName(Ordinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal))
+                    .withName(PodOrdinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal))
                     .withNamespace(set.getMetadata().getNamespace())
                     .withLabels(labels)
                     .withAnnotations(t.getMetadata().getAnnotations())

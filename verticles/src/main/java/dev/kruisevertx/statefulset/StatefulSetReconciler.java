@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
@@ -105,7 +106,7 @@ final class StatefulSetReconciler implements Reconciler {
                 throw new IllegalArgumentException("spec.selector and spec.template are required");
             }
             selector = LabelSelectors.compile(spec.getSelector());
-            reserved = Ordinals.reserved(spec.getReserveOrdinals());
+            reserved = PodOrdinals.reserved(spec.getReserveOrdinals());
         } catch (IllegalArgumentException e) {
             record(request, "invalid StatefulSet: " + e.getMessage(), null);
             return Future.succeededFuture(Result.done());
@@ -124,7 +125,7 @@ final class StatefulSetReconciler implements Reconciler {
             if (!Pods.isControlledBy(p, uid) || !selector.test(Pods.labels(p))) {
                 continue;
             }
-            int ordinal = Ordinals.ordinalOf(setName, p.getMetadata().getName());
+            int ordinal = PodOrdinals.ordinalOf(setName, p.getMetadata().getName());
             if (ordinal < 0) {
                 continue;
             }
@@ -206,7 +207,7 @@ final class StatefulSetReconciler implements Reconciler {
         };
         Instant now = clock.instant();
         StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(),
-                Ordinals.desired(replicas, start, reserved), parallel, rolling,
+                PodOrdinals.desired(replicas, start, reserved), parallel, rolling,
                 ru == null || ru.getPartition() == null ? 0 : ru.getPartition(), maxUnavailable,
                 ru != null && ru.isPaused(), scaleMaxUnavailable, minReady, currentRevision, updateRevision,
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
@@ -259,13 +260,13 @@ final class StatefulSetReconciler implements Reconciler {
         for (StatefulSetPlan.Delete d : plan.deletes()) {
             Future<Void> del = deletePod(key, set.getMetadata().getNamespace(), d.name());
             if (d.reason() == StatefulSetPlan.Reason.CONDEMNED && deleteOnScale) {
-                int ordinal = Ordinals.ordinalOf(set.getMetadata().getName(), d.name());
+                int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name());
                 del = del.compose(v -> deleteClaims(set, ordinal));
             }
             steps.add(del);
         }
         for (String name : plan.inPlace()) {
-            Pod pod = byOrdinal.get(Ordinals.ordinalOf(set.getMetadata().getName(), name));
+            Pod pod = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), name));
             InPlaceUpdateSpec spec = inPlaceSpecs.get(revisionOf.apply(pod));
             if (pod != null && spec != null) {
                 steps.add(updateInPlace(pod, spec));
@@ -303,7 +304,7 @@ final class StatefulSetReconciler implements Reconciler {
         }
         List<Future<Void>> out = new ArrayList<>();
         for (PersistentVolumeClaim t : templates) {
-            String name = Ordinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal);
+            String name = PodOrdinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal);
             out.add(ctx.kube().write(() -> ctx.client().persistentVolumeClaims()
                     .inNamespace(set.getMetadata().getNamespace()).withName(name).delete()).mapEmpty());
         }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -136,7 +137,7 @@ class StatefulSetEndToEndTest {
     }
 
     static Set<Integer> ordinals(String app) {
-        return livePods(app).stream().map(p -> Ordinals.ordinalOf(app, p.getMetadata().getName()))
+        return livePods(app).stream().map(p -> PodOrdinals.ordinalOf(app, p.getMetadata().getName()))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -172,7 +173,7 @@ class StatefulSetEndToEndTest {
             assertEquals("app=ordered", s.getStatus().getLabelSelector());
             for (Pod p : livePods(name)) {
                 String podName = p.getMetadata().getName();
-                int ordinal = Ordinals.ordinalOf(name, podName);
+                int ordinal = PodOrdinals.ordinalOf(name, podName);
                 assertEquals(podName, p.getSpec().getHostname());
                 assertEquals(name, p.getSpec().getSubdomain());
                 assertEquals(podName, p.getMetadata().getLabels().get(StatefulSetPods.POD_NAME_LABEL));
@@ -255,7 +256,7 @@ class StatefulSetEndToEndTest {
             assertNotEquals(rev1, rev2);
             assertEquals(rev1, partial.getStatus().getCurrentRevision());
             for (Pod p : livePods(name)) {
-                int ordinal = Ordinals.ordinalOf(name, p.getMetadata().getName());
+                int ordinal = PodOrdinals.ordinalOf(name, p.getMetadata().getName());
                 assertEquals(ordinal >= 2 ? rev2 : rev1, Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL),
                         p.getMetadata().getName());
                 assertEquals(ordinal >= 2 ? "nginx:2" : "nginx:1", p.getSpec().getContainers().get(0).getImage());

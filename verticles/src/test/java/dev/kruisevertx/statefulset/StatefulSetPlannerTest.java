@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
 import dev.kruisevertx.api.common.WellKnown;
@@ -61,7 +62,7 @@ class StatefulSetPlannerTest {
 
         Builder pods(Pod... ps) {
             for (Pod p : ps) {
-                pods.put(Ordinals.ordinalOf("web", p.getMetadata().getName()), p);
+                pods.put(PodOrdinals.ordinalOf("web", p.getMetadata().getName()), p);
             }
             return this;
         }
@@ -128,7 +129,7 @@ class StatefulSetPlannerTest {
     void reservingAnOrdinalCreatesTheNextAndDeletesTheReservedPod() {
         Builder b = new Builder().pods(pod(0, NEW, "ready"), pod(2, NEW, "ready"), pod(3, NEW, "ready"),
                 pod(4, NEW, "ready"));
-        b.desired = Ordinals.desired(4, 0, Set.of(1, 3));
+        b.desired = PodOrdinals.desired(4, 0, Set.of(1, 3));
         StatefulSetPlan ordered = b.plan();
         assertEquals(List.of("web-5"), created(ordered));
         assertTrue(ordered.deletes().isEmpty(), "OrderedReady deletes pod 3 once pod 5 is ready");

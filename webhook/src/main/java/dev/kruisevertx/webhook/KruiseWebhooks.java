@@ -3,8 +3,10 @@ package dev.kruisevertx.webhook;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
+import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
 public final class KruiseWebhooks {
@@ -13,13 +15,32 @@ public final class KruiseWebhooks {
 
     /**
      * @param kruisePodReadinessGate feature gate KruisePodReadinessGate
-     * @param templateNoDefaults     feature gate TemplateNoDefaults
+     * @param templateNoDefaults     feature gate TemplateNoDefaults; StatefulSetAutoDeletePVC on and
+     *                               StatefulSetAutoResizePVCGate off, their defaults
      * @param pods                   in-memory pod lookup (the shared watch cache)
      */
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
                                                   boolean templateNoDefaults, PodLookup pods) {
+        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, true, false, pods);
+    }
+
+    /**
+     * @param autoDeletePvc feature gate StatefulSetAutoDeletePVC
+     * @param autoResizePvc feature gate StatefulSetAutoResizePVCGate
+     */
+    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
+                                                  boolean templateNoDefaults, boolean autoDeletePvc,
+                                                  boolean autoResizePvc, PodLookup pods) {
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
+        StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
+                autoDeletePvc, autoResizePvc));
         return pipeline;
+    }
+
+    /** Registers every CRD converter this module implements for {@code /convert}. */
+    public static ConversionRegistry registerConversions(ConversionRegistry conversions) {
+        StatefulSetWebhooks.registerConversion(conversions);
+        return conversions;
     }
 }

@@ -1,4 +1,4 @@
-package dev.kruisevertx.statefulset;
+package dev.kruisevertx.api.apps.v1beta1;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 
@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  * skipped, so the set runs the first {@code replicas} ordinals from the start ordinal that are not reserved (v0.7:
  * replicas 4 with {@code [1]} runs 0, 2, 3, 4; reserving 3 as well runs 0, 2, 4, 5).
  */
-public final class Ordinals {
+public final class PodOrdinals {
     private static final Pattern RANGE = Pattern.compile("^\\s*(\\d+)\\s*-\\s*(\\d+)\\s*$");
     private static final Pattern NUMBER = Pattern.compile("^\\s*(\\d+)\\s*$");
     /** A range larger than this is rejected rather than expanded into memory. */
-    static final int MAX_RANGE = 1_000_000;
+    public static final int MAX_RANGE = 1_000_000;
 
-    private Ordinals() {
+    private PodOrdinals() {
     }
 
     /**

@@ -41,6 +41,7 @@ class DemoTest {
                 "--health-probe-addr=127.0.0.1:0", "--kubeconfig-out=" + kubeconfig);
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: applied pod default/sample-pod"), r.out());
+        assertTrue(r.out().contains("demo: applied statefulset default/sample-asts"), r.out());
         assertTrue(r.out().contains("converged"), r.out());
         String config = Files.readString(kubeconfig);
         assertTrue(config.contains("server: http://127.0.0.1:"), config);

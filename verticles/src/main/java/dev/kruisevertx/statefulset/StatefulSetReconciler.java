@@ -22,6 +22,11 @@ import dev.kruisevertx.inplace.InPlaceUpdateSpec;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.inplace.RefreshOutcome;
 import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.api.common.Lifecycle;
+import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleTransitions;
+import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.PodPatches;
 import dev.kruisevertx.podutil.Pods;
@@ -45,6 +50,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -221,7 +227,7 @@ final class StatefulSetReconciler implements Reconciler {
 
         Future<Void> acted = execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
                 updateRevision)
-                .compose(v -> refreshInPlace(owned, now));
+                .compose(v -> refreshInPlace(set, owned, updateRevision, now));
         return acted.transform(ar -> {
             StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
                     updateRevision, replicas, minReady, now);
@@ -243,6 +249,7 @@ final class StatefulSetReconciler implements Reconciler {
         var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
         boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());
         boolean deleteOnScale = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenScaled());
+        Lifecycle lifecycle = set.getSpec().getLifecycle();
         List<Future<Void>> steps = new ArrayList<>();
         for (StatefulSetPlan.Create c : plan.creates()) {
             PodTemplateSpec template;
@@ -254,10 +261,21 @@ final class StatefulSetReconciler implements Reconciler {
                 template = set.getSpec().getTemplate();
             }
             Pod pod = StatefulSetPods.newPod(set, template, c.ordinal(), c.revision(), podIndexLabel, inPlacePolicy);
+            if (lifecycle != null) {
+                Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), clock.instant());
+            }
             List<PersistentVolumeClaim> pvcs = StatefulSetPods.newClaims(set, c.ordinal(), ownClaims);
             steps.add(createClaims(pvcs).compose(v -> createPod(key, pod)));
         }
         for (StatefulSetPlan.Delete d : plan.deletes()) {
+            Pod victim = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name()));
+            if (victim != null && d.reason() != StatefulSetPlan.Reason.FAILED
+                    && LifecycleTransitions.beforeDelete(victim, lifecycle) == LifecycleTransitions.DeleteStep.PREPARE_DELETE) {
+                // Held by the preDelete hook until the user's controller removes it.
+                steps.add(writeLifecycle(victim, Lifecycles.withState(victim, LifecycleState.PREPARING_DELETE,
+                        clock.instant(), LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle))));
+                continue;
+            }
             Future<Void> del = deletePod(key, set.getMetadata().getNamespace(), d.name());
             if (d.reason() == StatefulSetPlan.Reason.CONDEMNED && deleteOnScale) {
                 int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name());
@@ -268,8 +286,19 @@ final class StatefulSetReconciler implements Reconciler {
         for (String name : plan.inPlace()) {
             Pod pod = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), name));
             InPlaceUpdateSpec spec = inPlaceSpecs.get(revisionOf.apply(pod));
-            if (pod != null && spec != null) {
-                steps.add(updateInPlace(pod, spec));
+            if (pod == null || spec == null) {
+                continue;
+            }
+            switch (LifecycleTransitions.beforeInPlaceUpdate(pod, lifecycle)) {
+                case UPDATE -> steps.add(updateInPlace(pod, spec, lifecycle != null));
+                case TO_PREPARING_UPDATE -> steps.add(writeLifecycle(pod, Lifecycles.withState(pod,
+                        LifecycleState.PREPARING_UPDATE, clock.instant(),
+                        LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle))));
+                case TO_PREPARING_UPDATE_WITH_HANDLER -> steps.add(writeLifecycle(pod, Lifecycles.withStateAndHandler(
+                        pod, LifecycleState.PREPARING_UPDATE, lifecycle.getInPlaceUpdate(), clock.instant())));
+                case WAIT, NOT_ALLOWED -> {
+                    // Held by the hook, or in a state (PreparingDelete) that allows no update.
+                }
             }
         }
         return Future.join(steps).mapEmpty();
@@ -348,7 +377,7 @@ final class StatefulSetReconciler implements Reconciler {
     }
 
     /** InPlaceUpdateReady=False through the status, then the new spec through a resourceVersion-guarded patch. */
-    private Future<Void> updateInPlace(Pod pod, InPlaceUpdateSpec spec) {
+    private Future<Void> updateInPlace(Pod pod, InPlaceUpdateSpec spec, boolean withLifecycle) {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         return ctx.kube().write(() -> {
@@ -362,6 +391,9 @@ final class StatefulSetReconciler implements Reconciler {
                         .patch(PatchContext.of(PatchType.JSON), PodPatches.forStatus(live, starting));
             }
             Pod prepared = updater.prepare(live, spec, clock.instant());
+            if (withLifecycle) {
+                Lifecycles.setState(prepared.getMetadata(), LifecycleState.UPDATING, clock.instant());
+            }
             return ctx.client().pods().inNamespace(ns).withName(name)
                     .patch(PatchContext.of(PatchType.JSON), PodPatches.forPod(live, prepared, true));
         }).map(written -> {
@@ -372,11 +404,23 @@ final class StatefulSetReconciler implements Reconciler {
         });
     }
 
-    /** Advances in-place updates in flight: grace periods, next batches, InPlaceUpdateReady back to True. */
-    private Future<Void> refreshInPlace(List<Pod> owned, Instant now) {
+    /**
+     * Advances in-place updates in flight (grace periods, next batches, InPlaceUpdateReady back to True) and the
+     * lifecycle states (PreparingNormal, Updating and Updated on to Normal when the hooks allow).
+     */
+    private Future<Void> refreshInPlace(StatefulSet set, List<Pod> owned, String updateRevision, Instant now) {
         List<Future<Void>> out = new ArrayList<>();
+        Lifecycle lifecycle = set.getSpec().getLifecycle();
         for (Pod p : owned) {
             if (Pods.isTerminating(p)) {
+                continue;
+            }
+            Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
+                    updateRevision.equals(Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL)),
+                    updater.checkCompleted(p).done());
+            if (next.isPresent()) {
+                out.add(writeLifecycle(p, Lifecycles.withState(p, next.get(), now,
+                        LifecycleTransitions.refreshMarkPodNotReady(lifecycle))));
                 continue;
             }
             RefreshOutcome r = updater.refresh(p, now);
@@ -400,6 +444,42 @@ final class StatefulSetReconciler implements Reconciler {
             }
         }
         return Future.join(out).mapEmpty();
+    }
+
+    /** Writes a lifecycle change: the status (KruisePodReady) first, then the labels, guarded by resourceVersion. */
+    private Future<Void> writeLifecycle(Pod pod, LifecycleChange change) {
+        if (!change.changed()) {
+            return Future.succeededFuture();
+        }
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            Pod written = null;
+            if (change.statusChanged()) {
+                String patch = PodPatches.forStatus(pod, change.pod());
+                if (!PodPatches.isEmpty(patch)) {
+                    written = ctx.client().pods().inNamespace(ns).withName(name).subresource("status")
+                            .patch(PatchContext.of(PatchType.JSON), patch);
+                }
+            }
+            if (change.metadataChanged()) {
+                Pod base = written == null ? pod : written;
+                Pod target = new io.fabric8.kubernetes.api.model.PodBuilder(base)
+                        .withMetadata(change.pod().getMetadata()).build();
+                target.getMetadata().setResourceVersion(base.getMetadata().getResourceVersion());
+                String patch = PodPatches.forPod(base, target, true);
+                if (!PodPatches.isEmpty(patch)) {
+                    written = ctx.client().pods().inNamespace(ns).withName(name)
+                            .patch(PatchContext.of(PatchType.JSON), patch);
+                }
+            }
+            return written;
+        }).map(written -> {
+            if (written != null) {
+                versions.expect(written);
+            }
+            return null;
+        });
     }
 
     private Future<Void> writeRevision(StatefulSetRevisions.Resolution revs) {

@@ -74,7 +74,8 @@ class StatefulSetEndToEndTest {
         CommandLine cl = new CommandLine(command);
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
+                "--feature-gates=StatefulSetStartOrdinal=true");
         return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
     }
 
@@ -317,5 +318,63 @@ class StatefulSetEndToEndTest {
         return new PersistentVolumeClaimBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
                 .addToRequests("storage", new Quantity("1Gi")).endResources().endSpec().build();
+    }
+
+    @Test
+    void preDeleteHookHoldsACondemnedPodUntilReleased() {
+        String name = "hooked";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().getTemplate().getMetadata().getLabels().put("example.io/hold", "true");
+        dev.kruisevertx.api.common.Lifecycle lifecycle = new dev.kruisevertx.api.common.Lifecycle();
+        dev.kruisevertx.api.common.LifecycleHook hook = new dev.kruisevertx.api.common.LifecycleHook();
+        hook.setLabelsHandler(Map.of("example.io/hold", "true"));
+        lifecycle.setPreDelete(hook);
+        set.getSpec().setLifecycle(lifecycle);
+        resource(name).create(set);
+        settled(name, Set.of(0, 1));
+        Await.waitFor("pods reach lifecycle state Normal", WAIT, () -> livePods(name).stream()
+                .allMatch(p -> "Normal".equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL))));
+
+        edit(name, sp -> sp.setReplicas(1));
+        Await.waitFor("hooked-1 held in PreparingDelete", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("hooked-1").get();
+            return p != null && !Pods.isTerminating(p)
+                    && "PreparingDelete".equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL));
+        });
+        // The controller went on looking; the pod is still there.
+        Await.waitFor("status observed the scale-down", WAIT, () -> resource(name).get().getStatus()
+                .getObservedGeneration() == resource(name).get().getMetadata().getGeneration());
+        assertTrue(client.pods().inNamespace(NS).withName("hooked-1").get() != null);
+
+        client.pods().inNamespace(NS).withName("hooked-1").edit(p -> {
+            p.getMetadata().getLabels().remove("example.io/hold");
+            return p;
+        });
+        settled(name, Set.of(0));
+    }
+
+    @Test
+    void startOrdinalAndClaimsOwnedByTheSetWhenDeleted() {
+        String name = "start";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(5);
+        set.getSpec().setOrdinals(ordinals);
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+        StatefulSetPersistentVolumeClaimRetentionPolicy policy = new StatefulSetPersistentVolumeClaimRetentionPolicy();
+        policy.setWhenDeleted("Delete");
+        policy.setWhenScaled("Retain");
+        set.getSpec().setPersistentVolumeClaimRetentionPolicy(policy);
+        resource(name).create(set);
+        settled(name, Set.of(5, 6));
+        assertEquals(Set.of("data-start-5", "data-start-6"), claimNames(name));
+        String uid = resource(name).get().getMetadata().getUid();
+        for (String claim : claimNames(name)) {
+            PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(NS).withName(claim).get();
+            assertTrue(c.getMetadata().getOwnerReferences().stream().anyMatch(r -> uid.equals(r.getUid())), claim);
+        }
+        resource(name).delete();
+        Await.waitFor("claims collected with the set", WAIT, () -> claimNames(name).isEmpty());
     }
 }

@@ -1,7 +1,9 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.cache.CacheEvent;
+import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
@@ -57,7 +59,7 @@ public final class StatefulSetController implements ControllerDefinition {
         ResourceVersionExpectations versions = new ResourceVersionExpectations(ctx.settings().expectationTimeout(),
                 clock);
         StatefulSetReconciler reconciler = new StatefulSetReconciler(ctx, scale, versions, clock);
-        EventHandlers handlers = new EventHandlers(scale, versions);
+        EventHandlers handlers = new EventHandlers(ctx.cache().resource(StatefulSet.class), scale, versions);
         return new Controller(reconciler, List.of(
                 WatchSpec.of(StatefulSet.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, handlers::onPod),
@@ -67,10 +69,12 @@ public final class StatefulSetController implements ControllerDefinition {
 
     /** Maps pod, PVC and revision events to the owning set and feeds the expectations. */
     static final class EventHandlers {
+        private final CachedResource<StatefulSet> sets;
         private final ScaleExpectations scale;
         private final ResourceVersionExpectations versions;
 
-        EventHandlers(ScaleExpectations scale, ResourceVersionExpectations versions) {
+        EventHandlers(CachedResource<StatefulSet> sets, ScaleExpectations scale, ResourceVersionExpectations versions) {
+            this.sets = sets;
             this.scale = scale;
             this.versions = versions;
         }
@@ -81,6 +85,7 @@ public final class StatefulSetController implements ControllerDefinition {
                     Pod pod = event.newObject();
                     Request owner = owner(pod);
                     if (owner == null) {
+                        enqueueAdopters(pod, queue);
                         return;
                     }
                     if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -99,6 +104,10 @@ public final class StatefulSetController implements ControllerDefinition {
                         queue.add(oldOwner);
                     }
                     if (owner == null) {
+                        if (!Objects.equals(event.oldObject().getMetadata().getLabels(), pod.getMetadata().getLabels())
+                                || oldOwner != null) {
+                            enqueueAdopters(pod, queue);
+                        }
                         return;
                     }
                     if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -124,6 +133,17 @@ public final class StatefulSetController implements ControllerDefinition {
                 Request owner = owner(event.oldObject());
                 if (owner != null) {
                     queue.add(owner);
+                }
+            }
+        }
+
+        /** An orphan named {@code <set>-<ordinal>} may be adopted by the set of that name in its namespace. */
+        private void enqueueAdopters(Pod pod, Enqueuer queue) {
+            String name = pod.getMetadata().getName();
+            for (int dash = name.lastIndexOf('-'); dash > 0; dash = name.lastIndexOf('-', dash - 1)) {
+                String setName = name.substring(0, dash);
+                if (PodOrdinals.ordinalOf(setName, name) >= 0 && sets.get(pod.getMetadata().getNamespace(), setName) != null) {
+                    queue.add(new Request(pod.getMetadata().getNamespace(), setName));
                 }
             }
         }

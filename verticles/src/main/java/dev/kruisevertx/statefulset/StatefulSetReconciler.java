@@ -127,8 +127,16 @@ final class StatefulSetReconciler implements Reconciler {
         String setName = set.getMetadata().getName();
         Map<Integer, Pod> byOrdinal = new HashMap<>();
         List<Pod> owned = new ArrayList<>();
+        List<Pod> release = new ArrayList<>();
+        List<Pod> adopt = new ArrayList<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!Pods.isControlledBy(p, uid) || !selector.test(Pods.labels(p))) {
+            if (!Pods.isControlledBy(p, uid)) {
+                continue;
+            }
+            if (!selector.test(Pods.labels(p))) {
+                if (Pods.isActive(p)) {
+                    release.add(p);
+                }
                 continue;
             }
             int ordinal = PodOrdinals.ordinalOf(setName, p.getMetadata().getName());
@@ -141,6 +149,16 @@ final class StatefulSetReconciler implements Reconciler {
             }
             byOrdinal.put(ordinal, p);
             owned.add(p);
+        }
+        for (Pod p : pods.list(request.namespace())) {
+            if (Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p))
+                    && PodOrdinals.ordinalOf(setName, p.getMetadata().getName()) >= 0) {
+                adopt.add(p);
+            }
+        }
+        if (!release.isEmpty() || !adopt.isEmpty()) {
+            record(request, "releasing " + names(release) + ", adopting " + names(adopt), null);
+            return releaseAndAdopt(set, release, adopt).map(v -> Result.requeueAfter(STALE_CACHE_RECHECK));
         }
         List<ControllerRevision> history = new ArrayList<>();
         for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
@@ -533,6 +551,51 @@ final class StatefulSetReconciler implements Reconciler {
                     .mapEmpty());
         }
         return Future.join(out).mapEmpty();
+    }
+
+    private static List<String> names(List<Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName()).toList();
+    }
+
+    /**
+     * Pods that stopped matching the selector lose their ownerReference; orphans named like this set's pods that
+     * match it gain one, as upstream's ClaimPods. Each edit re-reads the pod and re-checks, so a race with another
+     * controller adopting it first does no harm.
+     */
+    private Future<Void> releaseAndAdopt(StatefulSet set, List<Pod> release, List<Pod> adopt) {
+        String uid = set.getMetadata().getUid();
+        List<Future<Void>> out = new ArrayList<>();
+        for (Pod p : release) {
+            out.add(editPod(p, live -> {
+                List<io.fabric8.kubernetes.api.model.OwnerReference> refs =
+                        new ArrayList<>(live.getMetadata().getOwnerReferences());
+                refs.removeIf(r -> uid.equals(r.getUid()));
+                return new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata().withOwnerReferences(refs)
+                        .endMetadata().build();
+            }));
+        }
+        for (Pod p : adopt) {
+            out.add(editPod(p, live -> Pods.controllerOf(live).isPresent() ? live
+                    : new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata()
+                    .addToOwnerReferences(StatefulSetRevisions.ownerReference(set)).endMetadata().build()));
+        }
+        LOG.info("StatefulSet {}/{}: releasing {}, adopting {}", set.getMetadata().getNamespace(),
+                set.getMetadata().getName(), names(release), names(adopt));
+        return Future.join(out).mapEmpty();
+    }
+
+    private Future<Void> editPod(Pod pod, java.util.function.UnaryOperator<Pod> change) {
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).edit(change);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).mapEmpty();
     }
 
     private void record(Request request, String summary, StatefulSetPlan plan) {

@@ -377,4 +377,30 @@ class StatefulSetEndToEndTest {
         resource(name).delete();
         Await.waitFor("claims collected with the set", WAIT, () -> claimNames(name).isEmpty());
     }
+
+    @Test
+    void orphansAreAdoptedAndPodsLeavingTheSelectorReleased() {
+        String name = "adopt";
+        client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("adopt-1").withNamespace(NS).addToLabels("app", name).endMetadata().withNewSpec()
+                .addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build()).create();
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        resource(name).create(set);
+        String uid = Await.waitFor("set created", WAIT, () -> resource(name).get(), s -> s != null).getMetadata().getUid();
+        Await.waitFor("adopt-1 adopted", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            return p != null && Pods.isControlledBy(p, uid);
+        });
+        Await.waitFor("adopt-0 created", WAIT, () -> client.pods().inNamespace(NS).withName("adopt-0").get() != null);
+
+        client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
+            p.getMetadata().getLabels().put("app", "elsewhere");
+            return p;
+        });
+        Await.waitFor("adopt-0 released", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-0").get();
+            return p != null && Pods.controllerOf(p).isEmpty();
+        });
+    }
 }

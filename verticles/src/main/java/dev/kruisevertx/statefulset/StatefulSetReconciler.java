@@ -79,6 +79,7 @@ final class StatefulSetReconciler implements Reconciler {
     private final ResourceVersionExpectations versions;
     private final InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.plain());
     private final Clock clock;
+    private final StatefulSetEvents events;
 
     StatefulSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions,
                           Clock clock) {
@@ -90,6 +91,7 @@ final class StatefulSetReconciler implements Reconciler {
         this.scale = scale;
         this.versions = versions;
         this.clock = clock;
+        this.events = new StatefulSetEvents(ctx.client(), ctx.kube(), clock);
     }
 
     @Override
@@ -283,7 +285,7 @@ final class StatefulSetReconciler implements Reconciler {
                 Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), clock.instant());
             }
             List<PersistentVolumeClaim> pvcs = StatefulSetPods.newClaims(set, c.ordinal(), ownClaims);
-            steps.add(createClaims(pvcs).compose(v -> createPod(key, pod)));
+            steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod)));
         }
         for (StatefulSetPlan.Delete d : plan.deletes()) {
             Pod victim = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name()));
@@ -294,7 +296,7 @@ final class StatefulSetReconciler implements Reconciler {
                         clock.instant(), LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle))));
                 continue;
             }
-            Future<Void> del = deletePod(key, set.getMetadata().getNamespace(), d.name());
+            Future<Void> del = deletePod(set, key, d.name());
             if (d.reason() == StatefulSetPlan.Reason.CONDEMNED && deleteOnScale) {
                 int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name());
                 del = del.compose(v -> deleteClaims(set, ordinal));
@@ -308,7 +310,8 @@ final class StatefulSetReconciler implements Reconciler {
                 continue;
             }
             switch (LifecycleTransitions.beforeInPlaceUpdate(pod, lifecycle)) {
-                case UPDATE -> steps.add(updateInPlace(pod, spec, lifecycle != null));
+                case UPDATE -> steps.add(updateInPlace(pod, spec, lifecycle != null)
+                        .onComplete(ar -> events.inPlace(set, name, updateRevision, ar.cause())));
                 case TO_PREPARING_UPDATE -> steps.add(writeLifecycle(pod, Lifecycles.withState(pod,
                         LifecycleState.PREPARING_UPDATE, clock.instant(),
                         LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle))));
@@ -322,7 +325,7 @@ final class StatefulSetReconciler implements Reconciler {
         return Future.join(steps).mapEmpty();
     }
 
-    private Future<Void> createClaims(List<PersistentVolumeClaim> pvcs) {
+    private Future<Void> createClaims(StatefulSet set, String podName, List<PersistentVolumeClaim> pvcs) {
         Future<Void> chain = Future.succeededFuture();
         for (PersistentVolumeClaim c : pvcs) {
             if (claims.get(c.getMetadata().getNamespace(), c.getMetadata().getName()) != null) {
@@ -335,11 +338,16 @@ final class StatefulSetReconciler implements Reconciler {
                 } catch (KubernetesClientException e) {
                     if (e.getCode() == 409) {
                         // Retained from an earlier pod of this ordinal: the new pod mounts it again.
-                        return c;
+                        return null;
                     }
                     throw e;
                 }
-            }).mapEmpty());
+            }).transform(ar -> {
+                if (ar.failed() || ar.result() != null) {
+                    events.claimCreated(set, c.getMetadata().getName(), podName, ar.cause());
+                }
+                return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+            }));
         }
         return chain;
     }
@@ -358,7 +366,7 @@ final class StatefulSetReconciler implements Reconciler {
         return Future.join(out).mapEmpty();
     }
 
-    private Future<Void> createPod(String key, Pod pod) {
+    private Future<Void> createPod(StatefulSet set, String key, Pod pod) {
         String name = pod.getMetadata().getName();
         scale.expectCreate(key, name);
         return ctx.kube().write(() -> {
@@ -367,21 +375,28 @@ final class StatefulSetReconciler implements Reconciler {
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 409) {
                     // The cache has not shown it yet; the ADDED event observes the expectation.
-                    return pod;
+                    return null;
                 }
                 scale.observeCreate(key, name);
                 throw e;
             }
-        }).mapEmpty();
+        }).transform(ar -> {
+            if (ar.failed() || ar.result() != null) {
+                events.podAction(set, "create", name, ar.cause());
+            }
+            return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+        });
     }
 
-    private Future<Void> deletePod(String key, String namespace, String name) {
+    private Future<Void> deletePod(StatefulSet set, String key, String name) {
+        String namespace = set.getMetadata().getNamespace();
         scale.expectDelete(key, name);
         return ctx.kube().write(() -> {
             try {
                 var deleted = ctx.client().pods().inNamespace(namespace).withName(name).delete();
                 if (deleted == null || deleted.isEmpty()) {
                     scale.observeDelete(key, name);
+                    return null;
                 }
                 return deleted;
             } catch (KubernetesClientException e) {
@@ -391,7 +406,12 @@ final class StatefulSetReconciler implements Reconciler {
                 }
                 throw e;
             }
-        }).mapEmpty();
+        }).transform(ar -> {
+            if (ar.failed() || ar.result() != null) {
+                events.podAction(set, "delete", name, ar.cause());
+            }
+            return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+        });
     }
 
     /** InPlaceUpdateReady=False through the status, then the new spec through a resourceVersion-guarded patch. */

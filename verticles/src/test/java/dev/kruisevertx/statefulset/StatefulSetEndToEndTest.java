@@ -187,6 +187,9 @@ class StatefulSetEndToEndTest {
                         && claim.equals(v.getPersistentVolumeClaim().getClaimName())), podName + " mounts " + claim);
                 assertTrue(client.persistentVolumeClaims().inNamespace(NS).withName(claim).get() != null, claim);
             }
+            Await.waitFor("SuccessfulCreate events for the pods and claims", WAIT, () -> client.v1().events()
+                    .inNamespace(NS).list().getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
+                            && "SuccessfulCreate".equals(e.getReason())).count() >= 6);
             assertTrue(client.apps().controllerRevisions().inNamespace(NS)
                     .withName(s.getStatus().getUpdateRevision()).get() != null, "revision stored");
 

@@ -16,6 +16,7 @@ public final class ControllerRegistry {
         return List.of(
                 new PodReadinessController(),
                 new CloneSetController(),
-                new ContainerRecreateRequestController());
+                new ContainerRecreateRequestController(),
+                new dev.kruisevertx.statefulset.StatefulSetController());
     }
 }

@@ -91,10 +91,12 @@ public final class ManagerApp {
 
         // The webhook runs on every replica (not only the leader) and reads pods from the shared cache.
         AdmissionRegistry admission = new AdmissionRegistry();
-        ConversionRegistry conversion = new ConversionRegistry();
+        ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
         KruiseWebhooks.registerAll(admission, config.featureGates().enabled(Feature.KruisePodReadinessGate),
                 config.featureGates().enabled(Feature.TemplateNoDefaults),
                 config.featureGates().enabled(Feature.KruiseDaemon),
+                config.featureGates().enabled(Feature.StatefulSetAutoDeletePVC),
+                config.featureGates().enabled(Feature.StatefulSetAutoResizePVCGate),
                 (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));

@@ -4,8 +4,10 @@ import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
+import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
 public final class KruiseWebhooks {
@@ -16,13 +18,24 @@ public final class KruiseWebhooks {
      * @param kruisePodReadinessGate feature gate KruisePodReadinessGate
      * @param templateNoDefaults     feature gate TemplateNoDefaults
      * @param kruiseDaemon           feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
+     * @param autoDeletePvc          feature gate StatefulSetAutoDeletePVC
+     * @param autoResizePvc          feature gate StatefulSetAutoResizePVCGate
      * @param pods                   in-memory pod lookup (the shared watch cache)
      */
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
-                                                  boolean templateNoDefaults, boolean kruiseDaemon, PodLookup pods) {
+                                                  boolean templateNoDefaults, boolean kruiseDaemon,
+                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods) {
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
         CrrWebhooks.register(registry, pods, kruiseDaemon);
+        StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
+                autoDeletePvc, autoResizePvc));
         return pipeline;
+    }
+
+    /** Registers every CRD converter this module implements for {@code /convert}. */
+    public static ConversionRegistry registerConversions(ConversionRegistry conversions) {
+        StatefulSetWebhooks.registerConversion(conversions);
+        return conversions;
     }
 }

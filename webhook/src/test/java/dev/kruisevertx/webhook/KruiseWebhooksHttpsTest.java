@@ -39,7 +39,7 @@ class KruiseWebhooksHttpsTest {
         vertx = Vertx.vertx();
         CertBundle certs = TestCerts.localhost();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, false, false, true, (ns, name) -> Optional.empty());
+        KruiseWebhooks.registerAll(registry, false, false, true, true, false, (ns, name) -> Optional.empty());
         server = new WebhookServerVerticle("localhost", 0, 3 << 20, registry, new ConversionRegistry(),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);
         vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -34,7 +34,19 @@ public final class KruiseCrds {
     /** Every CustomResource class, one per served version. */
     public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(
             CloneSet.class,
-            ContainerRecreateRequest.class);
+            ContainerRecreateRequest.class,
+            dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class,
+            dev.kruisevertx.api.apps.v1beta1.StatefulSet.class);
+
+    /**
+     * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches
+     * them; the webhook's certificate controller fills in the caBundle at run time.
+     */
+    static final java.util.Set<String> WEBHOOK_CONVERSION = java.util.Set.of(
+            dev.kruisevertx.api.apps.v1beta1.StatefulSet.CRD_NAME);
+    static final String CONVERSION_SERVICE_NAMESPACE = "kruise-system";
+    static final String CONVERSION_SERVICE_NAME = "kruise-webhook-service";
+    static final String CONVERSION_PATH = "/convert";
 
     private static final String GENERATED_DIR = "META-INF/fabric8/";
     private static final ObjectMapper YAML = new YAMLMapper();
@@ -124,6 +136,20 @@ public final class KruiseCrds {
             throw new UncheckedIOException("cannot read generated CRD " + resource, e);
         }
         JsonNode processed = CrdPostProcessor.process(generated, versions);
+        if (WEBHOOK_CONVERSION.contains(crdName)) {
+            addWebhookConversion((com.fasterxml.jackson.databind.node.ObjectNode) processed.path("spec"));
+        }
         return ApiJson.serialization().convertValue(processed, CustomResourceDefinition.class);
+    }
+
+    private static void addWebhookConversion(com.fasterxml.jackson.databind.node.ObjectNode spec) {
+        com.fasterxml.jackson.databind.node.ObjectNode conversion = spec.putObject("conversion");
+        conversion.put("strategy", "Webhook");
+        com.fasterxml.jackson.databind.node.ObjectNode webhook = conversion.putObject("webhook");
+        webhook.putObject("clientConfig").putObject("service")
+                .put("name", CONVERSION_SERVICE_NAME)
+                .put("namespace", CONVERSION_SERVICE_NAMESPACE)
+                .put("path", CONVERSION_PATH);
+        webhook.putArray("conversionReviewVersions").add("v1").add("v1beta1");
     }
 }

@@ -1,0 +1,42 @@
+package dev.kruisevertx.api.apps.v1beta1;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.kruisevertx.api.common.UnknownFields;
+
+import java.util.Objects;
+
+/** How changed volumeClaimTemplates reach existing PVCs. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public class VolumeClaimUpdateStrategy extends UnknownFields {
+    @JsonPropertyDescription("OnDelete (default) or OnPodRollingUpdate.")
+    private String type;
+
+    public String getType() {
+        return type;
+    }
+
+    public void setType(String type) {
+        this.type = type;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof VolumeClaimUpdateStrategy that)) return false;
+        return Objects.equals(type, that.type)
+                && unknownFieldsEqual(that);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(type, unknownFieldsHash());
+    }
+
+    @Override
+    public String toString() {
+        return "VolumeClaimUpdateStrategy{" + "type=" + type + '}';
+    }
+}

@@ -1,0 +1,43 @@
+package dev.kruisevertx.statefulset;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one reconcile of an Advanced StatefulSet will do, decided by {@link StatefulSetPlanner} from the cache alone.
+ *
+ * @param creates      pods (with their PVCs) to create, in order
+ * @param deletes      pods to delete: failed ones, condemned ones (scale-down, reserved) and ones recreated by an update
+ * @param inPlace      pods to update in place to the update revision
+ * @param summary      one line for {@code /debug/plans} and the log
+ * @param requeueAfter when to look again although no event will come (minReadySeconds running out); zero for never
+ */
+public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, String summary,
+                              Duration requeueAfter) {
+    public StatefulSetPlan {
+        creates = List.copyOf(creates);
+        deletes = List.copyOf(deletes);
+        inPlace = List.copyOf(inPlace);
+    }
+
+    /** A pod to create at {@code revision}. */
+    public record Create(int ordinal, String name, String revision) {
+    }
+
+    /** A pod to delete and why. */
+    public record Delete(String name, Reason reason) {
+    }
+
+    public enum Reason {
+        /** The pod failed or succeeded; it is replaced by a fresh pod of the same ordinal. */
+        FAILED,
+        /** Its ordinal is no longer run (scale-down or reserveOrdinals). */
+        CONDEMNED,
+        /** Recreated at the update revision. */
+        UPDATE
+    }
+
+    public boolean isEmpty() {
+        return creates.isEmpty() && deletes.isEmpty() && inPlace.isEmpty();
+    }
+}

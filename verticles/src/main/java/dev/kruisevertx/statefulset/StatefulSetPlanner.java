@@ -1,0 +1,283 @@
+package dev.kruisevertx.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.common.UpdatePriorityStrategy;
+import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.updatesort.UpdateOrder;
+import io.fabric8.kubernetes.api.model.Pod;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The decision of an Advanced StatefulSet reconcile, as a pure function of the set's settings and its pods.
+ *
+ * <p>Order of work, as upstream: first make every desired ordinal exist and be healthy (replacing failed pods),
+ * then delete condemned pods (highest ordinal first), then roll the update. With {@code OrderedReady} every step
+ * waits for all earlier pods to be running and ready and does one thing at a time; with {@code Parallel} creations
+ * and deletions happen together, creations limited by {@code scaleStrategy.maxUnavailable} and updates by
+ * {@code rollingUpdate.maxUnavailable}.
+ */
+public final class StatefulSetPlanner {
+    private StatefulSetPlanner() {
+    }
+
+    /**
+     * Everything the decision reads.
+     *
+     * @param setName             name of the set (pods are {@code <setName>-<ordinal>})
+     * @param desired             ordinals to run, ascending ({@link Ordinals#desired})
+     * @param parallel            podManagementPolicy Parallel
+     * @param rollingUpdate       updateStrategy.type RollingUpdate (else OnDelete)
+     * @param partition           ordinals below it keep the current revision
+     * @param maxUnavailable      resolved rollingUpdate.maxUnavailable (at least 1)
+     * @param paused              rollingUpdate.paused
+     * @param scaleMaxUnavailable resolved scaleStrategy.maxUnavailable, or null for no limit (Parallel only)
+     * @param minReadySeconds     rollingUpdate.minReadySeconds
+     * @param currentRevision     revision of pods below the partition
+     * @param updateRevision      revision of the current template
+     * @param pods                the set's pods by ordinal (terminating ones included)
+     * @param revisionOf          the revision a pod is at
+     * @param inPlaceUpdatable    whether a pod can reach the update revision in place (podUpdatePolicy allows it and
+     *                            only in-place fields changed)
+     * @param inPlaceOnly         podUpdatePolicy InPlaceOnly: a pod that cannot be updated in place waits
+     * @param priority            unorderedUpdate.priorityStrategy (Parallel only), or null for descending ordinals
+     * @param now                 the time of the decision
+     */
+    public record State(String setName, List<Integer> desired, boolean parallel, boolean rollingUpdate, int partition,
+                        int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
+                        String currentRevision, String updateRevision, Map<Integer, Pod> pods,
+                        Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
+                        UpdatePriorityStrategy priority, Instant now) {
+    }
+
+    public static StatefulSetPlan plan(State s) {
+        List<StatefulSetPlan.Create> creates = new ArrayList<>();
+        List<StatefulSetPlan.Delete> deletes = new ArrayList<>();
+        List<String> inPlace = new ArrayList<>();
+        Set<Integer> desiredSet = new HashSet<>(s.desired());
+        boolean monotonic = !s.parallel();
+        Duration requeue = Duration.ZERO;
+
+        // Unavailable desired pods limit Parallel scale-up; a missing pod counts as unavailable once created.
+        int unavailable = 0;
+        for (int ordinal : s.desired()) {
+            Pod p = s.pods().get(ordinal);
+            if (p != null && !available(s, p)) {
+                unavailable++;
+            }
+        }
+
+        // 1. Every desired ordinal exists and is healthy.
+        String blockedBy = null;
+        for (int ordinal : s.desired()) {
+            Pod pod = s.pods().get(ordinal);
+            if (pod == null) {
+                if (!s.parallel()) {
+                    creates.add(create(s, ordinal));
+                    blockedBy = "waiting for " + PodOrdinals.podName(s.setName(), ordinal) + " to be created and ready";
+                    break;
+                }
+                if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
+                    blockedBy = "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
+                    continue;
+                }
+                creates.add(create(s, ordinal));
+                unavailable++;
+                continue;
+            }
+            String name = pod.getMetadata().getName();
+            if (Pods.isTerminating(pod)) {
+                if (monotonic) {
+                    blockedBy = "waiting for " + name + " to terminate";
+                    break;
+                }
+                continue;
+            }
+            String phase = Pods.phase(pod);
+            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
+                deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.FAILED));
+                if (monotonic) {
+                    blockedBy = "replacing " + phase + " pod " + name;
+                    break;
+                }
+                continue;
+            }
+            if (monotonic && !Pods.isRunningAndReady(pod)) {
+                blockedBy = "waiting for " + name + " to be running and ready";
+                break;
+            }
+        }
+        if (monotonic && blockedBy != null) {
+            return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, blockedBy),
+                    requeue);
+        }
+
+        // 2. Condemned pods go, highest ordinal first.
+        TreeMap<Integer, Pod> condemned = new TreeMap<>(Comparator.reverseOrder());
+        s.pods().forEach((ordinal, pod) -> {
+            if (!desiredSet.contains(ordinal)) {
+                condemned.put(ordinal, pod);
+            }
+        });
+        for (Pod pod : condemned.values()) {
+            String name = pod.getMetadata().getName();
+            if (Pods.isTerminating(pod)) {
+                if (monotonic) {
+                    blockedBy = "waiting for condemned " + name + " to terminate";
+                    break;
+                }
+                continue;
+            }
+            if (monotonic && !allHealthyExcept(s, pod)) {
+                blockedBy = "waiting for all pods to be ready before deleting " + name;
+                break;
+            }
+            deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.CONDEMNED));
+            if (monotonic) {
+                blockedBy = "deleting " + name;
+                break;
+            }
+        }
+        if (monotonic && blockedBy != null) {
+            return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, blockedBy),
+                    requeue);
+        }
+
+        // 3. Rolling update of ordinals from the partition on.
+        String updateNote = null;
+        if (!s.rollingUpdate()) {
+            updateNote = "OnDelete: pods are updated when deleted";
+        } else if (s.paused()) {
+            updateNote = "update paused";
+        } else {
+            int budget = monotonic ? 1 : Math.max(1, s.maxUnavailable());
+            int updateUnavailable = 0;
+            List<Pod> all = new ArrayList<>();
+            List<Integer> waiting = new ArrayList<>();
+            for (int i = s.desired().size() - 1; i >= 0; i--) {
+                int ordinal = s.desired().get(i);
+                Pod pod = s.pods().get(ordinal);
+                if (pod == null) {
+                    // A pod still to be created counts against the budget; it is created at the right revision.
+                    if (ordinal >= s.partition()) {
+                        updateUnavailable++;
+                    }
+                    continue;
+                }
+                boolean current = s.updateRevision().equals(s.revisionOf().apply(pod));
+                boolean healthy = !Pods.isTerminating(pod) && available(s, pod);
+                if (!healthy) {
+                    updateUnavailable++;
+                    requeue = earliest(requeue, availableIn(s, pod));
+                }
+                if (!current && ordinal >= s.partition() && !Pods.isTerminating(pod)) {
+                    waiting.add(all.size());
+                }
+                all.add(pod);
+            }
+            List<Integer> order = waiting;
+            if (s.parallel() && s.priority() != null) {
+                order = UpdateOrder.sort(all, waiting, s.priority(), null);
+            }
+            for (int idx : order) {
+                Pod pod = all.get(idx);
+                boolean healthy = available(s, pod);
+                if (healthy && updateUnavailable >= budget) {
+                    // Unavailable pods later in the order may still be updated: that costs no availability.
+                    updateNote = "maxUnavailable " + budget + " reached";
+                    continue;
+                }
+                if (monotonic && updateUnavailable > 0 && healthy) {
+                    updateNote = "waiting for updated pods to be ready";
+                    break;
+                }
+                String name = pod.getMetadata().getName();
+                if (s.inPlaceUpdatable().test(pod)) {
+                    inPlace.add(name);
+                } else if (s.inPlaceOnly()) {
+                    updateNote = name + " cannot be updated in place (InPlaceOnly)";
+                    continue;
+                } else {
+                    deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.UPDATE));
+                }
+                if (healthy) {
+                    updateUnavailable++;
+                }
+            }
+        }
+        // A ready pod becoming available after minReadySeconds produces no event; look again then.
+        for (Pod pod : s.pods().values()) {
+            requeue = earliest(requeue, availableIn(s, pod));
+        }
+        String note = blockedBy != null ? blockedBy : updateNote;
+        return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, note), requeue);
+    }
+
+    private static StatefulSetPlan.Create create(State s, int ordinal) {
+        // Upstream: a pod recreated below the partition keeps the current revision.
+        String revision = s.rollingUpdate() && ordinal < s.partition() && s.currentRevision() != null
+                ? s.currentRevision() : s.updateRevision();
+        return new StatefulSetPlan.Create(ordinal, PodOrdinals.podName(s.setName(), ordinal), revision);
+    }
+
+    private static boolean available(State s, Pod pod) {
+        return Pods.isRunningAndReady(pod) && Pods.isAvailable(pod, s.minReadySeconds(), s.now());
+    }
+
+    private static Duration availableIn(State s, Pod pod) {
+        if (Pods.isTerminating(pod) || !Pods.isRunningAndReady(pod)) {
+            return Duration.ZERO;
+        }
+        Optional<Duration> in = Pods.availableIn(pod, s.minReadySeconds(), s.now());
+        return in.orElse(Duration.ZERO);
+    }
+
+    private static Duration earliest(Duration a, Duration b) {
+        if (a.isZero()) {
+            return b;
+        }
+        if (b.isZero()) {
+            return a;
+        }
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static boolean allHealthyExcept(State s, Pod except) {
+        for (Pod p : s.pods().values()) {
+            if (p != except && (Pods.isTerminating(p) || !Pods.isRunningAndReady(p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String summary(State s, List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
+                                  List<String> inPlace, String note) {
+        StringBuilder b = new StringBuilder();
+        b.append("desired ordinals ").append(s.desired());
+        if (!creates.isEmpty()) {
+            b.append("; create ").append(creates.stream().map(StatefulSetPlan.Create::name).toList());
+        }
+        if (!deletes.isEmpty()) {
+            b.append("; delete ").append(deletes.stream().map(d -> d.name() + " (" + d.reason() + ")").toList());
+        }
+        if (!inPlace.isEmpty()) {
+            b.append("; update in place ").append(inPlace);
+        }
+        if (note != null) {
+            b.append("; ").append(note);
+        }
+        return b.toString();
+    }
+}

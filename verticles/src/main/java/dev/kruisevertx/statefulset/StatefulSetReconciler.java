@@ -1,0 +1,624 @@
+package dev.kruisevertx.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
+import dev.kruisevertx.api.common.IntOrPercent;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.Indexes;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.Reconciler;
+import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.expectations.ResourceVersionExpectations;
+import dev.kruisevertx.expectations.ScaleExpectations;
+import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
+import dev.kruisevertx.inplace.InPlaceUpdateOptions;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RefreshOutcome;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.api.common.Lifecycle;
+import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleTransitions;
+import dev.kruisevertx.lifecycle.Lifecycles;
+import dev.kruisevertx.podutil.LabelSelectors;
+import dev.kruisevertx.podutil.PodPatches;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vertx.core.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One reconcile of an Advanced StatefulSet: read the cache; wait while it lags this controller's own creates and
+ * deletes; resolve the revisions; let {@link StatefulSetPlanner} decide; carry the plan out (PVCs before their pod,
+ * in-place updates through the shared {@link InPlaceUpdater}); advance in-place updates in flight; write the status;
+ * prune old revisions. A failed step fails the Future and the queue retries with backoff.
+ */
+final class StatefulSetReconciler implements Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
+    private static final Duration STALE_CACHE_RECHECK = Duration.ofSeconds(1);
+    static final String PARALLEL = "Parallel";
+    static final String ON_DELETE = "OnDelete";
+    static final String IN_PLACE_IF_POSSIBLE = "InPlaceIfPossible";
+    static final String IN_PLACE_ONLY = "InPlaceOnly";
+    static final String DELETE = "Delete";
+
+    private final ControllerContext ctx;
+    private final CachedResource<StatefulSet> sets;
+    private final CachedResource<Pod> pods;
+    private final CachedResource<PersistentVolumeClaim> claims;
+    private final CachedResource<ControllerRevision> revisions;
+    private final ScaleExpectations scale;
+    private final ResourceVersionExpectations versions;
+    private final InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.plain());
+    private final Clock clock;
+    private final StatefulSetEvents events;
+
+    StatefulSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions,
+                          Clock clock) {
+        this.ctx = ctx;
+        this.sets = ctx.cache().resource(StatefulSet.class);
+        this.pods = ctx.cache().resource(Pod.class);
+        this.claims = ctx.cache().resource(PersistentVolumeClaim.class);
+        this.revisions = ctx.cache().resource(ControllerRevision.class);
+        this.scale = scale;
+        this.versions = versions;
+        this.clock = clock;
+        this.events = new StatefulSetEvents(ctx.client(), ctx.kube(), clock);
+    }
+
+    @Override
+    public Future<Result> reconcile(Request request) {
+        StatefulSet set = sets.get(request.namespace(), request.name());
+        if (set == null) {
+            scale.delete(request.key());
+            ctx.plans().forget(StatefulSetController.NAME, request);
+            return Future.succeededFuture(Result.done());
+        }
+        if (set.getMetadata().getDeletionTimestamp() != null) {
+            // Pods, revisions and owned PVCs go with the set through their ownerReferences.
+            return Future.succeededFuture(Result.done());
+        }
+        StatefulSetSpec spec = set.getSpec();
+        Predicate<Map<String, String>> selector;
+        Set<Integer> reserved;
+        try {
+            if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
+                throw new IllegalArgumentException("spec.selector and spec.template are required");
+            }
+            selector = LabelSelectors.compile(spec.getSelector());
+            reserved = PodOrdinals.reserved(spec.getReserveOrdinals());
+        } catch (IllegalArgumentException e) {
+            record(request, "invalid StatefulSet: " + e.getMessage(), null);
+            return Future.succeededFuture(Result.done());
+        }
+        ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
+        if (!satisfied.satisfied()) {
+            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details(), null);
+            return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+        }
+
+        String uid = set.getMetadata().getUid();
+        String setName = set.getMetadata().getName();
+        Map<Integer, Pod> byOrdinal = new HashMap<>();
+        List<Pod> owned = new ArrayList<>();
+        List<Pod> release = new ArrayList<>();
+        List<Pod> adopt = new ArrayList<>();
+        for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
+            if (!Pods.isControlledBy(p, uid)) {
+                continue;
+            }
+            if (!selector.test(Pods.labels(p))) {
+                if (Pods.isActive(p)) {
+                    release.add(p);
+                }
+                continue;
+            }
+            int ordinal = PodOrdinals.ordinalOf(setName, p.getMetadata().getName());
+            if (ordinal < 0) {
+                continue;
+            }
+            if (!versions.isSatisfied(p)) {
+                record(request, "waiting for the cache to see our update of pod " + p.getMetadata().getName(), null);
+                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+            byOrdinal.put(ordinal, p);
+            owned.add(p);
+        }
+        for (Pod p : pods.list(request.namespace())) {
+            if (Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p))
+                    && PodOrdinals.ordinalOf(setName, p.getMetadata().getName()) >= 0) {
+                adopt.add(p);
+            }
+        }
+        if (!release.isEmpty() || !adopt.isEmpty()) {
+            record(request, "releasing " + names(release) + ", adopting " + names(adopt), null);
+            return releaseAndAdopt(set, release, adopt).map(v -> Result.requeueAfter(STALE_CACHE_RECHECK));
+        }
+        List<ControllerRevision> history = new ArrayList<>();
+        for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
+            if (Pods.isControlledBy(r, uid)) {
+                history.add(r);
+            }
+        }
+        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, history);
+        Map<String, ControllerRevision> byName = new HashMap<>();
+        history.forEach(r -> byName.put(r.getMetadata().getName(), r));
+        byName.put(revs.update().getMetadata().getName(), revs.update());
+        return writeRevision(revs).compose(v -> sync(request, set, byOrdinal, owned, reserved, history, byName,
+                revs.update()));
+    }
+
+    private Future<Result> sync(Request request, StatefulSet set, Map<Integer, Pod> byOrdinal, List<Pod> owned,
+                                Set<Integer> reserved, List<ControllerRevision> history,
+                                Map<String, ControllerRevision> byName, ControllerRevision update) {
+        StatefulSetSpec spec = set.getSpec();
+        String updateRevision = update.getMetadata().getName();
+        String statusCurrent = set.getStatus() == null ? null : set.getStatus().getCurrentRevision();
+        String currentRevision = statusCurrent != null && byName.containsKey(statusCurrent) ? statusCurrent
+                : updateRevision;
+        int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
+        int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
+                ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+        RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
+                : spec.getUpdateStrategy().getRollingUpdate();
+        boolean parallel = PARALLEL.equals(spec.getPodManagementPolicy());
+        boolean rolling = spec.getUpdateStrategy() == null || !ON_DELETE.equals(spec.getUpdateStrategy().getType());
+        String policy = ru == null || ru.getPodUpdatePolicy() == null ? "ReCreate" : ru.getPodUpdatePolicy();
+        boolean inPlacePolicy = IN_PLACE_IF_POSSIBLE.equals(policy) || IN_PLACE_ONLY.equals(policy);
+        int minReady = ru == null || ru.getMinReadySeconds() == null ? 0 : Math.max(0, ru.getMinReadySeconds());
+        int maxUnavailable;
+        Integer scaleMaxUnavailable = null;
+        try {
+            maxUnavailable = ru == null || ru.getMaxUnavailable() == null ? 1
+                    : Math.max(1, IntOrPercent.scaledValue(ru.getMaxUnavailable(), replicas, false));
+            if (parallel && spec.getScaleStrategy() != null && spec.getScaleStrategy().getMaxUnavailable() != null) {
+                scaleMaxUnavailable = Math.max(1,
+                        IntOrPercent.scaledValue(spec.getScaleStrategy().getMaxUnavailable(), replicas, false));
+            }
+        } catch (IllegalArgumentException e) {
+            record(request, "invalid StatefulSet: " + e.getMessage(), null);
+            return Future.succeededFuture(Result.done());
+        }
+        PodTemplateSpec updateTemplate = spec.getTemplate();
+        InPlaceUpdateOptions options = InPlaceUpdateOptions.of(ctx.gates()).withGracePeriodSeconds(
+                ru == null || ru.getInPlaceUpdateStrategy() == null ? 0
+                        : ru.getInPlaceUpdateStrategy().getGracePeriodSeconds());
+        Function<Pod, String> revisionOf = p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+        Map<String, InPlaceUpdateSpec> inPlaceSpecs = new HashMap<>();
+        Predicate<Pod> inPlaceUpdatable = p -> {
+            if (!inPlacePolicy) {
+                return false;
+            }
+            ControllerRevision from = byName.get(revisionOf.apply(p));
+            if (from == null) {
+                return false;
+            }
+            InPlaceUpdateSpec s = inPlaceSpecs.computeIfAbsent(from.getMetadata().getName(), n -> {
+                try {
+                    return InPlaceUpdateCalculator.calculate(InPlaceUpdateCalculator.templateOf(from), updateTemplate,
+                            updateRevision, options);
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+            });
+            return s != null;
+        };
+        Instant now = clock.instant();
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(),
+                PodOrdinals.desired(replicas, start, reserved), parallel, rolling,
+                ru == null || ru.getPartition() == null ? 0 : ru.getPartition(), maxUnavailable,
+                ru != null && ru.isPaused(), scaleMaxUnavailable, minReady, currentRevision, updateRevision,
+                byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
+                parallel && ru != null && ru.getUnorderedUpdate() != null
+                        ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now);
+        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
+        record(request, plan.summary(), plan);
+        if (!plan.isEmpty()) {
+            LOG.debug("StatefulSet {}: {}", request, plan.summary());
+        }
+
+        Future<Void> acted = execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
+                updateRevision)
+                .compose(v -> refreshInPlace(set, owned, updateRevision, now));
+        return acted.transform(ar -> {
+            StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
+                    updateRevision, replicas, minReady, now);
+            Future<Void> written = writeStatus(set, status).compose(v -> prune(set, history, owned, status));
+            if (ar.failed()) {
+                return written.transform(ignored -> Future.failedFuture(ar.cause()));
+            }
+            return written.map(v -> plan.requeueAfter().isZero() ? Result.done()
+                    : Result.requeueAfter(plan.requeueAfter()));
+        });
+    }
+
+    private Future<Void> execute(StatefulSet set, StatefulSetPlan plan, Map<String, ControllerRevision> byName,
+                                 Map<Integer, Pod> byOrdinal, Map<String, InPlaceUpdateSpec> inPlaceSpecs,
+                                 Function<Pod, String> revisionOf, boolean inPlacePolicy, String updateRevision) {
+        String key = set.getMetadata().getNamespace() + "/" + set.getMetadata().getName();
+        boolean podIndexLabel = ctx.gates().enabled(Feature.PodIndexLabel);
+        boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
+        var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
+        boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());
+        boolean deleteOnScale = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenScaled());
+        Lifecycle lifecycle = set.getSpec().getLifecycle();
+        List<Future<Void>> steps = new ArrayList<>();
+        for (StatefulSetPlan.Create c : plan.creates()) {
+            PodTemplateSpec template;
+            ControllerRevision r = byName.get(c.revision());
+            try {
+                template = c.revision().equals(updateRevision) || r == null ? set.getSpec().getTemplate()
+                        : InPlaceUpdateCalculator.templateOf(r);
+            } catch (IllegalArgumentException e) {
+                template = set.getSpec().getTemplate();
+            }
+            Pod pod = StatefulSetPods.newPod(set, template, c.ordinal(), c.revision(), podIndexLabel, inPlacePolicy);
+            if (lifecycle != null) {
+                Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), clock.instant());
+            }
+            List<PersistentVolumeClaim> pvcs = StatefulSetPods.newClaims(set, c.ordinal(), ownClaims);
+            steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod)));
+        }
+        for (StatefulSetPlan.Delete d : plan.deletes()) {
+            Pod victim = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name()));
+            if (victim != null && d.reason() != StatefulSetPlan.Reason.FAILED
+                    && LifecycleTransitions.beforeDelete(victim, lifecycle) == LifecycleTransitions.DeleteStep.PREPARE_DELETE) {
+                // Held by the preDelete hook until the user's controller removes it.
+                steps.add(writeLifecycle(victim, Lifecycles.withState(victim, LifecycleState.PREPARING_DELETE,
+                        clock.instant(), LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle))));
+                continue;
+            }
+            Future<Void> del = deletePod(set, key, d.name());
+            if (d.reason() == StatefulSetPlan.Reason.CONDEMNED && deleteOnScale) {
+                int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name());
+                del = del.compose(v -> deleteClaims(set, ordinal));
+            }
+            steps.add(del);
+        }
+        for (String name : plan.inPlace()) {
+            Pod pod = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), name));
+            InPlaceUpdateSpec spec = inPlaceSpecs.get(revisionOf.apply(pod));
+            if (pod == null || spec == null) {
+                continue;
+            }
+            switch (LifecycleTransitions.beforeInPlaceUpdate(pod, lifecycle)) {
+                case UPDATE -> steps.add(updateInPlace(pod, spec, lifecycle != null)
+                        .onComplete(ar -> events.inPlace(set, name, updateRevision, ar.cause())));
+                case TO_PREPARING_UPDATE -> steps.add(writeLifecycle(pod, Lifecycles.withState(pod,
+                        LifecycleState.PREPARING_UPDATE, clock.instant(),
+                        LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle))));
+                case TO_PREPARING_UPDATE_WITH_HANDLER -> steps.add(writeLifecycle(pod, Lifecycles.withStateAndHandler(
+                        pod, LifecycleState.PREPARING_UPDATE, lifecycle.getInPlaceUpdate(), clock.instant())));
+                case WAIT, NOT_ALLOWED -> {
+                    // Held by the hook, or in a state (PreparingDelete) that allows no update.
+                }
+            }
+        }
+        return Future.join(steps).mapEmpty();
+    }
+
+    private Future<Void> createClaims(StatefulSet set, String podName, List<PersistentVolumeClaim> pvcs) {
+        Future<Void> chain = Future.succeededFuture();
+        for (PersistentVolumeClaim c : pvcs) {
+            if (claims.get(c.getMetadata().getNamespace(), c.getMetadata().getName()) != null) {
+                continue;
+            }
+            chain = chain.compose(v -> ctx.kube().write(() -> {
+                try {
+                    return ctx.client().persistentVolumeClaims().inNamespace(c.getMetadata().getNamespace())
+                            .resource(c).create();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() == 409) {
+                        // Retained from an earlier pod of this ordinal: the new pod mounts it again.
+                        return null;
+                    }
+                    throw e;
+                }
+            }).transform(ar -> {
+                if (ar.failed() || ar.result() != null) {
+                    events.claimCreated(set, c.getMetadata().getName(), podName, ar.cause());
+                }
+                return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+            }));
+        }
+        return chain;
+    }
+
+    private Future<Void> deleteClaims(StatefulSet set, int ordinal) {
+        List<PersistentVolumeClaim> templates = set.getSpec().getVolumeClaimTemplates();
+        if (templates == null || ordinal < 0) {
+            return Future.succeededFuture();
+        }
+        List<Future<Void>> out = new ArrayList<>();
+        for (PersistentVolumeClaim t : templates) {
+            String name = PodOrdinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal);
+            out.add(ctx.kube().write(() -> ctx.client().persistentVolumeClaims()
+                    .inNamespace(set.getMetadata().getNamespace()).withName(name).delete()).mapEmpty());
+        }
+        return Future.join(out).mapEmpty();
+    }
+
+    private Future<Void> createPod(StatefulSet set, String key, Pod pod) {
+        String name = pod.getMetadata().getName();
+        scale.expectCreate(key, name);
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 409) {
+                    // The cache has not shown it yet; the ADDED event observes the expectation.
+                    return null;
+                }
+                scale.observeCreate(key, name);
+                throw e;
+            }
+        }).transform(ar -> {
+            if (ar.failed() || ar.result() != null) {
+                events.podAction(set, "create", name, ar.cause());
+            }
+            return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+        });
+    }
+
+    private Future<Void> deletePod(StatefulSet set, String key, String name) {
+        String namespace = set.getMetadata().getNamespace();
+        scale.expectDelete(key, name);
+        return ctx.kube().write(() -> {
+            try {
+                var deleted = ctx.client().pods().inNamespace(namespace).withName(name).delete();
+                if (deleted == null || deleted.isEmpty()) {
+                    scale.observeDelete(key, name);
+                    return null;
+                }
+                return deleted;
+            } catch (KubernetesClientException e) {
+                scale.observeDelete(key, name);
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).transform(ar -> {
+            if (ar.failed() || ar.result() != null) {
+                events.podAction(set, "delete", name, ar.cause());
+            }
+            return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+        });
+    }
+
+    /** InPlaceUpdateReady=False through the status, then the new spec through a resourceVersion-guarded patch. */
+    private Future<Void> updateInPlace(Pod pod, InPlaceUpdateSpec spec, boolean withLifecycle) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            Pod live = ctx.client().pods().inNamespace(ns).withName(name).get();
+            if (live == null) {
+                return null;
+            }
+            Pod starting = updater.markUpdateStarting(live, clock.instant());
+            if (starting != live) {
+                live = ctx.client().pods().inNamespace(ns).withName(name).subresource("status")
+                        .patch(PatchContext.of(PatchType.JSON), PodPatches.forStatus(live, starting));
+            }
+            Pod prepared = updater.prepare(live, spec, clock.instant());
+            if (withLifecycle) {
+                Lifecycles.setState(prepared.getMetadata(), LifecycleState.UPDATING, clock.instant());
+            }
+            return ctx.client().pods().inNamespace(ns).withName(name)
+                    .patch(PatchContext.of(PatchType.JSON), PodPatches.forPod(live, prepared, true));
+        }).map(written -> {
+            if (written != null) {
+                versions.expect(written);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Advances in-place updates in flight (grace periods, next batches, InPlaceUpdateReady back to True) and the
+     * lifecycle states (PreparingNormal, Updating and Updated on to Normal when the hooks allow).
+     */
+    private Future<Void> refreshInPlace(StatefulSet set, List<Pod> owned, String updateRevision, Instant now) {
+        List<Future<Void>> out = new ArrayList<>();
+        Lifecycle lifecycle = set.getSpec().getLifecycle();
+        for (Pod p : owned) {
+            if (Pods.isTerminating(p)) {
+                continue;
+            }
+            Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
+                    updateRevision.equals(Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL)),
+                    updater.checkCompleted(p).done());
+            if (next.isPresent()) {
+                out.add(writeLifecycle(p, Lifecycles.withState(p, next.get(), now,
+                        LifecycleTransitions.refreshMarkPodNotReady(lifecycle))));
+                continue;
+            }
+            RefreshOutcome r = updater.refresh(p, now);
+            if (r.action() == RefreshOutcome.Action.UPDATE_POD) {
+                String patch = PodPatches.forPod(p, r.pod(), true);
+                if (!PodPatches.isEmpty(patch)) {
+                    out.add(ctx.kube().write(() -> ctx.client().pods().inNamespace(p.getMetadata().getNamespace())
+                            .withName(p.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch))
+                            .map(w -> {
+                                versions.expect(w);
+                                return null;
+                            }));
+                }
+            } else if (r.action() == RefreshOutcome.Action.UPDATE_STATUS) {
+                String patch = PodPatches.forStatus(p, r.pod());
+                if (!PodPatches.isEmpty(patch)) {
+                    out.add(ctx.kube().write(() -> ctx.client().pods().inNamespace(p.getMetadata().getNamespace())
+                            .withName(p.getMetadata().getName()).subresource("status")
+                            .patch(PatchContext.of(PatchType.JSON), patch)).mapEmpty());
+                }
+            }
+        }
+        return Future.join(out).mapEmpty();
+    }
+
+    /** Writes a lifecycle change: the status (KruisePodReady) first, then the labels, guarded by resourceVersion. */
+    private Future<Void> writeLifecycle(Pod pod, LifecycleChange change) {
+        if (!change.changed()) {
+            return Future.succeededFuture();
+        }
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            Pod written = null;
+            if (change.statusChanged()) {
+                String patch = PodPatches.forStatus(pod, change.pod());
+                if (!PodPatches.isEmpty(patch)) {
+                    written = ctx.client().pods().inNamespace(ns).withName(name).subresource("status")
+                            .patch(PatchContext.of(PatchType.JSON), patch);
+                }
+            }
+            if (change.metadataChanged()) {
+                Pod base = written == null ? pod : written;
+                Pod target = new io.fabric8.kubernetes.api.model.PodBuilder(base)
+                        .withMetadata(change.pod().getMetadata()).build();
+                target.getMetadata().setResourceVersion(base.getMetadata().getResourceVersion());
+                String patch = PodPatches.forPod(base, target, true);
+                if (!PodPatches.isEmpty(patch)) {
+                    written = ctx.client().pods().inNamespace(ns).withName(name)
+                            .patch(PatchContext.of(PatchType.JSON), patch);
+                }
+            }
+            return written;
+        }).map(written -> {
+            if (written != null) {
+                versions.expect(written);
+            }
+            return null;
+        });
+    }
+
+    private Future<Void> writeRevision(StatefulSetRevisions.Resolution revs) {
+        ControllerRevision r = revs.toCreate();
+        if (r == null) {
+            return Future.succeededFuture();
+        }
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
+                        .resource(r).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 409) {
+                    return r;
+                }
+                throw e;
+            }
+        }).mapEmpty();
+    }
+
+    private Future<Void> writeStatus(StatefulSet set, StatefulSetStatus status) {
+        if (Objects.equals(set.getStatus(), status)) {
+            return Future.succeededFuture();
+        }
+        String ns = set.getMetadata().getNamespace();
+        String name = set.getMetadata().getName();
+        return ctx.kube().write(() -> ctx.client().resources(StatefulSet.class).inNamespace(ns).withName(name)
+                .editStatus(live -> {
+                    live.setStatus(status);
+                    return live;
+                })).mapEmpty();
+    }
+
+    private Future<Void> prune(StatefulSet set, List<ControllerRevision> history, List<Pod> owned,
+                               StatefulSetStatus status) {
+        Set<String> live = new HashSet<>();
+        live.add(status.getUpdateRevision());
+        live.add(status.getCurrentRevision());
+        for (Pod p : owned) {
+            String label = Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+            if (label != null) {
+                live.add(label);
+            }
+        }
+        Integer limit = set.getSpec().getRevisionHistoryLimit();
+        List<ControllerRevision> prune = StatefulSetRevisions.toPrune(history, live, limit == null ? 10 : limit);
+        List<Future<Void>> out = new ArrayList<>();
+        for (ControllerRevision r : prune) {
+            out.add(ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
+                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete())
+                    .mapEmpty());
+        }
+        return Future.join(out).mapEmpty();
+    }
+
+    private static List<String> names(List<Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName()).toList();
+    }
+
+    /**
+     * Pods that stopped matching the selector lose their ownerReference; orphans named like this set's pods that
+     * match it gain one, as upstream's ClaimPods. Each edit re-reads the pod and re-checks, so a race with another
+     * controller adopting it first does no harm.
+     */
+    private Future<Void> releaseAndAdopt(StatefulSet set, List<Pod> release, List<Pod> adopt) {
+        String uid = set.getMetadata().getUid();
+        List<Future<Void>> out = new ArrayList<>();
+        for (Pod p : release) {
+            out.add(editPod(p, live -> {
+                List<io.fabric8.kubernetes.api.model.OwnerReference> refs =
+                        new ArrayList<>(live.getMetadata().getOwnerReferences());
+                refs.removeIf(r -> uid.equals(r.getUid()));
+                return new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata().withOwnerReferences(refs)
+                        .endMetadata().build();
+            }));
+        }
+        for (Pod p : adopt) {
+            out.add(editPod(p, live -> Pods.controllerOf(live).isPresent() ? live
+                    : new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata()
+                    .addToOwnerReferences(StatefulSetRevisions.ownerReference(set)).endMetadata().build()));
+        }
+        LOG.info("StatefulSet {}/{}: releasing {}, adopting {}", set.getMetadata().getNamespace(),
+                set.getMetadata().getName(), names(release), names(adopt));
+        return Future.join(out).mapEmpty();
+    }
+
+    private Future<Void> editPod(Pod pod, java.util.function.UnaryOperator<Pod> change) {
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName()).edit(change);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).mapEmpty();
+    }
+
+    private void record(Request request, String summary, StatefulSetPlan plan) {
+        ctx.plans().record(StatefulSetController.NAME, request, summary, plan == null ? summary : plan);
+    }
+}

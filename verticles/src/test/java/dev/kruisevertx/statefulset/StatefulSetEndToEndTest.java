@@ -1,0 +1,409 @@
+package dev.kruisevertx.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetScaleStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
+import dev.kruisevertx.api.common.ApiJson;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.api.crd.KruiseCrds;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.manager.ManagerApp;
+import dev.kruisevertx.manager.ManagerCommand;
+import dev.kruisevertx.manager.ManagerConfig;
+import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ClusterFixture;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Advanced StatefulSet controller in the manager against the embedded cluster (API server + simulated nodes). */
+class StatefulSetEndToEndTest {
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final String NS = "default";
+
+    static ClusterFixture cluster;
+    static KubernetesClient client;
+    static ManagerApp app;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setAdmission(false));
+        JsonNode crd = ApiJson.serialization().convertValue(KruiseCrds.of(StatefulSet.class), JsonNode.class);
+        cluster.cluster().installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
+        client = cluster.client();
+        List<ControllerDefinition> controllers = List.of(new StatefulSetController());
+        app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
+                .await(60, TimeUnit.SECONDS);
+    }
+
+    static ManagerConfig config(List<ControllerDefinition> controllers) {
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = new CommandLine(command);
+        cl.setOverwrittenOptionsAllowed(true);
+        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
+                "--feature-gates=StatefulSetStartOrdinal=true");
+        return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (app != null) {
+            app.close().await(60, TimeUnit.SECONDS);
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static StatefulSet statefulSet(String name, int replicas, String image) {
+        StatefulSet set = new StatefulSet();
+        set.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        StatefulSetSpec spec = new StatefulSetSpec();
+        spec.setReplicas(replicas);
+        spec.setServiceName(name);
+        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
+        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage(image).endContainer().endSpec().build());
+        set.setSpec(spec);
+        return set;
+    }
+
+    static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSetSpec spec) {
+        if (spec.getUpdateStrategy() == null) {
+            spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
+        }
+        if (spec.getUpdateStrategy().getRollingUpdate() == null) {
+            spec.getUpdateStrategy().setRollingUpdate(new RollingUpdateStatefulSetStrategy());
+        }
+        return spec.getUpdateStrategy().getRollingUpdate();
+    }
+
+    static Resource<StatefulSet> resource(String name) {
+        return client.resources(StatefulSet.class).inNamespace(NS).withName(name);
+    }
+
+    static void edit(String name, Consumer<StatefulSetSpec> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                resource(name).edit(s -> {
+                    change.accept(s.getSpec());
+                    return s;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 20) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static List<Pod> livePods(String app) {
+        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+                .filter(p -> !Pods.isTerminating(p)).toList();
+    }
+
+    static Set<Integer> ordinals(String app) {
+        return livePods(app).stream().map(p -> PodOrdinals.ordinalOf(app, p.getMetadata().getName()))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    static StatefulSet waitStatus(String name, String what, Predicate<StatefulSet> done) {
+        return Await.waitFor(what, WAIT, () -> resource(name).get(), s -> s != null && s.getStatus() != null
+                && s.getMetadata().getGeneration() != null
+                && s.getStatus().getObservedGeneration() == s.getMetadata().getGeneration() && done.test(s));
+    }
+
+    /** Settled: exactly these ordinals run, all ready and at the update revision. */
+    static StatefulSet settled(String name, Set<Integer> expected) {
+        return waitStatus(name, name + " settled at ordinals " + expected, s -> {
+            int n = expected.size();
+            return s.getStatus().getReplicas() == n && s.getStatus().getReadyReplicas() == n
+                    && s.getStatus().getUpdatedReplicas() == n && ordinals(name).equals(expected)
+                    && livePods(name).stream().allMatch(Pods::isReady);
+        });
+    }
+
+    @Test
+    void orderedReadyCreatesOnePodAtATimeWithStableIdentityAndClaims() {
+        String name = "ordered";
+        try (PodWatch watch = new PodWatch(client, NS, name)) {
+            StatefulSet set = statefulSet(name, 3, "nginx:1");
+            set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+            resource(name).create(set);
+            StatefulSet s = settled(name, Set.of(0, 1, 2));
+            assertEquals(List.of("ordered-0", "ordered-1", "ordered-2"), watch.addedOrder());
+            // OrderedReady: each pod is created only once its predecessor is ready.
+            assertTrue(watch.readyWhenAdded("ordered-1").contains("ordered-0"), watch.readyWhenAdded("ordered-1").toString());
+            assertTrue(watch.readyWhenAdded("ordered-2").contains("ordered-1"), watch.readyWhenAdded("ordered-2").toString());
+            assertEquals(s.getStatus().getUpdateRevision(), s.getStatus().getCurrentRevision());
+            assertEquals("app=ordered", s.getStatus().getLabelSelector());
+            for (Pod p : livePods(name)) {
+                String podName = p.getMetadata().getName();
+                int ordinal = PodOrdinals.ordinalOf(name, podName);
+                assertEquals(podName, p.getSpec().getHostname());
+                assertEquals(name, p.getSpec().getSubdomain());
+                assertEquals(podName, p.getMetadata().getLabels().get(StatefulSetPods.POD_NAME_LABEL));
+                assertEquals(Integer.toString(ordinal), p.getMetadata().getLabels().get(StatefulSetPods.KRUISE_POD_INDEX_LABEL));
+                assertEquals(Integer.toString(ordinal), p.getMetadata().getLabels().get(StatefulSetPods.K8S_POD_INDEX_LABEL));
+                assertEquals(s.getStatus().getUpdateRevision(),
+                        p.getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL));
+                String claim = "data-" + podName;
+                assertTrue(p.getSpec().getVolumes().stream().anyMatch(v -> v.getPersistentVolumeClaim() != null
+                        && claim.equals(v.getPersistentVolumeClaim().getClaimName())), podName + " mounts " + claim);
+                assertTrue(client.persistentVolumeClaims().inNamespace(NS).withName(claim).get() != null, claim);
+            }
+            Await.waitFor("SuccessfulCreate events for the pods and claims", WAIT, () -> client.v1().events()
+                    .inNamespace(NS).list().getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
+                            && "SuccessfulCreate".equals(e.getReason())).count() >= 6);
+            assertTrue(client.apps().controllerRevisions().inNamespace(NS)
+                    .withName(s.getStatus().getUpdateRevision()).get() != null, "revision stored");
+
+            // Scale-down: highest ordinal first, claims retained by default.
+            edit(name, sp -> sp.setReplicas(1));
+            settled(name, Set.of(0));
+            assertTrue(client.persistentVolumeClaims().inNamespace(NS).withName("data-ordered-2").get() != null);
+        }
+    }
+
+    @Test
+    void reserveOrdinalsFollowTheV07Semantics() {
+        String name = "reserve";
+        StatefulSet set = statefulSet(name, 4, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        set.getSpec().setReserveOrdinals(List.of(new IntOrString(1)));
+        resource(name).create(set);
+        settled(name, Set.of(0, 2, 3, 4));
+
+        edit(name, sp -> sp.setReserveOrdinals(List.of(new IntOrString(1), new IntOrString(3))));
+        settled(name, Set.of(0, 2, 4, 5));
+
+        edit(name, sp -> sp.setReplicas(3));
+        settled(name, Set.of(0, 2, 4));
+
+        // A range reserves every ordinal in it.
+        edit(name, sp -> {
+            sp.setReplicas(3);
+            sp.setReserveOrdinals(List.of(new IntOrString("1-3")));
+        });
+        settled(name, Set.of(0, 4, 5));
+    }
+
+    @Test
+    void parallelScaleUpRespectsScaleStrategyMaxUnavailable() {
+        String name = "parallel";
+        try (PodWatch watch = new PodWatch(client, NS, name)) {
+            StatefulSet set = statefulSet(name, 6, "nginx:1");
+            set.getSpec().setPodManagementPolicy("Parallel");
+            StatefulSetScaleStrategy ss = new StatefulSetScaleStrategy();
+            ss.setMaxUnavailable(new IntOrString(2));
+            set.getSpec().setScaleStrategy(ss);
+            resource(name).create(set);
+            settled(name, Set.of(0, 1, 2, 3, 4, 5));
+            assertTrue(watch.maxNotReady() <= 2, "at most 2 unready pods while scaling, saw " + watch.maxNotReady());
+            assertTrue(watch.violations().isEmpty(), watch.violations().toString());
+        }
+    }
+
+    @Test
+    void rollingUpdateWithPartitionAndMaxUnavailable() {
+        String name = "rolling";
+        try (PodWatch watch = new PodWatch(client, NS, name)) {
+            StatefulSet set = statefulSet(name, 5, "nginx:1");
+            set.getSpec().setPodManagementPolicy("Parallel");
+            rollingUpdate(set.getSpec()).setMaxUnavailable(new IntOrString(2));
+            rollingUpdate(set.getSpec()).setPartition(2);
+            resource(name).create(set);
+            StatefulSet s = settled(name, Set.of(0, 1, 2, 3, 4));
+            String rev1 = s.getStatus().getUpdateRevision();
+
+            watch.arm(3);
+            edit(name, sp -> sp.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
+            StatefulSet partial = waitStatus(name, "ordinals 2-4 updated", x -> x.getStatus().getUpdatedReplicas() == 3
+                    && x.getStatus().getReadyReplicas() == 5 && livePods(name).size() == 5
+                    && livePods(name).stream().allMatch(Pods::isReady));
+            String rev2 = partial.getStatus().getUpdateRevision();
+            assertNotEquals(rev1, rev2);
+            assertEquals(rev1, partial.getStatus().getCurrentRevision());
+            for (Pod p : livePods(name)) {
+                int ordinal = PodOrdinals.ordinalOf(name, p.getMetadata().getName());
+                assertEquals(ordinal >= 2 ? rev2 : rev1, Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL),
+                        p.getMetadata().getName());
+                assertEquals(ordinal >= 2 ? "nginx:2" : "nginx:1", p.getSpec().getContainers().get(0).getImage());
+            }
+
+            edit(name, sp -> rollingUpdate(sp).setPartition(0));
+            StatefulSet done = settled(name, Set.of(0, 1, 2, 3, 4));
+            assertEquals(rev2, done.getStatus().getCurrentRevision());
+            assertTrue(watch.violations().isEmpty(), watch.violations().toString());
+            assertTrue(watch.minReady() >= 3, "never more than 2 unavailable, min ready " + watch.minReady());
+        }
+    }
+
+    @Test
+    void inPlaceUpdateKeepsThePod() {
+        String name = "inplace";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        rollingUpdate(set.getSpec()).setPodUpdatePolicy("InPlaceIfPossible");
+        resource(name).create(set);
+        settled(name, Set.of(0, 1));
+        Map<String, String> uids = livePods(name).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+        edit(name, sp -> sp.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
+        StatefulSet s = waitStatus(name, "in-place update done", x -> x.getStatus().getUpdatedReadyReplicas() == 2
+                && x.getStatus().getCurrentRevision().equals(x.getStatus().getUpdateRevision())
+                && livePods(name).stream().allMatch(p -> Pods.isReady(p)
+                && "nginx:2".equals(p.getSpec().getContainers().get(0).getImage())));
+        for (Pod p : livePods(name)) {
+            assertEquals(uids.get(p.getMetadata().getName()), p.getMetadata().getUid(), "same pod object");
+            assertEquals(s.getStatus().getUpdateRevision(), Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL));
+        }
+    }
+
+    @Test
+    void claimsAreDeletedOnScaleDownWhenTheRetentionPolicySaysSo() {
+        String name = "retain";
+        StatefulSet set = statefulSet(name, 3, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+        StatefulSetPersistentVolumeClaimRetentionPolicy policy = new StatefulSetPersistentVolumeClaimRetentionPolicy();
+        policy.setWhenScaled("Delete");
+        policy.setWhenDeleted("Retain");
+        set.getSpec().setPersistentVolumeClaimRetentionPolicy(policy);
+        resource(name).create(set);
+        settled(name, Set.of(0, 1, 2));
+        edit(name, sp -> sp.setReplicas(1));
+        settled(name, Set.of(0));
+        Await.waitFor("claims of ordinals 1 and 2 deleted", WAIT, () -> claimNames(name).equals(Set.of("data-retain-0")));
+    }
+
+    static Set<String> claimNames(String app) {
+        return client.persistentVolumeClaims().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                .map(c -> c.getMetadata().getName()).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    static PersistentVolumeClaim claimTemplate(String name) {
+        return new PersistentVolumeClaimBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
+                .addToRequests("storage", new Quantity("1Gi")).endResources().endSpec().build();
+    }
+
+    @Test
+    void preDeleteHookHoldsACondemnedPodUntilReleased() {
+        String name = "hooked";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().getTemplate().getMetadata().getLabels().put("example.io/hold", "true");
+        dev.kruisevertx.api.common.Lifecycle lifecycle = new dev.kruisevertx.api.common.Lifecycle();
+        dev.kruisevertx.api.common.LifecycleHook hook = new dev.kruisevertx.api.common.LifecycleHook();
+        hook.setLabelsHandler(Map.of("example.io/hold", "true"));
+        lifecycle.setPreDelete(hook);
+        set.getSpec().setLifecycle(lifecycle);
+        resource(name).create(set);
+        settled(name, Set.of(0, 1));
+        Await.waitFor("pods reach lifecycle state Normal", WAIT, () -> livePods(name).stream()
+                .allMatch(p -> "Normal".equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL))));
+
+        edit(name, sp -> sp.setReplicas(1));
+        Await.waitFor("hooked-1 held in PreparingDelete", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("hooked-1").get();
+            return p != null && !Pods.isTerminating(p)
+                    && "PreparingDelete".equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL));
+        });
+        // The controller went on looking; the pod is still there.
+        Await.waitFor("status observed the scale-down", WAIT, () -> resource(name).get().getStatus()
+                .getObservedGeneration() == resource(name).get().getMetadata().getGeneration());
+        assertTrue(client.pods().inNamespace(NS).withName("hooked-1").get() != null);
+
+        client.pods().inNamespace(NS).withName("hooked-1").edit(p -> {
+            p.getMetadata().getLabels().remove("example.io/hold");
+            return p;
+        });
+        settled(name, Set.of(0));
+    }
+
+    @Test
+    void startOrdinalAndClaimsOwnedByTheSetWhenDeleted() {
+        String name = "start";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(5);
+        set.getSpec().setOrdinals(ordinals);
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+        StatefulSetPersistentVolumeClaimRetentionPolicy policy = new StatefulSetPersistentVolumeClaimRetentionPolicy();
+        policy.setWhenDeleted("Delete");
+        policy.setWhenScaled("Retain");
+        set.getSpec().setPersistentVolumeClaimRetentionPolicy(policy);
+        resource(name).create(set);
+        settled(name, Set.of(5, 6));
+        assertEquals(Set.of("data-start-5", "data-start-6"), claimNames(name));
+        String uid = resource(name).get().getMetadata().getUid();
+        for (String claim : claimNames(name)) {
+            PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(NS).withName(claim).get();
+            assertTrue(c.getMetadata().getOwnerReferences().stream().anyMatch(r -> uid.equals(r.getUid())), claim);
+        }
+        resource(name).delete();
+        Await.waitFor("claims collected with the set", WAIT, () -> claimNames(name).isEmpty());
+    }
+
+    @Test
+    void orphansAreAdoptedAndPodsLeavingTheSelectorReleased() {
+        String name = "adopt";
+        client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("adopt-1").withNamespace(NS).addToLabels("app", name).endMetadata().withNewSpec()
+                .addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build()).create();
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        resource(name).create(set);
+        String uid = Await.waitFor("set created", WAIT, () -> resource(name).get(), s -> s != null).getMetadata().getUid();
+        Await.waitFor("adopt-1 adopted", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            return p != null && Pods.isControlledBy(p, uid);
+        });
+        Await.waitFor("adopt-0 created", WAIT, () -> client.pods().inNamespace(NS).withName("adopt-0").get() != null);
+
+        client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
+            p.getMetadata().getLabels().put("app", "elsewhere");
+            return p;
+        });
+        Await.waitFor("adopt-0 released", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-0").get();
+            return p != null && Pods.controllerOf(p).isEmpty();
+        });
+    }
+}

@@ -1,0 +1,130 @@
+package dev.kruisevertx.webhook.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.webhook.cloneset.PodTemplateDefaults;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+/**
+ * Advanced StatefulSet defaults as OpenKruise's mutating webhook sets them (spec §2.4): replicas 1,
+ * revisionHistoryLimit 10, podManagementPolicy OrderedReady, updateStrategy RollingUpdate with partition 0,
+ * maxUnavailable 1, podUpdatePolicy ReCreate and minReadySeconds 0; the InPlaceUpdateReady readiness gate for the
+ * in-place policies; PVC retention Retain/Retain (gate StatefulSetAutoDeletePVC) and volumeClaimUpdateStrategy
+ * OnDelete (gate StatefulSetAutoResizePVCGate); core defaults on the templates. Pure.
+ */
+public final class StatefulSetDefaults {
+    public static final int DEFAULT_REPLICAS = 1;
+    public static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
+    public static final String ORDERED_READY = "OrderedReady";
+    public static final String ROLLING_UPDATE = "RollingUpdate";
+    public static final String RECREATE = "ReCreate";
+    public static final String RETAIN = "Retain";
+    public static final String ON_DELETE = "OnDelete";
+
+    /**
+     * @param injectTemplateDefaults apply core defaults to the templates (on CREATE, and on UPDATE only when they
+     *                               changed; never with gate TemplateNoDefaults)
+     * @param betaOnlyDefaults       also default the fields only v1beta1 has (false for a v1alpha1 request, whose
+     *                               object cannot hold them)
+     * @param autoDeletePvc          gate StatefulSetAutoDeletePVC
+     * @param autoResizePvc          gate StatefulSetAutoResizePVCGate
+     */
+    public record Options(boolean injectTemplateDefaults, boolean betaOnlyDefaults, boolean autoDeletePvc,
+                          boolean autoResizePvc) {
+    }
+
+    private StatefulSetDefaults() {
+    }
+
+    public static void apply(StatefulSet set, Options options) {
+        if (set.getSpec() == null) {
+            set.setSpec(new StatefulSetSpec());
+        }
+        StatefulSetSpec spec = set.getSpec();
+        if (spec.getReplicas() == null) {
+            spec.setReplicas(DEFAULT_REPLICAS);
+        }
+        if (spec.getRevisionHistoryLimit() == null) {
+            spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
+        }
+        if (spec.getPodManagementPolicy() == null || spec.getPodManagementPolicy().isEmpty()) {
+            spec.setPodManagementPolicy(ORDERED_READY);
+        }
+        if (spec.getUpdateStrategy() == null) {
+            spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
+        }
+        StatefulSetUpdateStrategy update = spec.getUpdateStrategy();
+        if (update.getType() == null || update.getType().isEmpty()) {
+            update.setType(ROLLING_UPDATE);
+        }
+        if (ROLLING_UPDATE.equals(update.getType())) {
+            if (update.getRollingUpdate() == null) {
+                update.setRollingUpdate(new RollingUpdateStatefulSetStrategy());
+            }
+            RollingUpdateStatefulSetStrategy ru = update.getRollingUpdate();
+            if (ru.getPartition() == null) {
+                ru.setPartition(0);
+            }
+            if (ru.getMaxUnavailable() == null) {
+                ru.setMaxUnavailable(new IntOrString(1));
+            }
+            if (ru.getPodUpdatePolicy() == null || ru.getPodUpdatePolicy().isEmpty()) {
+                ru.setPodUpdatePolicy(RECREATE);
+            }
+            if (ru.getMinReadySeconds() == null) {
+                ru.setMinReadySeconds(0);
+            }
+            if (StatefulSetValidation.IN_PLACE_POLICIES.contains(ru.getPodUpdatePolicy())) {
+                if (spec.getTemplate() == null) {
+                    spec.setTemplate(new PodTemplateSpec());
+                }
+                if (spec.getTemplate().getSpec() == null) {
+                    spec.getTemplate().setSpec(new PodSpec());
+                }
+                InPlaceUpdater.injectReadinessGate(spec.getTemplate().getSpec());
+            }
+        }
+        if (options.injectTemplateDefaults()) {
+            if (spec.getTemplate() != null && spec.getTemplate().getSpec() != null) {
+                PodTemplateDefaults.apply(spec.getTemplate().getSpec());
+            }
+            if (spec.getVolumeClaimTemplates() != null) {
+                for (PersistentVolumeClaim pvc : spec.getVolumeClaimTemplates()) {
+                    PodTemplateDefaults.apply(pvc);
+                }
+            }
+        }
+        if (!options.betaOnlyDefaults()) {
+            return;
+        }
+        if (options.autoDeletePvc()) {
+            if (spec.getPersistentVolumeClaimRetentionPolicy() == null) {
+                spec.setPersistentVolumeClaimRetentionPolicy(new StatefulSetPersistentVolumeClaimRetentionPolicy());
+            }
+            StatefulSetPersistentVolumeClaimRetentionPolicy p = spec.getPersistentVolumeClaimRetentionPolicy();
+            if (p.getWhenDeleted() == null || p.getWhenDeleted().isEmpty()) {
+                p.setWhenDeleted(RETAIN);
+            }
+            if (p.getWhenScaled() == null || p.getWhenScaled().isEmpty()) {
+                p.setWhenScaled(RETAIN);
+            }
+        }
+        if (options.autoResizePvc()) {
+            if (spec.getVolumeClaimUpdateStrategy() == null) {
+                spec.setVolumeClaimUpdateStrategy(new VolumeClaimUpdateStrategy());
+            }
+            if (spec.getVolumeClaimUpdateStrategy().getType() == null
+                    || spec.getVolumeClaimUpdateStrategy().getType().isEmpty()) {
+                spec.getVolumeClaimUpdateStrategy().setType(ON_DELETE);
+            }
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package dev.kruisevertx.webhook.statefulset;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.common.IntOrPercent;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.podutil.LabelSelectors;
+import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.Json;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.PodReadinessGate;
+import io.fabric8.kubernetes.api.model.PodSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Advanced StatefulSet validation with OpenKruise's rules and messages, on the v1beta1 form (a v1alpha1 object is
+ * converted first). Pure.
+ */
+public final class StatefulSetValidation {
+    static final List<String> POLICIES = List.of("OrderedReady", "Parallel");
+    static final List<String> UPDATE_TYPES = List.of("RollingUpdate", "OnDelete");
+    static final List<String> POD_UPDATE_POLICIES = List.of("ReCreate", "InPlaceIfPossible", "InPlaceOnly");
+    static final List<String> IN_PLACE_POLICIES = List.of("InPlaceIfPossible", "InPlaceOnly");
+    static final List<String> RETENTION = List.of("Retain", "Delete");
+    static final List<String> VCT_UPDATE_TYPES = List.of("OnDelete", "OnPodRollingUpdate");
+    /** OpenKruise caps rollingUpdate.minReadySeconds at 5 minutes. */
+    static final int MAX_MIN_READY_SECONDS = 300;
+    static final List<String> UPDATABLE = List.of("replicas", "template", "updateStrategy", "reserveOrdinals",
+            "lifecycle", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "scaleStrategy", "ordinals",
+            "volumeClaimUpdateStrategy");
+    static final String UPDATABLE_FIELDS_MESSAGE = "updates to statefulset spec for fields other than 'replicas', "
+            + "'template', 'updateStrategy', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
+            + "'persistentVolumeClaimRetentionPolicy', 'scaleStrategy', 'ordinals' and 'volumeClaimUpdateStrategy' "
+            + "are forbidden";
+    private static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+
+    private StatefulSetValidation() {
+    }
+
+    public static List<FieldError> validateCreate(StatefulSet set) {
+        List<FieldError> errors = new ArrayList<>();
+        String name = set.getMetadata() == null ? null : set.getMetadata().getName();
+        // Pods are named <set>-<ordinal> and get it as hostname: the name must be a DNS label.
+        if (name != null && !name.isEmpty() && !DNS1123_LABEL.matcher(name).matches()) {
+            errors.add(FieldError.invalid("metadata.name", name, "a lowercase RFC 1123 label must consist of lower "
+                    + "case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+        }
+        if (set.getSpec() == null) {
+            errors.add(FieldError.required("spec", ""));
+            return errors;
+        }
+        errors.addAll(validateSpec(set.getSpec()));
+        return errors;
+    }
+
+    public static List<FieldError> validateUpdate(StatefulSet set, StatefulSet old) {
+        List<FieldError> errors = new ArrayList<>();
+        if (set.getSpec() != null && old.getSpec() != null) {
+            ObjectNode now = Json.toTree(set.getSpec());
+            ObjectNode before = Json.toTree(old.getSpec());
+            UPDATABLE.forEach(f -> {
+                now.remove(f);
+                before.remove(f);
+            });
+            if (!now.equals(before)) {
+                errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
+            }
+        }
+        errors.addAll(validateCreate(set));
+        return errors;
+    }
+
+    static List<FieldError> validateSpec(StatefulSetSpec spec) {
+        List<FieldError> errors = new ArrayList<>();
+        String policy = spec.getPodManagementPolicy();
+        boolean parallel = "Parallel".equals(policy);
+        if (policy == null || policy.isEmpty()) {
+            errors.add(FieldError.required("spec.podManagementPolicy", ""));
+        } else if (!POLICIES.contains(policy)) {
+            errors.add(FieldError.invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"));
+        }
+        String type = spec.getUpdateStrategy() == null ? null : spec.getUpdateStrategy().getType();
+        RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
+                : spec.getUpdateStrategy().getRollingUpdate();
+        if (type == null || type.isEmpty()) {
+            errors.add(FieldError.required("spec.updateStrategy", ""));
+        } else if ("OnDelete".equals(type)) {
+            if (ru != null) {
+                errors.add(FieldError.invalid("spec.updateStrategy.rollingUpdate", Json.toNode(ru).toString(),
+                        "only allowed for updateStrategy 'RollingUpdate'"));
+            }
+        } else if ("RollingUpdate".equals(type)) {
+            if (ru != null) {
+                errors.addAll(validateRollingUpdate(spec, ru, parallel));
+            }
+        } else {
+            errors.add(FieldError.invalid("spec.updateStrategy", type, "must be 'RollingUpdate' or 'OnDelete'"));
+        }
+        if (spec.getReplicas() != null && spec.getReplicas() < 0) {
+            errors.add(FieldError.invalid("spec.replicas", spec.getReplicas(), "must be greater than or equal to 0"));
+        }
+        if (spec.getRevisionHistoryLimit() != null && spec.getRevisionHistoryLimit() < 0) {
+            errors.add(FieldError.invalid("spec.revisionHistoryLimit", spec.getRevisionHistoryLimit(),
+                    "must be greater than or equal to 0"));
+        }
+        errors.addAll(validateSelectorAndTemplate(spec));
+        try {
+            PodOrdinals.reserved(spec.getReserveOrdinals());
+        } catch (IllegalArgumentException e) {
+            errors.add(FieldError.invalid("spec.reserveOrdinals", String.valueOf(spec.getReserveOrdinals()),
+                    e.getMessage()));
+        }
+        if (spec.getScaleStrategy() != null && spec.getScaleStrategy().getMaxUnavailable() != null) {
+            positiveIntOrPercent("spec.scaleStrategy.maxUnavailable", spec.getScaleStrategy().getMaxUnavailable(),
+                    errors);
+        }
+        StatefulSetPersistentVolumeClaimRetentionPolicy retention = spec.getPersistentVolumeClaimRetentionPolicy();
+        if (retention != null) {
+            enumValue("spec.persistentVolumeClaimRetentionPolicy.whenDeleted", retention.getWhenDeleted(), errors);
+            enumValue("spec.persistentVolumeClaimRetentionPolicy.whenScaled", retention.getWhenScaled(), errors);
+        }
+        if (spec.getOrdinals() != null && spec.getOrdinals().getStart() < 0) {
+            errors.add(FieldError.invalid("spec.ordinals.start", spec.getOrdinals().getStart(),
+                    "must be greater than or equal to 0"));
+        }
+        if (spec.getVolumeClaimUpdateStrategy() != null && spec.getVolumeClaimUpdateStrategy().getType() != null
+                && !VCT_UPDATE_TYPES.contains(spec.getVolumeClaimUpdateStrategy().getType())) {
+            errors.add(FieldError.notSupported("spec.volumeClaimUpdateStrategy.type",
+                    spec.getVolumeClaimUpdateStrategy().getType(), VCT_UPDATE_TYPES));
+        }
+        return errors;
+    }
+
+    private static void enumValue(String field, String value, List<FieldError> errors) {
+        if (value != null && !value.isEmpty() && !RETENTION.contains(value)) {
+            errors.add(FieldError.notSupported(field, value, RETENTION));
+        }
+    }
+
+    private static List<FieldError> validateRollingUpdate(StatefulSetSpec spec, RollingUpdateStatefulSetStrategy ru,
+                                                          boolean parallel) {
+        List<FieldError> errors = new ArrayList<>();
+        String base = "spec.updateStrategy.rollingUpdate";
+        if (ru.getPartition() != null && ru.getPartition() < 0) {
+            errors.add(FieldError.invalid(base + ".partition", ru.getPartition(), "must be greater than or equal to 0"));
+        }
+        if (ru.getMinReadySeconds() != null) {
+            if (ru.getMinReadySeconds() < 0) {
+                errors.add(FieldError.invalid(base + ".minReadySeconds", ru.getMinReadySeconds(),
+                        "must be greater than or equal to 0"));
+            } else if (ru.getMinReadySeconds() > MAX_MIN_READY_SECONDS) {
+                errors.add(FieldError.invalid(base + ".minReadySeconds", ru.getMinReadySeconds(),
+                        "must be less than 5 mins"));
+            }
+        }
+        IntOrString max = ru.getMaxUnavailable();
+        if (max == null) {
+            errors.add(FieldError.required(base + ".maxUnavailable", ""));
+        } else {
+            positiveIntOrPercent(base + ".maxUnavailable", max, errors);
+            if (!parallel && (max.getIntVal() == null || max.getIntVal() != 1)) {
+                errors.add(FieldError.invalid(base + ".maxUnavailable", show(max),
+                        "maxUnavailable can just work with Parallel PodManagementPolicyType"));
+            }
+        }
+        String podUpdatePolicy = ru.getPodUpdatePolicy();
+        if (podUpdatePolicy == null || podUpdatePolicy.isEmpty()) {
+            errors.add(FieldError.required(base + ".podUpdatePolicy", ""));
+        } else if (!POD_UPDATE_POLICIES.contains(podUpdatePolicy)) {
+            errors.add(FieldError.invalid(base + ".podUpdatePolicy", podUpdatePolicy,
+                    "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"));
+        } else if (IN_PLACE_POLICIES.contains(podUpdatePolicy) && !hasInPlaceReadinessGate(spec)) {
+            errors.add(FieldError.invalid("spec.template.spec.readinessGates", "",
+                    "must contains " + WellKnown.INPLACE_UPDATE_READY_CONDITION + " when podUpdatePolicy is "
+                            + podUpdatePolicy));
+        }
+        if (ru.getUnorderedUpdate() != null) {
+            if (!parallel) {
+                errors.add(FieldError.required(base + ".unorderedUpdate",
+                        "unorderedUpdate can only work with Parallel PodManagementPolicyType"));
+            }
+            if (ru.getUnorderedUpdate().getPriorityStrategy() != null) {
+                ru.getUnorderedUpdate().getPriorityStrategy().fieldsValidation().ifPresent(problem ->
+                        errors.add(FieldError.required(base + ".unorderedUpdate.priorityStrategy", problem)));
+            }
+        }
+        return errors;
+    }
+
+    private static boolean hasInPlaceReadinessGate(StatefulSetSpec spec) {
+        PodSpec ps = spec.getTemplate() == null ? null : spec.getTemplate().getSpec();
+        if (ps == null || ps.getReadinessGates() == null) {
+            return false;
+        }
+        for (PodReadinessGate g : ps.getReadinessGates()) {
+            if (WellKnown.INPLACE_UPDATE_READY_CONDITION.equals(g.getConditionType())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void positiveIntOrPercent(String field, IntOrString value, List<FieldError> errors) {
+        if (value.getIntVal() != null) {
+            if (value.getIntVal() < 1) {
+                errors.add(FieldError.invalid(field, value.getIntVal(), "should not be less than 1"));
+            }
+            return;
+        }
+        String s = value.getStrVal() == null ? "" : value.getStrVal();
+        if (!s.matches("^[0-9]+%$")) {
+            errors.add(FieldError.invalid(field, s, "a valid percent string must be a numeric string followed by "
+                    + "an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"));
+            return;
+        }
+        // Resolved against 1 and rounded up, as OpenKruise checks it: "0%" is the only percentage below 1.
+        if (IntOrPercent.scaledValue(value, 1, true) < 1) {
+            errors.add(FieldError.invalid(field, s, "should not be less than 1"));
+        }
+    }
+
+    private static String show(IntOrString v) {
+        return v.getIntVal() != null ? v.getIntVal().toString() : v.getStrVal();
+    }
+
+    private static List<FieldError> validateSelectorAndTemplate(StatefulSetSpec spec) {
+        List<FieldError> errors = new ArrayList<>();
+        LabelSelector selector = spec.getSelector();
+        if (selector == null) {
+            errors.add(FieldError.required("spec.selector", ""));
+        } else if ((selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
+                && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty())) {
+            errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for statefulset"));
+        }
+        if (spec.getTemplate() == null) {
+            errors.add(FieldError.required("spec.template", ""));
+            return errors;
+        }
+        if (selector != null) {
+            Map<String, String> labels = spec.getTemplate().getMetadata() == null
+                    || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()
+                    : spec.getTemplate().getMetadata().getLabels();
+            try {
+                if (!LabelSelectors.matches(selector, labels)) {
+                    errors.add(FieldError.invalid("spec.template.metadata.labels", labels.toString(),
+                            "`selector` does not match template `labels`"));
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add(FieldError.invalid("spec.selector", "", e.getMessage()));
+            }
+        }
+        PodSpec ps = spec.getTemplate().getSpec();
+        if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
+            errors.add(FieldError.required("spec.template.spec.containers", ""));
+        }
+        if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
+                && !"Always".equals(ps.getRestartPolicy())) {
+            errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(),
+                    List.of("Always")));
+        }
+        if (ps != null && ps.getActiveDeadlineSeconds() != null) {
+            errors.add(FieldError.forbidden("spec.template.spec.activeDeadlineSeconds",
+                    "activeDeadlineSeconds in StatefulSet is not Supported"));
+        }
+        return errors;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.kruisevertx.webhook.statefulset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetConversion;
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.admission.ObjectMutation;
+import dev.kruisevertx.webhook.conversion.ConversionException;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import dev.kruisevertx.webhook.conversion.Converter;
+import io.vertx.core.Future;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code /mutate-apps-kruise-io-statefulset} (defaults) and {@code /validate-apps-kruise-io-statefulset}
+ * (validation) for v1alpha1 and v1beta1, with the legacy {@code -v1alpha1-} spellings, and the v1alpha1 <->
+ * v1beta1 converter for {@code /convert}. A v1alpha1 object is converted to v1beta1, defaulted or validated there,
+ * and (for defaults) converted back, so both versions follow the same rules.
+ */
+public final class StatefulSetWebhooks {
+    public static final String MUTATE_PATH = "/mutate-apps-kruise-io-statefulset";
+    public static final String VALIDATE_PATH = "/validate-apps-kruise-io-statefulset";
+    static final String ALPHA = dev.kruisevertx.api.apps.v1alpha1.StatefulSet.API_VERSION;
+
+    /** Feature gates the webhooks read. */
+    public record Gates(boolean templateNoDefaults, boolean autoDeletePvc, boolean autoResizePvc) {
+    }
+
+    private StatefulSetWebhooks() {
+    }
+
+    public static void register(AdmissionRegistry registry, Gates gates) {
+        registry.register(MUTATE_PATH, mutating(gates));
+        registry.register(VALIDATE_PATH, validating());
+    }
+
+    /** Registers {@link #converter()} for StatefulSet.apps.kruise.io. */
+    public static void registerConversion(ConversionRegistry conversions) {
+        conversions.register(StatefulSet.GROUP, StatefulSet.KIND, converter());
+    }
+
+    public static Converter converter() {
+        return (object, desired) -> {
+            String from = object.path("apiVersion").asText("");
+            try {
+                if (StatefulSet.API_VERSION.equals(desired) && ALPHA.equals(from)) {
+                    return StatefulSetConversion.toV1beta1(object);
+                }
+                if (ALPHA.equals(desired) && StatefulSet.API_VERSION.equals(from)) {
+                    return StatefulSetConversion.toV1alpha1(object);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ConversionException("cannot convert StatefulSet " + name(object) + " to " + desired + ": "
+                        + e.getMessage());
+            }
+            throw new ConversionException("cannot convert StatefulSet from " + from + " to " + desired
+                    + ": the served versions are " + ALPHA + " and " + StatefulSet.API_VERSION);
+        };
+    }
+
+    private static String name(JsonNode object) {
+        return object.path("metadata").path("namespace").asText("") + "/" + object.path("metadata").path("name").asText("");
+    }
+
+    public static AdmissionHandler mutating(Gates gates) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            boolean alpha = ALPHA.equals(request.object().path("apiVersion").asText(""));
+            StatefulSet original;
+            StatefulSet changed;
+            StatefulSet old;
+            try {
+                original = decode(request.object());
+                changed = decode(request.object());
+                old = request.oldObject() == null ? null : decode(request.oldObject());
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the StatefulSet: "
+                        + e.getMessage()));
+            }
+            boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
+                    || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
+                    || !Objects.equals(Json.toNode(old.getSpec().getVolumeClaimTemplates()),
+                    Json.toNode(changed.getSpec().getVolumeClaimTemplates()));
+            StatefulSetDefaults.apply(changed, new StatefulSetDefaults.Options(
+                    !gates.templateNoDefaults() && (request.isCreate() || templateChanged), !alpha,
+                    gates.autoDeletePvc(), gates.autoResizePvc()));
+            JsonNode before = Json.toTree(original);
+            JsonNode after = Json.toTree(changed);
+            if (alpha) {
+                before = StatefulSetConversion.toV1alpha1(before);
+                after = StatefulSetConversion.toV1alpha1(after);
+            }
+            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, after)));
+        };
+    }
+
+    public static AdmissionHandler validating() {
+        return request -> {
+            if (request.isDelete() || request.object() == null) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            StatefulSet set;
+            StatefulSet old = null;
+            try {
+                set = decode(request.object());
+                if (request.isUpdate() && request.oldObject() != null) {
+                    old = decode(request.oldObject());
+                }
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the StatefulSet: "
+                        + e.getMessage()));
+            }
+            List<FieldError> errors = old == null ? StatefulSetValidation.validateCreate(set)
+                    : StatefulSetValidation.validateUpdate(set, old);
+            if (errors.isEmpty()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+        };
+    }
+
+    /** The v1beta1 form of a StatefulSet of either served version. */
+    static StatefulSet decode(ObjectNode object) {
+        String apiVersion = object.path("apiVersion").asText("");
+        JsonNode beta;
+        if (ALPHA.equals(apiVersion)) {
+            beta = StatefulSetConversion.toV1beta1(object);
+        } else if (apiVersion.isEmpty() || StatefulSet.API_VERSION.equals(apiVersion)) {
+            beta = object;
+        } else {
+            throw new IllegalArgumentException("StatefulSet " + apiVersion + " is not served: the served versions are "
+                    + ALPHA + " and " + StatefulSet.API_VERSION);
+        }
+        return Json.toModel(beta, StatefulSet.class);
+    }
+}

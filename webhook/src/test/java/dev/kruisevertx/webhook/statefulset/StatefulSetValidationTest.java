@@ -1,0 +1,115 @@
+package dev.kruisevertx.webhook.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetScaleStrategy;
+import dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy;
+import dev.kruisevertx.api.common.UpdatePriorityOrderTerm;
+import dev.kruisevertx.api.common.UpdatePriorityStrategy;
+import dev.kruisevertx.webhook.admission.FieldError;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StatefulSetValidationTest {
+    static StatefulSet valid() {
+        StatefulSet set = new StatefulSet();
+        set.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace("default").build());
+        set.setSpec(new dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec());
+        set.getSpec().setSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web").build());
+        set.getSpec().setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", "web").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().build());
+        StatefulSetDefaults.apply(set, new StatefulSetDefaults.Options(true, true, true, false));
+        return set;
+    }
+
+    static String errors(Consumer<StatefulSet> change) {
+        StatefulSet set = valid();
+        change.accept(set);
+        return FieldError.aggregate(StatefulSetValidation.validateCreate(set));
+    }
+
+    @Test
+    void theDefaultedSetIsValid() {
+        assertEquals(List.of(), StatefulSetValidation.validateCreate(valid()));
+    }
+
+    @Test
+    void eachRuleHasItsMessage() {
+        Object[][] cases = {
+                {(Consumer<StatefulSet>) s -> s.getSpec().setPodManagementPolicy("Random"), "must be 'OrderedReady' or 'Parallel'"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().getUpdateStrategy().setType("Sometimes"), "must be 'RollingUpdate' or 'OnDelete'"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().getUpdateStrategy().setType("OnDelete"), "only allowed for updateStrategy 'RollingUpdate'"},
+                {(Consumer<StatefulSet>) s -> ru(s).setPartition(-1), "partition"},
+                {(Consumer<StatefulSet>) s -> ru(s).setMinReadySeconds(301), "must be less than 5 mins"},
+                {(Consumer<StatefulSet>) s -> ru(s).setMaxUnavailable(new IntOrString(3)), "maxUnavailable can just work with Parallel PodManagementPolicyType"},
+                {(Consumer<StatefulSet>) s -> {
+                    s.getSpec().setPodManagementPolicy("Parallel");
+                    ru(s).setMaxUnavailable(new IntOrString("5"));
+                }, "a valid percent string"},
+                {(Consumer<StatefulSet>) s -> {
+                    s.getSpec().setPodManagementPolicy("Parallel");
+                    ru(s).setMaxUnavailable(new IntOrString(0));
+                }, "should not be less than 1"},
+                {(Consumer<StatefulSet>) s -> ru(s).setPodUpdatePolicy("Sometimes"), "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"},
+                {(Consumer<StatefulSet>) s -> ru(s).setPodUpdatePolicy("InPlaceOnly"), "must contains InPlaceUpdateReady when podUpdatePolicy is InPlaceOnly"},
+                {(Consumer<StatefulSet>) s -> ru(s).setUnorderedUpdate(new UnorderedUpdateStrategy()), "unorderedUpdate can only work with Parallel PodManagementPolicyType"},
+                {(Consumer<StatefulSet>) s -> {
+                    s.getSpec().setPodManagementPolicy("Parallel");
+                    UnorderedUpdateStrategy u = new UnorderedUpdateStrategy();
+                    UpdatePriorityStrategy p = new UpdatePriorityStrategy();
+                    p.setOrderPriority(List.of(new UpdatePriorityOrderTerm()));
+                    u.setPriorityStrategy(p);
+                    ru(s).setUnorderedUpdate(u);
+                }, "order key can not be empty"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().setReplicas(-1), "spec.replicas"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().setSelector(new LabelSelectorBuilder().build()), "empty selector is invalid for statefulset"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().getTemplate().getMetadata().getLabels().put("app", "other"), "`selector` does not match template `labels`"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().getTemplate().getSpec().setRestartPolicy("Never"), "restartPolicy"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().getTemplate().getSpec().setActiveDeadlineSeconds(5L), "activeDeadlineSeconds in StatefulSet is not Supported"},
+                {(Consumer<StatefulSet>) s -> s.getSpec().setReserveOrdinals(List.of(new IntOrString("3-1"))), "starts after it ends"},
+                {(Consumer<StatefulSet>) s -> {
+                    StatefulSetScaleStrategy ss = new StatefulSetScaleStrategy();
+                    ss.setMaxUnavailable(new IntOrString(0));
+                    s.getSpec().setScaleStrategy(ss);
+                }, "spec.scaleStrategy.maxUnavailable"},
+                {(Consumer<StatefulSet>) s -> {
+                    StatefulSetPersistentVolumeClaimRetentionPolicy p = new StatefulSetPersistentVolumeClaimRetentionPolicy();
+                    p.setWhenScaled("Keep");
+                    s.getSpec().setPersistentVolumeClaimRetentionPolicy(p);
+                }, "whenScaled"},
+                {(Consumer<StatefulSet>) s -> s.getMetadata().setName("Web_1"), "RFC 1123 label"},
+        };
+        for (Object[] c : cases) {
+            @SuppressWarnings("unchecked")
+            String message = errors((Consumer<StatefulSet>) c[0]);
+            assertTrue(message.contains((String) c[1]), "expected '" + c[1] + "' in: " + message);
+        }
+    }
+
+    @Test
+    void onlyTheUpdatableFieldsMayChange() {
+        StatefulSet old = valid();
+        StatefulSet changed = valid();
+        changed.getSpec().setReplicas(5);
+        changed.getSpec().setReserveOrdinals(List.of(new IntOrString(2)));
+        ru(changed).setPartition(3);
+        assertEquals(List.of(), StatefulSetValidation.validateUpdate(changed, old));
+        changed.getSpec().setServiceName("other");
+        String message = FieldError.aggregate(StatefulSetValidation.validateUpdate(changed, old));
+        assertTrue(message.contains(StatefulSetValidation.UPDATABLE_FIELDS_MESSAGE), message);
+    }
+
+    static RollingUpdateStatefulSetStrategy ru(StatefulSet s) {
+        return s.getSpec().getUpdateStrategy().getRollingUpdate();
+    }
+}

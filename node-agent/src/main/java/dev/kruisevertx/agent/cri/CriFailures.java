@@ -63,8 +63,11 @@ final class CriFailures {
         }
         // Any other transport failure (broken pipe, reset, closed channel): the runtime went away
         // mid-call. gRPC calls that UNAVAILABLE, and the next call reconnects.
+        // A call raced a connection the runtime is shutting down (HTTP/2 GOAWAY; Netty's Http2Exception is not
+        // an IOException): the same as a lost connection.
         if (err instanceof IOException || lower.contains("closed") || lower.contains("broken pipe")
-                || lower.contains("connection reset")) {
+                || lower.contains("connection reset") || lower.contains("goaway")
+                || err.getClass().getName().startsWith("io.netty.handler.codec.http2.Http2Exception")) {
             return new CriException(call, endpoint, GrpcStatus.UNAVAILABLE, "connection lost: " + message, err);
         }
         return new CriException(call, endpoint, GrpcStatus.UNKNOWN, err.getClass().getSimpleName() + ": " + message, err);

@@ -40,6 +40,11 @@ public final class EmbeddedProduct {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("CRD installation failed: " + e.getMessage(), e);
         }
+        installChartObjects(cluster);
+    }
+
+    /** The chart's objects other than CRDs: the kruise-system namespace and the two webhook configurations. */
+    public static void installChartObjects(EmbeddedCluster cluster) {
         ManifestApplier.apply(cluster.client(), """
                 apiVersion: v1
                 kind: Namespace

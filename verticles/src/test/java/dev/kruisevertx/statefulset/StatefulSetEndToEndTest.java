@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
@@ -61,8 +62,8 @@ class StatefulSetEndToEndTest {
     @BeforeAll
     static void start() throws Exception {
         cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setAdmission(false));
-        JsonNode crd = ApiJson.serialization().convertValue(KruiseCrds.of(StatefulSet.class), JsonNode.class);
-        cluster.cluster().installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
+        // As the chart installs it (CRDs, namespace, webhook configurations): the manager needs its webhook.
+        EmbeddedProduct.install(cluster.cluster());
         client = cluster.client();
         List<ControllerDefinition> controllers = List.of(new StatefulSetController());
         app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
@@ -76,7 +77,12 @@ class StatefulSetEndToEndTest {
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
                 "--feature-gates=StatefulSetStartOrdinal=true");
-        return command.toConfig(cl.getCommandSpec(), controllers, Map.of());
+        try {
+            return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(),
+                    java.nio.file.Files.createTempDirectory("asts-webhook-certs")));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @AfterAll

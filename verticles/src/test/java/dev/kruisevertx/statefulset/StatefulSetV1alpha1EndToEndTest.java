@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.demo.EmbeddedProduct;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
@@ -75,9 +76,12 @@ class StatefulSetV1alpha1EndToEndTest {
         ((ObjectNode) crd.path("spec").path("conversion").path("webhook").path("clientConfig"))
                 .put("caBundle", Base64.getEncoder().encodeToString(certs.caBundle()));
         cluster.cluster().installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
+        // The chart's namespace and webhook configurations: the manager starts once its webhook synced them.
+        EmbeddedProduct.installChartObjects(cluster.cluster());
         client = cluster.client();
         KruiseCrds.registerKinds(client.getKubernetesSerialization());
-        List<ControllerDefinition> controllers = List.of(new StatefulSetController());
+        // The whole manager, as deployed: pods of kruise workloads get the KruisePodReady gate, podreadiness clears it.
+        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
         app = ManagerApp.start(StatefulSetEndToEndTest.config(controllers), cluster.cluster().newClient(), controllers)
                 .await(60, TimeUnit.SECONDS);
     }

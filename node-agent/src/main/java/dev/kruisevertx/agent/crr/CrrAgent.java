@@ -132,6 +132,12 @@ public final class CrrAgent {
             dirty.add(podKey);
             return;
         }
+        // During the first list the store fills one object at a time: picking "the oldest request of a pod"
+        // before it holds them all could start a younger one. Act only on a synced cache.
+        if (!informer.hasSynced()) {
+            vertx.setTimer(100, t -> context.runOnContext(v -> enqueue(podKey)));
+            return;
+        }
         running.add(podKey);
         Future<Duration> step;
         try {

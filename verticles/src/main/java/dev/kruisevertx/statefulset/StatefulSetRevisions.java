@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.RevisionHash;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,7 +25,6 @@ import java.util.Set;
  * set's selector labels and {@code controller-revision-hash}.
  */
 final class StatefulSetRevisions {
-    private static final String SAFE = "bcdfghjklmnpqrstvwxz2456789";
 
     private StatefulSetRevisions() {
     }
@@ -65,24 +65,8 @@ final class StatefulSetRevisions {
         return data;
     }
 
-    /** FNV-1 32-bit over the data and collision count, printed in decimal and mapped onto a vowel-free alphabet. */
     static String hash(JsonNode data, Integer collisionCount) {
-        int h = 0x811c9dc5;
-        for (byte b : data.toString().getBytes(StandardCharsets.UTF_8)) {
-            h *= 0x01000193;
-            h ^= b & 0xff;
-        }
-        if (collisionCount != null) {
-            for (int k = 0; k < 4; k++) {
-                h *= 0x01000193;
-                h ^= (collisionCount >>> (8 * k)) & 0xff;
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        for (char c : Integer.toUnsignedString(h).toCharArray()) {
-            out.append(SAFE.charAt(c % SAFE.length()));
-        }
-        return out.toString();
+        return RevisionHash.of(data.toString().getBytes(StandardCharsets.UTF_8), collisionCount);
     }
 
     /** Revisions beyond revisionHistoryLimit that no pod and neither status revision uses, oldest first. */

@@ -1,11 +1,11 @@
-package dev.kruisevertx.cloneset;
+package dev.kruisevertx.revision;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * The hash Kubernetes' controller history gives a ControllerRevision: 32-bit FNV-1 over the revision data, then
  * over the collision count (little-endian uint32) when there is one, printed in decimal and mapped onto the
- * "safe" alphabet without vowels (so a hash never spells a word).
+ * "safe" alphabet without vowels (so a hash never spells a word). Shared by every workload that keeps revisions.
  */
 public final class RevisionHash {
     private static final String SAFE = "bcdfghjklmnpqrstvwxz2456789";
@@ -31,7 +31,7 @@ public final class RevisionHash {
         return safeEncode(Integer.toUnsignedString(h));
     }
 
-    static String safeEncode(String s) {
+    public static String safeEncode(String s) {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         StringBuilder out = new StringBuilder(bytes.length);
         for (byte b : bytes) {

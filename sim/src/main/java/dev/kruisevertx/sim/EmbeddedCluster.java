@@ -3,6 +3,7 @@ package dev.kruisevertx.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.api.ApiServer;
+import dev.kruisevertx.sim.cri.SimCriServers;
 import dev.kruisevertx.sim.api.ResourceType;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
@@ -37,6 +38,7 @@ public final class EmbeddedCluster {
     private final String url;
     private final KubernetesClient client;
     private SimNodes nodes;
+    private SimCriServers criServers;
 
     private EmbeddedCluster(Vertx vertx, ApiVerticle verticle, String deploymentId, String url) {
         this.vertx = vertx;
@@ -90,9 +92,15 @@ public final class EmbeddedCluster {
             return Future.succeededFuture();
         }
         SimNodesOptions nodeOptions = options.nodeOptions().copy().setNodes(options.nodes());
-        return vertx.executeBlocking(() -> SimNodes.start(client, nodeOptions)).map(n -> {
+        return vertx.executeBlocking(() -> SimNodes.start(client, nodeOptions)).compose(n -> {
             nodes = n;
-            return null;
+            if (!options.criServers()) {
+                return Future.succeededFuture();
+            }
+            return SimCriServers.start(vertx, n, null).map(servers -> {
+                criServers = servers;
+                return null;
+            });
         });
     }
 
@@ -124,6 +132,11 @@ public final class EmbeddedCluster {
     /** The simulated nodes, or null when started with {@code nodes(0)}. */
     public SimNodes nodes() {
         return nodes;
+    }
+
+    /** The nodes' CRI servers, or null unless started with {@code criServers(true)}. */
+    public SimCriServers criServers() {
+        return criServers;
     }
 
     /** The API server's state, for code that runs on {@link ApiServer#context()}. */
@@ -176,12 +189,13 @@ public final class EmbeddedCluster {
 
     /** Stops the nodes, the client and the API server. */
     public Future<Void> close() {
-        return vertx.executeBlocking(() -> {
+        Future<Void> cri = criServers == null ? Future.succeededFuture() : criServers.close();
+        return cri.transform(c -> vertx.executeBlocking(() -> {
             if (nodes != null) {
                 nodes.close();
             }
             client.close();
             return null;
-        }).transform(x -> vertx.undeploy(deploymentId));
+        })).transform(x -> vertx.undeploy(deploymentId));
     }
 }

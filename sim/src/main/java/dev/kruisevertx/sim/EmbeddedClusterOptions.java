@@ -16,6 +16,7 @@ public final class EmbeddedClusterOptions {
     private int eventLogSize = 10_000;
     private long bookmarkIntervalMs = 10_000;
     private SimNodesOptions nodeOptions = new SimNodesOptions();
+    private boolean criServers;
     private final Map<String, String> serviceAddresses = new HashMap<>();
 
     public String host() {
@@ -96,6 +97,20 @@ public final class EmbeddedClusterOptions {
 
     public EmbeddedClusterOptions setNodeOptions(SimNodesOptions nodeOptions) {
         this.nodeOptions = nodeOptions;
+        return this;
+    }
+
+    /**
+     * Whether each simulated node also serves its container runtime as the CRI on a unix socket
+     * ({@link dev.kruisevertx.sim.cri.SimCriServers}), for a node agent to work against. Needs the cluster's Vert.x
+     * to have its native transport ({@code preferNativeTransport(true)}). Off by default.
+     */
+    public boolean criServers() {
+        return criServers;
+    }
+
+    public EmbeddedClusterOptions setCriServers(boolean criServers) {
+        this.criServers = criServers;
         return this;
     }
 

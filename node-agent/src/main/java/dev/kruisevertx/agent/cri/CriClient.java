@@ -1,17 +1,17 @@
 package dev.kruisevertx.agent.cri;
 
-import dev.kruisevertx.agent.cri.v1.AuthConfig;
-import dev.kruisevertx.agent.cri.v1.Container;
-import dev.kruisevertx.agent.cri.v1.ContainerConfig;
-import dev.kruisevertx.agent.cri.v1.ContainerFilter;
-import dev.kruisevertx.agent.cri.v1.ContainerStatus;
-import dev.kruisevertx.agent.cri.v1.ExecSyncResponse;
-import dev.kruisevertx.agent.cri.v1.Image;
-import dev.kruisevertx.agent.cri.v1.ImageFilter;
-import dev.kruisevertx.agent.cri.v1.ImageFsInfoResponse;
-import dev.kruisevertx.agent.cri.v1.PodSandboxConfig;
-import dev.kruisevertx.agent.cri.v1.StatusResponse;
-import dev.kruisevertx.agent.cri.v1.VersionResponse;
+import dev.kruisevertx.cri.v1.AuthConfig;
+import dev.kruisevertx.cri.v1.Container;
+import dev.kruisevertx.cri.v1.ContainerConfig;
+import dev.kruisevertx.cri.v1.ContainerFilter;
+import dev.kruisevertx.cri.v1.ContainerStatus;
+import dev.kruisevertx.cri.v1.ExecSyncResponse;
+import dev.kruisevertx.cri.v1.Image;
+import dev.kruisevertx.cri.v1.ImageFilter;
+import dev.kruisevertx.cri.v1.ImageFsInfoResponse;
+import dev.kruisevertx.cri.v1.PodSandboxConfig;
+import dev.kruisevertx.cri.v1.StatusResponse;
+import dev.kruisevertx.cri.v1.VersionResponse;
 import io.vertx.core.Future;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.kruisevertx.agent.cri;
 
-import dev.kruisevertx.agent.cri.v1.VersionResponse;
+import dev.kruisevertx.cri.v1.VersionResponse;
 
 /** A runtime socket that answered Version and ListImages, and what it said it is. */
 public record DiscoveredRuntime(CriEndpoint endpoint, VersionResponse version) {

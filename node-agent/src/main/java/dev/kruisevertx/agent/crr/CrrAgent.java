@@ -2,8 +2,8 @@ package dev.kruisevertx.agent.crr;
 
 import dev.kruisevertx.agent.cri.CriClient;
 import dev.kruisevertx.agent.cri.CriException;
-import dev.kruisevertx.agent.cri.v1.ContainerState;
-import dev.kruisevertx.agent.cri.v1.ContainerStatus;
+import dev.kruisevertx.cri.v1.ContainerState;
+import dev.kruisevertx.cri.v1.ContainerStatus;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestContainer;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestContainerRecreateState;

@@ -1,21 +1,21 @@
 package dev.kruisevertx.agent.cri;
 
-import dev.kruisevertx.agent.cri.v1.Container;
-import dev.kruisevertx.agent.cri.v1.ContainerConfig;
-import dev.kruisevertx.agent.cri.v1.ContainerFilter;
-import dev.kruisevertx.agent.cri.v1.ContainerMetadata;
-import dev.kruisevertx.agent.cri.v1.ContainerState;
-import dev.kruisevertx.agent.cri.v1.ContainerStatus;
-import dev.kruisevertx.agent.cri.v1.ExecSyncResponse;
-import dev.kruisevertx.agent.cri.v1.ImageSpec;
-import dev.kruisevertx.agent.cri.v1.LinuxContainerConfig;
-import dev.kruisevertx.agent.cri.v1.LinuxContainerSecurityContext;
-import dev.kruisevertx.agent.cri.v1.LinuxPodSandboxConfig;
-import dev.kruisevertx.agent.cri.v1.LinuxSandboxSecurityContext;
-import dev.kruisevertx.agent.cri.v1.NamespaceMode;
-import dev.kruisevertx.agent.cri.v1.NamespaceOption;
-import dev.kruisevertx.agent.cri.v1.PodSandboxConfig;
-import dev.kruisevertx.agent.cri.v1.PodSandboxMetadata;
+import dev.kruisevertx.cri.v1.Container;
+import dev.kruisevertx.cri.v1.ContainerConfig;
+import dev.kruisevertx.cri.v1.ContainerFilter;
+import dev.kruisevertx.cri.v1.ContainerMetadata;
+import dev.kruisevertx.cri.v1.ContainerState;
+import dev.kruisevertx.cri.v1.ContainerStatus;
+import dev.kruisevertx.cri.v1.ExecSyncResponse;
+import dev.kruisevertx.cri.v1.ImageSpec;
+import dev.kruisevertx.cri.v1.LinuxContainerConfig;
+import dev.kruisevertx.cri.v1.LinuxContainerSecurityContext;
+import dev.kruisevertx.cri.v1.LinuxPodSandboxConfig;
+import dev.kruisevertx.cri.v1.LinuxSandboxSecurityContext;
+import dev.kruisevertx.cri.v1.NamespaceMode;
+import dev.kruisevertx.cri.v1.NamespaceOption;
+import dev.kruisevertx.cri.v1.PodSandboxConfig;
+import dev.kruisevertx.cri.v1.PodSandboxMetadata;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -151,7 +151,7 @@ class ContainerLifecycleTest {
         // Stopping again is not an error.
         await(client.stopContainer(id, Duration.ofSeconds(1)));
         List<Container> exitedOnly = await(client.listContainers(ContainerFilter.newBuilder().setPodSandboxId(sandboxId)
-                .setState(dev.kruisevertx.agent.cri.v1.ContainerStateValue.newBuilder().setState(ContainerState.CONTAINER_EXITED))
+                .setState(dev.kruisevertx.cri.v1.ContainerStateValue.newBuilder().setState(ContainerState.CONTAINER_EXITED))
                 .build()));
         assertEquals(List.of(id), exitedOnly.stream().map(Container::getId).toList());
     }

@@ -1,13 +1,13 @@
 package dev.kruisevertx.agent.cri;
 
-import dev.kruisevertx.agent.cri.v1.ContainerFilter;
-import dev.kruisevertx.agent.cri.v1.Image;
-import dev.kruisevertx.agent.cri.v1.ImageFilter;
-import dev.kruisevertx.agent.cri.v1.ImageFsInfoResponse;
-import dev.kruisevertx.agent.cri.v1.ImageSpec;
-import dev.kruisevertx.agent.cri.v1.RuntimeCondition;
-import dev.kruisevertx.agent.cri.v1.StatusResponse;
-import dev.kruisevertx.agent.cri.v1.VersionResponse;
+import dev.kruisevertx.cri.v1.ContainerFilter;
+import dev.kruisevertx.cri.v1.Image;
+import dev.kruisevertx.cri.v1.ImageFilter;
+import dev.kruisevertx.cri.v1.ImageFsInfoResponse;
+import dev.kruisevertx.cri.v1.ImageSpec;
+import dev.kruisevertx.cri.v1.RuntimeCondition;
+import dev.kruisevertx.cri.v1.StatusResponse;
+import dev.kruisevertx.cri.v1.VersionResponse;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
 import org.junit.jupiter.api.AfterAll;

@@ -1,9 +1,9 @@
 package dev.kruisevertx.agent.cri;
 
-import dev.kruisevertx.agent.cri.v1.ImageServiceGrpcService;
-import dev.kruisevertx.agent.cri.v1.ListImagesResponse;
-import dev.kruisevertx.agent.cri.v1.RuntimeServiceGrpcService;
-import dev.kruisevertx.agent.cri.v1.VersionResponse;
+import dev.kruisevertx.cri.v1.ImageServiceGrpcService;
+import dev.kruisevertx.cri.v1.ListImagesResponse;
+import dev.kruisevertx.cri.v1.RuntimeServiceGrpcService;
+import dev.kruisevertx.cri.v1.VersionResponse;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package dev.kruisevertx.agent.crr;
 
 import dev.kruisevertx.agent.cri.CriClient;
-import dev.kruisevertx.agent.cri.v1.ExecSyncResponse;
+import dev.kruisevertx.cri.v1.ExecSyncResponse;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestContainer;
 import dev.kruisevertx.api.apps.v1alpha1.ProbeHandler;
 import com.google.protobuf.ByteString;

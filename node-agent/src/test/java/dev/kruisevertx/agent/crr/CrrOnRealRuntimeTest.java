@@ -3,7 +3,7 @@ package dev.kruisevertx.agent.crr;
 import dev.kruisevertx.agent.cri.CriClient;
 import dev.kruisevertx.agent.cri.CriEndpoint;
 import dev.kruisevertx.agent.cri.GrpcCriClient;
-import dev.kruisevertx.agent.cri.v1.ContainerState;
+import dev.kruisevertx.cri.v1.ContainerState;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestContainer;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestContainerContext;

@@ -22,10 +22,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -33,12 +35,63 @@ import java.util.function.Function;
  * the image rules say), an in-place image change restarts only that container, and the pod is Ready only when
  * every container is ready and every readinessGate condition is True. Remembers each container's current run
  * so restarts get a new containerID and restartCount + 1.
+ *
+ * <p>It is also the simulated node's container runtime: every run is a container with a runtime id, and
+ * {@link #stop} and {@link #exec} act on them as a CRI runtime would (a stopped container exits and the kubelet
+ * starts a new one after {@code restartDelay}). Methods are synchronized: the kubelet's thread and the CRI
+ * server's event loop share the table, and every method is a short in-memory step.
  */
 public final class Kubelet {
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** One run of one container image. */
-    private record Run(String image, Instant startAt, String containerId, int restartCount) {
+    /** One run of one container image; {@code previous} is the run it replaced after a stop, if any. */
+    private record Run(String image, Instant startAt, String containerId, int restartCount, Ended previous) {
+    }
+
+    /** How a stopped run ended, shown as the container's terminated (then last) state. */
+    private record Ended(String containerId, Instant startedAt, Instant finishedAt, int exitCode) {
+    }
+
+    /** A container of the runtime's table; {@code finishedAt} is set once it exited. */
+    private static final class Entry {
+        final String id;
+        final String node;
+        final String podUid;
+        final String podNamespace;
+        final String podName;
+        final String containerName;
+        final String image;
+        final int attempt;
+        final Instant createdAt;
+        final Instant startAt;
+        Instant finishedAt;
+        int exitCode;
+
+        Entry(String id, String node, Pod pod, Container c, int attempt, Instant createdAt, Instant startAt) {
+            this.id = id;
+            this.node = node;
+            this.podUid = pod.getMetadata().getUid();
+            this.podNamespace = pod.getMetadata().getNamespace();
+            this.podName = pod.getMetadata().getName();
+            this.containerName = c.getName();
+            this.image = c.getImage();
+            this.attempt = attempt;
+            this.createdAt = createdAt;
+            this.startAt = startAt;
+        }
+
+        Entry(String id, String node, Entry like, int attempt, Instant createdAt, Instant startAt) {
+            this.id = id;
+            this.node = node;
+            this.podUid = like.podUid;
+            this.podNamespace = like.podNamespace;
+            this.podName = like.podName;
+            this.containerName = like.containerName;
+            this.image = like.image;
+            this.attempt = attempt;
+            this.createdAt = createdAt;
+            this.startAt = startAt;
+        }
     }
 
     /** The status to write and when to look again (for delayed starts and crash loops). */
@@ -46,19 +99,169 @@ public final class Kubelet {
     }
 
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
+    private final Map<String, Entry> containers = new LinkedHashMap<>();
+    private final List<ExecRecord> execs = new CopyOnWriteArrayList<>();
+    private final Map<String, java.util.Set<String>> pulled = new java.util.HashMap<>();
     private final Function<String, ImageRule> rules;
     private final Duration crashLoopInterval;
+    private final Duration restartDelay;
 
     public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval) {
+        this(rules, crashLoopInterval, Duration.ofSeconds(1));
+    }
+
+    /** {@code restartDelay}: how long after a stop the kubelet starts the container again. */
+    public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval, Duration restartDelay) {
         this.rules = rules;
         this.crashLoopInterval = crashLoopInterval;
+        this.restartDelay = restartDelay;
     }
 
-    public void forget(String podUid) {
+    public synchronized void forget(String podUid) {
         runs.keySet().removeIf(k -> k.startsWith(podUid + "/"));
+        containers.values().removeIf(e -> e.podUid.equals(podUid));
     }
 
-    public Sync sync(Pod pod, String hostIp, String podIp, Instant now) {
+    // ------------------------------------------------------------------ the runtime's view
+
+    /** The containers of {@code node} as of {@code now}, oldest first. */
+    public synchronized List<SimContainer> containers(String node, Instant now) {
+        List<SimContainer> out = new ArrayList<>();
+        for (Entry e : containers.values()) {
+            if (e.node.equals(node)) {
+                out.add(view(e, now));
+            }
+        }
+        return out;
+    }
+
+    /** One container of {@code node}, by runtime id. */
+    public synchronized Optional<SimContainer> container(String node, String id, Instant now) {
+        Entry e = containers.get(id);
+        return e == null || !e.node.equals(node) ? Optional.empty() : Optional.of(view(e, now));
+    }
+
+    /**
+     * Stops a container, as CRI StopContainer: a running (or created) container exits at once, and the kubelet
+     * starts a new one (new id, restart count + 1) after the restart delay; the pod must then be synced again.
+     * Stopping an exited container changes nothing. Empty when {@code node} has no such container.
+     */
+    public synchronized Optional<SimContainer> stop(String node, String id, Instant now) {
+        Entry e = containers.get(id);
+        if (e == null || !e.node.equals(node)) {
+            return Optional.empty();
+        }
+        SimContainer before = view(e, now);
+        if (before.state() == SimContainer.State.EXITED) {
+            return Optional.of(before);
+        }
+        e.finishedAt = now;
+        e.exitCode = 0;
+        String key = e.podUid + "/" + e.containerName;
+        Run run = runs.get(key);
+        if (run != null && runtimeId(run.containerId()).equals(id)) {
+            Instant startedAt = before.startedAt() == null ? now : before.startedAt();
+            Duration delay = restartDelay.plus(rules.apply(run.image()).startDelay());
+            Run next = new Run(run.image(), now.plus(delay), newContainerId(), run.restartCount() + 1,
+                    new Ended(run.containerId(), startedAt, now, 0));
+            runs.put(key, next);
+            register(next, e.node, e, now);
+        }
+        return Optional.of(view(e, now));
+    }
+
+    /**
+     * Runs a command in a container, as CRI ExecSync: recorded, and it succeeds. Empty when {@code node} has no
+     * such container; a container that is not running is returned unrecorded, for the caller to refuse.
+     */
+    public synchronized Optional<SimContainer> exec(String node, String id, List<String> command, Instant now) {
+        Entry e = containers.get(id);
+        if (e == null || !e.node.equals(node)) {
+            return Optional.empty();
+        }
+        SimContainer c = view(e, now);
+        if (c.state() == SimContainer.State.RUNNING) {
+            execs.add(new ExecRecord(node, e.podNamespace, e.podName, e.containerName, id, List.copyOf(command), now));
+        }
+        return Optional.of(c);
+    }
+
+    /**
+     * Pulls an image onto a node, as CRI PullImage: fails (empty) for images an image rule says cannot be pulled;
+     * otherwise returns the image reference.
+     */
+    public synchronized Optional<String> pull(String node, String image) {
+        if (rules.apply(image).failure() == ContainerFailure.IMAGE_PULL_ERROR) {
+            return Optional.empty();
+        }
+        pulled.computeIfAbsent(node, n -> new java.util.TreeSet<>()).add(image);
+        return Optional.of(imageId(image));
+    }
+
+    /** The images on a node: pulled ones and those of its containers, sorted. */
+    public synchronized List<String> images(String node) {
+        java.util.TreeSet<String> out = new java.util.TreeSet<>(pulled.getOrDefault(node, java.util.Set.of()));
+        for (Entry e : containers.values()) {
+            if (e.node.equals(node)) {
+                out.add(e.image);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Removes a pulled image from a node; images of its containers stay. */
+    public synchronized void removeImage(String node, String image) {
+        java.util.Set<String> set = pulled.get(node);
+        if (set != null) {
+            set.remove(image);
+        }
+    }
+
+    /** Every command run through {@link #exec}, in order. */
+    public List<ExecRecord> execs() {
+        return List.copyOf(execs);
+    }
+
+    private SimContainer view(Entry e, Instant now) {
+        ImageRule rule = rules.apply(e.image);
+        SimContainer.State state;
+        Instant started = null;
+        Instant finished = e.finishedAt;
+        int exitCode = e.exitCode;
+        if (finished != null) {
+            state = SimContainer.State.EXITED;
+            started = e.startAt.isAfter(finished) ? null : e.startAt;
+        } else if (now.isBefore(e.startAt)) {
+            state = SimContainer.State.CREATED;
+        } else if (rule.failure() == ContainerFailure.CRASH_LOOP) {
+            state = SimContainer.State.EXITED;
+            started = e.startAt;
+            finished = e.startAt;
+            exitCode = 1;
+        } else {
+            state = SimContainer.State.RUNNING;
+            started = e.startAt;
+        }
+        return new SimContainer(e.id, e.node, e.podUid, e.podNamespace, e.podName, e.containerName, e.image, e.attempt,
+                e.createdAt, started, finished, exitCode, state);
+    }
+
+    private void register(Run run, String node, Pod pod, Container c, Instant now) {
+        if (rules.apply(c.getImage()).failure() == ContainerFailure.IMAGE_PULL_ERROR) {
+            // The image never arrives, so the runtime never creates the container.
+            return;
+        }
+        String id = runtimeId(run.containerId());
+        containers.put(id, new Entry(id, node, pod, c, run.restartCount(), now, run.startAt()));
+    }
+
+    private void register(Run run, String node, Entry like, Instant now) {
+        String id = runtimeId(run.containerId());
+        Entry e = new Entry(id, node, like, run.restartCount(), now, run.startAt());
+        containers.put(id, e);
+    }
+
+    public synchronized Sync sync(Pod pod, String hostIp, String podIp, Instant now) {
         PodStatus current = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
         String uid = pod.getMetadata().getUid();
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -70,8 +273,16 @@ public final class Kubelet {
             String key = uid + "/" + c.getName();
             Run run = runs.get(key);
             if (run == null || !run.image().equals(c.getImage())) {
+                Run previous = run;
                 run = nextRun(c, old, run, now);
                 runs.put(key, run);
+                if (previous != null) {
+                    Entry replaced = containers.get(runtimeId(previous.containerId()));
+                    if (replaced != null && replaced.finishedAt == null) {
+                        replaced.finishedAt = now;
+                    }
+                }
+                register(run, pod.getSpec().getNodeName(), pod, c, now);
             }
             ImageRule rule = rules.apply(c.getImage());
             ContainerStatusBuilder b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
@@ -84,6 +295,18 @@ public final class Kubelet {
                     recheck = min(recheck, Duration.ofMillis(1100));
                 }
                 allReady = false;
+            } else if (now.isBefore(run.startAt()) && run.previous() != null) {
+                // Stopped and not started again yet: the old container shows as terminated until the new one runs.
+                Ended ended = run.previous();
+                b.withRestartCount(Math.max(0, run.restartCount() - 1)).withContainerID(ended.containerId())
+                        .withImageID(imageId(c.getImage())).withReady(false).withStarted(false)
+                        .withState(terminated(ended));
+                if (old != null && old.getLastState() != null) {
+                    b.withLastState(old.getLastState());
+                }
+                recheck = min(recheck, Duration.between(now, run.startAt()));
+                allReady = false;
+                anyStarted = true;
             } else if (now.isBefore(run.startAt())) {
                 b.withImageID("").withReady(false).withStarted(false).withState(waiting("ContainerCreating", null));
                 recheck = min(recheck, Duration.between(now, run.startAt()));
@@ -102,7 +325,9 @@ public final class Kubelet {
             } else {
                 b.withContainerID(run.containerId()).withImageID(imageId(c.getImage())).withReady(true).withStarted(true)
                         .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(ts(run.startAt())).endRunning().build());
-                if (old != null && old.getLastState() != null && run.restartCount() > 0) {
+                if (run.previous() != null) {
+                    b.withLastState(terminated(run.previous()));
+                } else if (old != null && old.getLastState() != null && run.restartCount() > 0) {
                     b.withLastState(old.getLastState());
                 }
                 anyStarted = true;
@@ -159,13 +384,20 @@ public final class Kubelet {
             // Status written before this kubelet knew the pod (e.g. restarted simulator): adopt that run.
             Instant started = old.getState() != null && old.getState().getRunning() != null
                     ? Instant.parse(old.getState().getRunning().getStartedAt()) : now;
-            return new Run(c.getImage(), started, old.getContainerID(), old.getRestartCount() == null ? 0 : old.getRestartCount());
+            return new Run(c.getImage(), started, old.getContainerID(), old.getRestartCount() == null ? 0 : old.getRestartCount(),
+                    null);
         }
         int restarts = old == null || old.getRestartCount() == null ? 0 : old.getRestartCount();
         if (old != null && !c.getImage().equals(old.getImage())) {
             restarts++;
         }
-        return new Run(c.getImage(), now.plus(delay), newContainerId(), restarts);
+        return new Run(c.getImage(), now.plus(delay), newContainerId(), restarts, null);
+    }
+
+    private static ContainerState terminated(Ended ended) {
+        return new ContainerStateBuilder().withNewTerminated().withExitCode(ended.exitCode())
+                .withReason(ended.exitCode() == 0 ? "Completed" : "Error").withContainerID(ended.containerId())
+                .withStartedAt(ts(ended.startedAt())).withFinishedAt(ts(ended.finishedAt())).endTerminated().build();
     }
 
     private static Duration min(Duration a, Duration b) {
@@ -210,10 +442,19 @@ public final class Kubelet {
         return t.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
+    /** How the kubelet prefixes runtime ids in pod status: {@code <runtime>://<id>}. */
+    static final String RUNTIME_PREFIX = "containerd://";
+
     static String newContainerId() {
         byte[] b = new byte[32];
         RANDOM.nextBytes(b);
-        return "containerd://" + HexFormat.of().formatHex(b);
+        return RUNTIME_PREFIX + HexFormat.of().formatHex(b);
+    }
+
+    /** The id without its {@code <runtime>://} prefix, as the CRI names containers. */
+    public static String runtimeId(String containerId) {
+        int sep = containerId.indexOf("://");
+        return sep < 0 ? containerId : containerId.substring(sep + 3);
     }
 
     /** A stable digest reference for an image, as a runtime reports after pulling it. */

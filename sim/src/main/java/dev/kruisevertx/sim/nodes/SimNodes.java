@@ -79,7 +79,7 @@ public final class SimNodes implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval());
+        this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay());
         for (int i = 0; i < this.options.nodes(); i++) {
             nodeIndex.put(this.options.namePrefix() + i, i);
         }
@@ -105,6 +105,57 @@ public final class SimNodes implements AutoCloseable {
 
     public SimNodesOptions options() {
         return options;
+    }
+
+    /**
+     * The nodes' container runtime: what a CRI server for a simulated node serves
+     * ({@code dev.kruisevertx.sim.cri.SimCriServer}). Safe to call from any thread, including an event loop: every
+     * call is a short in-memory step.
+     */
+    public List<SimContainer> containers(String node) {
+        return kubelet.containers(node, Instant.now());
+    }
+
+    public Optional<SimContainer> container(String node, String containerId) {
+        return kubelet.container(node, containerId, Instant.now());
+    }
+
+    /**
+     * Stops a container; the kubelet starts a new one (new id, restart count + 1) after
+     * {@link SimNodesOptions#containerRestartDelay()} and reports both through the pod's status. Empty for an
+     * unknown id.
+     */
+    public Optional<SimContainer> stopContainer(String node, String containerId) {
+        Optional<SimContainer> stopped = kubelet.stop(node, containerId, Instant.now());
+        stopped.ifPresent(c -> {
+            if (!closed) {
+                String key = c.podNamespace() + "/" + c.podName();
+                worker.execute(guard(() -> syncPod(key)));
+            }
+        });
+        return stopped;
+    }
+
+    /** Runs a command in a container (recorded in {@link #execs()}); see {@link Kubelet#exec}. */
+    public Optional<SimContainer> exec(String node, String containerId, List<String> command) {
+        return kubelet.exec(node, containerId, command, Instant.now());
+    }
+
+    /** Every command run in a simulated container, oldest first (tests check preStop hooks with it). */
+    public List<ExecRecord> execs() {
+        return kubelet.execs();
+    }
+
+    public Optional<String> pullImage(String node, String image) {
+        return kubelet.pull(node, image);
+    }
+
+    public List<String> images(String node) {
+        return kubelet.images(node);
+    }
+
+    public void removeImage(String node, String image) {
+        kubelet.removeImage(node, image);
     }
 
     /** Adds an image rule at run time, ahead of the configured ones (tests inject failures this way). */

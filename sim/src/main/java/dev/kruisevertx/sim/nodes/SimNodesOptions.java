@@ -18,6 +18,7 @@ public final class SimNodesOptions {
     private double gracePeriodScale = 0.05;
     private Duration defaultStartDelay = Duration.ZERO;
     private Duration crashLoopInterval = Duration.ofSeconds(2);
+    private Duration containerRestartDelay = Duration.ofSeconds(1);
     private boolean scheduler = true;
     private final List<ImageRule> imageRules = new ArrayList<>();
     private final Map<String, String> extraNodeLabels = new TreeMap<>();
@@ -126,6 +127,19 @@ public final class SimNodesOptions {
         return this;
     }
 
+    /** How long after a container is stopped (CRI StopContainer) the kubelet starts a new one. */
+    public Duration containerRestartDelay() {
+        return containerRestartDelay;
+    }
+
+    public SimNodesOptions setContainerRestartDelay(Duration containerRestartDelay) {
+        if (containerRestartDelay == null || containerRestartDelay.isNegative()) {
+            throw new IllegalArgumentException("containerRestartDelay must be >= 0");
+        }
+        this.containerRestartDelay = containerRestartDelay;
+        return this;
+    }
+
     /** Whether to run the scheduler (turn off on a control plane that has its own kube-scheduler). */
     public boolean scheduler() {
         return scheduler;
@@ -159,7 +173,7 @@ public final class SimNodesOptions {
         SimNodesOptions c = new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix).setZones(zones).setCpu(cpu)
                 .setMemory(memory).setMaxPods(maxPods).setHeartbeatInterval(heartbeatInterval)
                 .setGracePeriodScale(gracePeriodScale).setDefaultStartDelay(defaultStartDelay)
-                .setCrashLoopInterval(crashLoopInterval).setScheduler(scheduler);
+                .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler);
         imageRules.forEach(c::addImageRule);
         c.extraNodeLabels.putAll(extraNodeLabels);
         return c;

@@ -33,7 +33,8 @@ public final class ClusterFixture implements AutoCloseable {
     }
 
     public static ClusterFixture start(EmbeddedClusterOptions options) {
-        Vertx vertx = Vertx.vertx();
+        // Native transport: simulated nodes serve the CRI on unix sockets when asked to (criServers).
+        Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
         try {
             EmbeddedCluster cluster = EmbeddedCluster.start(vertx, options).await(60, TimeUnit.SECONDS);
             return new ClusterFixture(vertx, cluster);

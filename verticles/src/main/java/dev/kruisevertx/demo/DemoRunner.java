@@ -30,14 +30,19 @@ import java.util.concurrent.TimeUnit;
  * progress line per change. Used by {@code kruise-manager demo} and by the test that runs it in CI.
  */
 public final class DemoRunner implements AutoCloseable {
+    /** How often the node agents look at a pod whose request is in progress. */
+    private static final Duration AGENT_POLL = Duration.ofMillis(500);
     private final DemoOptions options;
     private final PrintStream out;
     // Blocked-thread warnings carry a stack trace, so a blocked event loop can be traced to its cause.
-    private final Vertx clusterVertx = Vertx.vertx(new io.vertx.core.VertxOptions()
+    // Native transport: each simulated node serves the CRI on a unix socket for its node agent.
+    private final Vertx clusterVertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true)
             .setWarningExceptionTime(2).setWarningExceptionTimeUnit(TimeUnit.SECONDS));
     private EmbeddedCluster cluster;
     private KubernetesClient managerClient;
     private ManagerApp manager;
+    private KubernetesClient agentClient;
+    private SimNodeAgents nodeAgents;
     private final List<HasMetadata> applied = new ArrayList<>();
     private boolean closed;
     // The last line printed per sample, across steps, so a line is printed only when it changes.
@@ -57,7 +62,7 @@ public final class DemoRunner implements AutoCloseable {
     /** Starts everything and applies the samples. Blocking: call from a plain thread, never an event loop. */
     public void start() throws Exception {
         EmbeddedClusterOptions clusterOptions = new EmbeddedClusterOptions().setNodes(options.nodes())
-                .setPort(options.apiPort());
+                .setPort(options.apiPort()).setCriServers(true);
         cluster = await(EmbeddedCluster.start(clusterVertx, clusterOptions), "embedded cluster start");
         EmbeddedProduct.install(cluster);
         cluster.writeKubeconfig(options.kubeconfigOut());
@@ -70,6 +75,12 @@ public final class DemoRunner implements AutoCloseable {
         manager = await(ManagerApp.start(config, managerClient, controllers), "manager start");
         out.println("demo: manager running; webhook on https://127.0.0.1:" + manager.webhookPort()
                 + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort());
+
+        agentClient = cluster.newClient();
+        nodeAgents = await(SimNodeAgents.start(clusterVertx, agentClient, cluster.criServers(), AGENT_POLL),
+                "node agents start");
+        out.println("demo: node agent (ContainerRecreateRequest) running on each simulated node; CRI sockets under "
+                + cluster.criServers().root());
 
     }
 
@@ -175,6 +186,12 @@ public final class DemoRunner implements AutoCloseable {
             return;
         }
         closed = true;
+        if (nodeAgents != null) {
+            nodeAgents.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
+        if (agentClient != null) {
+            agentClient.close();
+        }
         if (manager != null) {
             manager.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         }

@@ -208,7 +208,12 @@ public final class SimCriServer {
             if (request.getTimeout() < 0) {
                 return Future.failedFuture(new StatusException(GrpcStatus.INVALID_ARGUMENT, "timeout must be >= 0"));
             }
-            Optional<SimContainer> stopped = nodes.stopContainer(node, request.getContainerId());
+            Optional<SimContainer> stopped;
+            try {
+                stopped = nodes.stopContainer(node, request.getContainerId());
+            } catch (IllegalStateException e) {
+                return Future.failedFuture(new StatusException(GrpcStatus.UNKNOWN, e.getMessage()));
+            }
             if (stopped.isEmpty()) {
                 return notFound(request.getContainerId());
             }

@@ -145,6 +145,8 @@ public final class Kubelet {
      * Stops a container, as CRI StopContainer: a running (or created) container exits at once, and the kubelet
      * starts a new one (new id, restart count + 1) after the restart delay; the pod must then be synced again.
      * Stopping an exited container changes nothing. Empty when {@code node} has no such container.
+     *
+     * @throws IllegalStateException when an image rule says the runtime fails to stop this container
      */
     public synchronized Optional<SimContainer> stop(String node, String id, Instant now) {
         Entry e = containers.get(id);
@@ -154,6 +156,10 @@ public final class Kubelet {
         SimContainer before = view(e, now);
         if (before.state() == SimContainer.State.EXITED) {
             return Optional.of(before);
+        }
+        if (rules.apply(e.image).failure() == ContainerFailure.STOP_ERROR) {
+            throw new IllegalStateException("failed to stop container \"" + id + "\": unknown error after kill: "
+                    + "runc did not terminate successfully: exit status 1");
         }
         e.finishedAt = now;
         e.exitCode = 0;

@@ -2,6 +2,9 @@ package dev.kruisevertx.sim.progress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Whether an object has converged, with a one-line summary: pods are ready when their Ready condition is True;
  * replica workloads (Deployment, StatefulSet, CloneSet, Advanced StatefulSet, UnitedDeployment, ...) when the
@@ -16,6 +19,9 @@ public record Readiness(boolean ready, String summary) {
         JsonNode status = o.path("status");
         if (kind.equals("Pod")) {
             return pod(o);
+        }
+        if (kind.equals("ContainerRecreateRequest")) {
+            return containerRecreateRequest(status);
         }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
@@ -86,6 +92,40 @@ public record Readiness(boolean ready, String summary) {
             s.append(" (").append(unschedulable).append(')');
         }
         s.append(ready ? ", ready" : ", not ready");
+        List<String> restarted = new ArrayList<>();
+        for (JsonNode cs : status.path("containerStatuses")) {
+            long restarts = cs.path("restartCount").asLong(0);
+            if (restarts > 0) {
+                restarted.add(cs.path("name").asText() + " " + restarts + "x");
+            }
+        }
+        if (!restarted.isEmpty()) {
+            s.append(", restarted ").append(String.join(", ", restarted));
+        }
         return new Readiness(ready, s.toString());
+    }
+
+    /**
+     * A ContainerRecreateRequest has converged when it is Completed with every container Succeeded; Completed with a
+     * failed container never converges (a sample that fails should be seen as stuck).
+     */
+    private static Readiness containerRecreateRequest(JsonNode status) {
+        String phase = status.path("phase").asText("");
+        StringBuilder s = new StringBuilder(phase.isEmpty() ? "waiting for the node agent" : phase);
+        boolean allSucceeded = true;
+        List<String> states = new ArrayList<>();
+        for (JsonNode c : status.path("containerRecreateStates")) {
+            String p = c.path("phase").asText("");
+            states.add(c.path("name").asText() + "=" + p);
+            allSucceeded &= p.equals("Succeeded");
+        }
+        if (!states.isEmpty()) {
+            s.append(", ").append(String.join(", ", states));
+        }
+        String message = status.path("message").asText("");
+        if (!message.isEmpty()) {
+            s.append(" (").append(message).append(')');
+        }
+        return new Readiness(phase.equals("Completed") && allSucceeded && !states.isEmpty(), s.toString());
     }
 }

@@ -63,6 +63,7 @@ class SimCriServerTest {
     static void start() {
         SimNodesOptions nodes = new SimNodesOptions()
                 .addImageRule(new ImageRule("missing/*", Duration.ZERO, ContainerFailure.IMAGE_PULL_ERROR))
+                .addImageRule(new ImageRule("*:unstoppable", Duration.ZERO, ContainerFailure.STOP_ERROR))
                 .setContainerRestartDelay(Duration.ofMillis(500));
         fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2).setNodeOptions(nodes).setCriServers(true));
         client = fixture.client();
@@ -186,6 +187,17 @@ class SimCriServerTest {
         assertEquals(GrpcStatus.NOT_FOUND, failure(runtime(node).execSync(
                 ExecSyncRequest.newBuilder().setContainerId("0123456789abcdef").addCmd("true").build())));
         assertEquals(GrpcStatus.UNIMPLEMENTED, failure(runtime(node).runPodSandbox(RunPodSandboxRequest.getDefaultInstance())));
+    }
+
+    @Test
+    void aContainerTheRuntimeCannotStopKeepsRunning() throws Exception {
+        Pod pod = runningPod("cri-unstoppable", "app:unstoppable");
+        String node = pod.getSpec().getNodeName();
+        String id = runtimeId(pod.getStatus().getContainerStatuses().get(0).getContainerID());
+        assertEquals(GrpcStatus.UNKNOWN, failure(runtime(node).stopContainer(
+                StopContainerRequest.newBuilder().setContainerId(id).build())));
+        assertEquals(ContainerState.CONTAINER_RUNNING, await(runtime(node).containerStatus(
+                ContainerStatusRequest.newBuilder().setContainerId(id).build())).getStatus().getState());
     }
 
     @Test

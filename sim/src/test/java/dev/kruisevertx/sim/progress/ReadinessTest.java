@@ -63,7 +63,42 @@ class ReadinessTest {
                 """);
         assertTrue(pod.ready());
         assertEquals("Running on n1, ready", pod.summary());
+        Readiness restarted = of("""
+                kind: Pod
+                spec: {nodeName: n1}
+                status:
+                  phase: Running
+                  conditions: [{type: Ready, status: 'True'}]
+                  containerStatuses: [{name: main, restartCount: 1}, {name: side, restartCount: 0}]
+                """);
+        assertEquals("Running on n1, ready, restarted main 1x", restarted.summary());
         assertTrue(of("kind: ConfigMap\ndata: {a: b}").ready());
         assertEquals("present", Readiness.of(new ObjectMapper().createObjectNode().put("kind", "Secret")).summary());
+    }
+
+    @Test
+    void containerRecreateRequestsConvergeWhenEveryContainerSucceeded() {
+        Readiness waiting = of("kind: ContainerRecreateRequest\nspec: {podName: p}");
+        assertFalse(waiting.ready());
+        assertEquals("waiting for the node agent", waiting.summary());
+        Readiness recreating = of("""
+                kind: ContainerRecreateRequest
+                status: {phase: Recreating, containerRecreateStates: [{name: main, phase: Recreating}]}
+                """);
+        assertFalse(recreating.ready());
+        assertEquals("Recreating, main=Recreating", recreating.summary());
+        Readiness done = of("""
+                kind: ContainerRecreateRequest
+                status: {phase: Completed, containerRecreateStates: [{name: main, phase: Succeeded}]}
+                """);
+        assertTrue(done.ready());
+        assertEquals("Completed, main=Succeeded", done.summary());
+        Readiness failed = of("""
+                kind: ContainerRecreateRequest
+                status: {phase: Completed, message: 'recreating has exceeded the activeDeadlineSeconds',
+                         containerRecreateStates: [{name: main, phase: Recreating}]}
+                """);
+        assertFalse(failed.ready());
+        assertEquals("Completed, main=Recreating (recreating has exceeded the activeDeadlineSeconds)", failed.summary());
     }
 }

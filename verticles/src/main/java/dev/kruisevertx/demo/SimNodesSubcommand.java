@@ -3,14 +3,21 @@ package dev.kruisevertx.demo;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
+import dev.kruisevertx.agent.cri.Backoff;
+import dev.kruisevertx.sim.cri.SimCriServers;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code kruise-manager sim-nodes}: simulated nodes, scheduler and kubelet against any API server, so the product
@@ -32,7 +39,13 @@ public final class SimNodesSubcommand {
             description = "Also bind pending pods to the simulated nodes; turn off where kube-scheduler runs. Default: ${DEFAULT-VALUE}")
     boolean scheduler;
 
+    @Option(names = "--node-agents", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Also give each node a simulated container runtime (the CRI on a unix socket) and run the node"
+                    + " agent's ContainerRecreateRequest job against it, as kruise-daemon would. Default: ${DEFAULT-VALUE}")
+    boolean nodeAgents;
+
     private final CommandLine commandLine = new CommandLine(this);
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
 
     public CommandLine commandLine() {
         return commandLine;
@@ -54,15 +67,36 @@ public final class SimNodesSubcommand {
             return 1;
         }
         out.println("sim-nodes: running " + simNodes.nodeNames());
+        Vertx vertx = null;
+        SimCriServers servers = null;
+        Future<SimNodeAgents> agents = Future.succeededFuture();
+        if (nodeAgents) {
+            vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            try {
+                servers = SimCriServers.start(vertx, simNodes, null).await(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                err.println("error: cannot start the simulated container runtimes: " + e.getMessage());
+                stop(null, null, vertx, simNodes, client);
+                return 1;
+            }
+            SimCriServers started = servers;
+            Vertx v = vertx;
+            // The ContainerRecreateRequest CRD may be installed later (or never): keep trying in the background.
+            agents = Backoff.DEFAULT.retry(vertx, "starting the node agents",
+                    () -> SimNodeAgents.start(v, client, started, Duration.ofSeconds(1)), e -> !stopping.get(), 0);
+            out.println("sim-nodes: node agents (ContainerRecreateRequest) start once the CRD is served; CRI sockets under "
+                    + servers.root());
+        }
         if (!waitForSignal) {
-            simNodes.close();
-            client.close();
+            stop(agents, servers, vertx, simNodes, client);
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        Future<SimNodeAgents> runningAgents = agents;
+        SimCriServers runningServers = servers;
+        Vertx runningVertx = vertx;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simNodes.close();
-            client.close();
+            stop(runningAgents, runningServers, runningVertx, simNodes, client);
             stopped.countDown();
         }, "sim-nodes-shutdown"));
         try {
@@ -71,5 +105,26 @@ public final class SimNodesSubcommand {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    private void stop(Future<SimNodeAgents> agents, SimCriServers servers, Vertx vertx, SimNodes simNodes,
+            KubernetesClient client) {
+        stopping.set(true);
+        try {
+            if (agents != null && agents.succeeded()) {
+                agents.result().close().await(30, TimeUnit.SECONDS);
+            }
+            if (servers != null) {
+                servers.close().await(30, TimeUnit.SECONDS);
+            }
+            if (vertx != null) {
+                vertx.close().await(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            // Best effort on the way out; the nodes and the client are released below either way.
+        } finally {
+            simNodes.close();
+            client.close();
+        }
     }
 }

@@ -31,6 +31,9 @@ class SimNodesSubcommandTest {
                     .map(n -> n.getMetadata().getName()).sorted().toList();
             assertEquals(2, nodes.size(), nodes.toString());
             assertTrue(nodes.stream().allMatch(n -> n.startsWith("edge-")), nodes.toString());
+            // Each node also got a simulated container runtime for its node agent (the CRD is absent here, so the
+            // agents would keep waiting for it).
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("CRI sockets under"), out.toString(StandardCharsets.UTF_8));
         }
     }
 

@@ -97,7 +97,9 @@ public final class ManagerApp {
                 config.featureGates().enabled(Feature.KruiseDaemon),
                 config.featureGates().enabled(Feature.StatefulSetAutoDeletePVC),
                 config.featureGates().enabled(Feature.StatefulSetAutoResizePVCGate),
-                (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)));
+                (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)),
+                // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
+                name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 

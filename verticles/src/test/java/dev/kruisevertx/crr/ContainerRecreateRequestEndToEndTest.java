@@ -215,4 +215,26 @@ class ContainerRecreateRequestEndToEndTest {
         assertEquals(1, status(after, "other").getRestartCount());
         assertNull(Pods.labels(done).get(WellKnown.CRR_ACTIVE_LABEL));
     }
+
+    @Test
+    void aRequestForAPodOnAVirtualKubeletNodeIsLabelledSo() {
+        Pod pod = runningPod("e2e-vk", "main=nginx:1.25");
+        String node = pod.getSpec().getNodeName();
+        client.nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().put("type", "virtual-kubelet");
+            return n;
+        });
+        try {
+            ContainerRecreateRequest created = create("e2e-vk", "e2e-vk", null, "main");
+            assertEquals("virtual-kubelet", Pods.labels(created).get("type"));
+            completed("e2e-vk");
+        } finally {
+            client.nodes().withName(node).edit(n -> {
+                n.getMetadata().getLabels().remove("type");
+                return n;
+            });
+        }
+        ContainerRecreateRequest plain = create("e2e-plain", "e2e-vk", null, "main");
+        assertNull(Pods.labels(plain).get("type"));
+    }
 }

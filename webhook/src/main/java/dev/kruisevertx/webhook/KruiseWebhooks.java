@@ -4,6 +4,7 @@ import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.crr.NodeLookup;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
@@ -25,9 +26,18 @@ public final class KruiseWebhooks {
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
                                                   boolean templateNoDefaults, boolean kruiseDaemon,
                                                   boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods) {
+        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, kruiseDaemon, autoDeletePvc,
+                autoResizePvc, pods, NodeLookup.NONE);
+    }
+
+    /** As above, with a node lookup for the ContainerRecreateRequest webhook (virtual-kubelet nodes). */
+    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
+                                                  boolean templateNoDefaults, boolean kruiseDaemon,
+                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods,
+                                                  NodeLookup nodes) {
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
-        CrrWebhooks.register(registry, pods, kruiseDaemon);
+        CrrWebhooks.register(registry, pods, nodes, kruiseDaemon);
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
                 autoDeletePvc, autoResizePvc));
         return pipeline;

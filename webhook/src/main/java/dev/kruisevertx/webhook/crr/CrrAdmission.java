@@ -10,6 +10,7 @@ import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.HashSet;
@@ -25,11 +26,18 @@ import java.util.Set;
  * {@value #MIN_DEADLINE_SECONDS} s, a known failure policy), defaulted (failure policy Fail, the pod's termination grace
  * period, the active label) and filled in from its pod (node name and pod uid labels, each container's preStop hook,
  * its ports when the hook is an HTTP GET, and its current container id and restart count). On update: the spec, the
- * pod-uid and node-name labels, and a set unready-acquired annotation cannot change. Each rule failing is a
+ * pod-uid and node-name labels, and a set unready-acquired annotation cannot change. A pod on a virtual-kubelet node
+ * ({@code type=virtual-kubelet}) gives the request that label too. Each rule failing is a
  * {@link Rejection} with the HTTP code and message OpenKruise answers with.
  */
 public final class CrrAdmission {
     static final int MIN_DEADLINE_SECONDS = 3;
+    /**
+     * The node label (and value) of virtual-kubelet nodes (ECI, Fargate, ...), where no kruise-daemon runs; OpenKruise
+     * copies it onto requests for pods there, so the virtual kubelet's provider can pick them up.
+     */
+    public static final String VIRTUAL_KUBELET_LABEL_KEY = "type";
+    public static final String VIRTUAL_KUBELET_LABEL_VALUE = "virtual-kubelet";
 
     /** A refused request: 400 for a bad object, 403 for a forbidden change. */
     public static final class Rejection extends Exception {
@@ -50,6 +58,15 @@ public final class CrrAdmission {
 
     /** Checks and defaults a new request in place; {@code pod} is the pod it names, if it exists. */
     public static void defaultCreate(ContainerRecreateRequest crr, Optional<Pod> pod) throws Rejection {
+        defaultCreate(crr, pod, Optional.empty());
+    }
+
+    /**
+     * As {@link #defaultCreate(ContainerRecreateRequest, Optional)}, with the pod's node when it exists: a node
+     * labelled {@code type=virtual-kubelet} gives the request the same label.
+     */
+    public static void defaultCreate(ContainerRecreateRequest crr, Optional<Pod> pod, Optional<Node> node)
+            throws Rejection {
         if (crr.getSpec() == null || crr.getSpec().getPodName() == null || crr.getSpec().getPodName().isEmpty()) {
             throw new Rejection(400, "podName can not be empty");
         }
@@ -91,6 +108,9 @@ public final class CrrAdmission {
         }
         labels.put(WellKnown.CRR_NODE_NAME_LABEL, nodeName);
         labels.put(WellKnown.CRR_POD_UID_LABEL, target.getMetadata().getUid());
+        if (node.isPresent() && VIRTUAL_KUBELET_LABEL_VALUE.equals(Pods.labels(node.get()).get(VIRTUAL_KUBELET_LABEL_KEY))) {
+            labels.put(VIRTUAL_KUBELET_LABEL_KEY, VIRTUAL_KUBELET_LABEL_VALUE);
+        }
         crr.getMetadata().setLabels(labels);
         if (strategy.getTerminationGracePeriodSeconds() == null) {
             strategy.setTerminationGracePeriodSeconds(target.getSpec().getTerminationGracePeriodSeconds());

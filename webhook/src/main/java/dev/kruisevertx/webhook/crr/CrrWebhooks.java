@@ -7,7 +7,9 @@ import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.vertx.core.Future;
 
 import java.util.Optional;
@@ -28,11 +30,20 @@ public final class CrrWebhooks {
      * @param kruiseDaemon feature gate KruiseDaemon
      */
     public static void register(AdmissionRegistry registry, PodLookup pods, boolean kruiseDaemon) {
+        register(registry, pods, NodeLookup.NONE, kruiseDaemon);
+    }
+
+    /** @param nodes reads the pod's node, to copy its virtual-kubelet label */
+    public static void register(AdmissionRegistry registry, PodLookup pods, NodeLookup nodes, boolean kruiseDaemon) {
         // The registry serves the legacy "-v1alpha1-" spelling of the path as well.
-        registry.register(MUTATE_PATH, mutating(pods, kruiseDaemon));
+        registry.register(MUTATE_PATH, mutating(pods, nodes, kruiseDaemon));
     }
 
     public static AdmissionHandler mutating(PodLookup pods, boolean kruiseDaemon) {
+        return mutating(pods, NodeLookup.NONE, kruiseDaemon);
+    }
+
+    public static AdmissionHandler mutating(PodLookup pods, NodeLookup nodes, boolean kruiseDaemon) {
         return request -> {
             if (!kruiseDaemon) {
                 return Future.succeededFuture(AdmissionResponse.errored(403, "feature-gate KruiseDaemon is not enabled"));
@@ -58,24 +69,37 @@ public final class CrrWebhooks {
                 return Future.succeededFuture(AdmissionResponse.errored(400,
                         "cannot decode the ContainerRecreateRequest: " + e.getMessage()));
             }
-            try {
-                if (old != null) {
+            if (old != null) {
+                try {
                     CrrAdmission.checkUpdate(changed, old);
-                    return Future.succeededFuture(AdmissionResponse.allow());
+                } catch (CrrAdmission.Rejection r) {
+                    return Future.succeededFuture(AdmissionResponse.errored(r.code(), r.getMessage()));
                 }
-                if (changed.getMetadata() == null) {
-                    changed.setMetadata(new ObjectMeta());
-                }
-                String namespace = changed.getMetadata().getNamespace() == null
-                        || changed.getMetadata().getNamespace().isEmpty()
-                        ? request.namespace() : changed.getMetadata().getNamespace();
-                String podName = changed.getSpec() == null ? null : changed.getSpec().getPodName();
-                CrrAdmission.defaultCreate(changed, podName == null || podName.isEmpty()
-                        ? Optional.empty() : pods.find(namespace, podName));
-            } catch (CrrAdmission.Rejection r) {
-                return Future.succeededFuture(AdmissionResponse.errored(r.code(), r.getMessage()));
+                return Future.succeededFuture(AdmissionResponse.allow());
             }
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));
+            if (changed.getMetadata() == null) {
+                changed.setMetadata(new ObjectMeta());
+            }
+            String namespace = changed.getMetadata().getNamespace() == null
+                    || changed.getMetadata().getNamespace().isEmpty()
+                    ? request.namespace() : changed.getMetadata().getNamespace();
+            String podName = changed.getSpec() == null ? null : changed.getSpec().getPodName();
+            Optional<Pod> pod = podName == null || podName.isEmpty() ? Optional.empty() : pods.find(namespace, podName);
+            String nodeName = pod.map(p -> p.getSpec() == null ? null : p.getSpec().getNodeName()).orElse(null);
+            Future<Optional<Node>> node = nodeName == null || nodeName.isEmpty()
+                    ? Future.succeededFuture(Optional.empty()) : nodes.find(nodeName);
+            return node.transform(ar -> {
+                if (ar.failed()) {
+                    return Future.succeededFuture(AdmissionResponse.errored(500,
+                            "failed to find Node " + nodeName + ": " + ar.cause().getMessage()));
+                }
+                try {
+                    CrrAdmission.defaultCreate(changed, pod, ar.result());
+                } catch (CrrAdmission.Rejection r) {
+                    return Future.succeededFuture(AdmissionResponse.errored(r.code(), r.getMessage()));
+                }
+                return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));
+            });
         };
     }
 }

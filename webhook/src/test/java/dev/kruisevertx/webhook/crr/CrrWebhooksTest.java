@@ -9,7 +9,10 @@ import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.Json;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.vertx.core.Future;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +89,41 @@ class CrrWebhooksTest {
         assertEquals(List.of("/bin/sh", "-c", "sleep 5"), sidecar.getPreStop().getExec().getCommand());
         assertEquals(null, sidecar.getPorts(), "ports only for HTTP hooks");
         assertEquals("containerd://bbb", sidecar.getStatusContext().getContainerID());
+    }
+
+    static AdmissionHandler handlerWithNodes(NodeLookup nodes) {
+        return CrrWebhooks.mutating((ns, name) -> "ns".equals(ns) && "web-0".equals(name)
+                ? Optional.of(POD) : Optional.empty(), nodes, true);
+    }
+
+    static Node node(String name, Map<String, String> labels) {
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build();
+    }
+
+    @Test
+    void aPodOnAVirtualKubeletNodeGivesTheRequestTheVirtualKubeletLabel() throws Exception {
+        ObjectNode object = crr("{\"podName\":\"web-0\",\"containers\":[{\"name\":\"app\"}]}");
+        NodeLookup virtualNode = name -> Future.succeededFuture("node-a".equals(name)
+                ? Optional.of(node(name, Map.of("type", "virtual-kubelet"))) : Optional.empty());
+        ContainerRecreateRequest onVk = applied(object, call(handlerWithNodes(virtualNode), AdmissionRequest.CREATE, object, null));
+        assertEquals("virtual-kubelet", onVk.getMetadata().getLabels().get("type"));
+        assertEquals("node-a", onVk.getMetadata().getLabels().get(WellKnown.CRR_NODE_NAME_LABEL));
+
+        NodeLookup plainNode = name -> Future.succeededFuture(Optional.of(node(name, Map.of("type", "agent"))));
+        ContainerRecreateRequest onPlain = applied(object, call(handlerWithNodes(plainNode), AdmissionRequest.CREATE, object, null));
+        assertFalse(onPlain.getMetadata().getLabels().containsKey("type"), onPlain.getMetadata().getLabels().toString());
+
+        // A node that is gone is not an error; the request just gets no label.
+        AdmissionResponse noNode = call(handlerWithNodes(NodeLookup.NONE), AdmissionRequest.CREATE, object, null);
+        assertTrue(noNode.allowed(), noNode.message());
+        assertFalse(applied(object, noNode).getMetadata().getLabels().containsKey("type"));
+
+        // The API server failing to answer is.
+        AdmissionResponse broken = call(handlerWithNodes(name -> Future.failedFuture(new IllegalStateException("timeout"))),
+                AdmissionRequest.CREATE, object, null);
+        assertFalse(broken.allowed());
+        assertEquals(500, broken.code());
+        assertEquals("failed to find Node node-a: timeout", broken.message());
     }
 
     @Test

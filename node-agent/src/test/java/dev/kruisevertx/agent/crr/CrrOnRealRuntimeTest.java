@@ -149,7 +149,13 @@ class CrrOnRealRuntimeTest {
     /** The request as the webhook would have defaulted it for {@code pod}. */
     private ContainerRecreateRequest request(Pod pod, String name, ContainerRecreateRequestStrategy strategy,
             String... containers) {
+        return request(pod, name, strategy, null, containers);
+    }
+
+    private ContainerRecreateRequest request(Pod pod, String name, ContainerRecreateRequestStrategy strategy,
+            Long activeDeadlineSeconds, String... containers) {
         ContainerRecreateRequestSpec spec = new ContainerRecreateRequestSpec();
+        spec.setActiveDeadlineSeconds(activeDeadlineSeconds);
         spec.setPodName(pod.getMetadata().getName());
         List<ContainerRecreateRequestContainer> list = new ArrayList<>();
         for (String c : containers) {
@@ -323,6 +329,64 @@ class CrrOnRealRuntimeTest {
         ContainerRecreateRequest other = client.resources(ContainerRecreateRequest.class).inNamespace(NS)
                 .withName(crr.getMetadata().getName()).get();
         assertEquals(null, other.getStatus() == null ? null : other.getStatus().getPhase());
+    }
+
+    /**
+     * activeDeadlineSeconds is the manager's rule, not the agent's (as in OpenKruise, kruise-daemon never reads it): once
+     * the deadline has passed, the manager's controller completes the request ("recreating has exceeded the
+     * activeDeadlineSeconds") and drops its active label. Here the test plays that controller (tested itself in the
+     * verticles module) while the agent is mid-way through an ordered recreation: the agent must stop there, leave
+     * the rest of the pod alone and not overwrite the outcome.
+     */
+    @Test
+    void aRequestWhoseDeadlinePassesMidWayIsCompletedByTheManagerAndTheAgentStops() throws Exception {
+        Pod pod = runPod("app", "sidecar");
+        String sidecarId = kubelet.containerId("sidecar");
+        ContainerRecreateRequestStrategy strategy = new ContainerRecreateRequestStrategy();
+        strategy.setOrderedRecreate(true);
+        // The sidecar's turn would come once the new app container has run this long: after the deadline.
+        strategy.setMinStartedSeconds(6);
+        startAgent(realCri);
+        ContainerRecreateRequest created = request(pod, "deadline", strategy, 3L, "app", "sidecar");
+        Instant deadline = Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(3);
+
+        // The agent is at work: app stopped, its new container waiting out minStartedSeconds.
+        Await.waitFor("the app recreated and the deadline passed", TIMEOUT, () -> {
+            kubelet.sync();
+            ContainerRecreateRequest crr = client.resources(ContainerRecreateRequest.class).inNamespace(NS)
+                    .withName("deadline").get();
+            return kubelet.events.contains("app restarted") && Instant.now().isAfter(deadline)
+                    && ContainerRecreateRequestPhase.RECREATING.equals(crr.status().getPhase())
+                    && !crr.isCompleted();
+        });
+        String message = "recreating has exceeded the activeDeadlineSeconds";
+        client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").editStatus(c -> {
+            c.status().setPhase(ContainerRecreateRequestPhase.COMPLETED);
+            c.status().setCompletionTime(dev.kruisevertx.podutil.Pods.formatTime(Instant.now()));
+            c.status().setMessage(message);
+            return c;
+        });
+        client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").edit(c -> {
+            c.getMetadata().getLabels().remove(WellKnown.CRR_ACTIVE_LABEL);
+            return c;
+        });
+
+        // Well past the moment the sidecar's turn would have come (minStartedSeconds after the app restarted, plus
+        // several agent polls), the sidecar still runs its first container and the outcome is the manager's.
+        Instant sidecarTurn = Instant.now().plusSeconds(strategy.getMinStartedSeconds() + 2);
+        Await.waitFor("the sidecar's turn to pass", TIMEOUT, () -> {
+            kubelet.sync();
+            return Instant.now().isAfter(sidecarTurn);
+        });
+        ContainerRecreateRequest done = client.resources(ContainerRecreateRequest.class).inNamespace(NS)
+                .withName("deadline").get();
+        assertEquals(ContainerRecreateRequestPhase.COMPLETED, done.status().getPhase(), done.getStatus().toString());
+        assertEquals(message, done.status().getMessage());
+        assertEquals(ContainerRecreateRequestPhase.PENDING, state(done, "sidecar").getPhase());
+        assertEquals(sidecarId, kubelet.containerId("sidecar"));
+        assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(sidecarId).getState());
+        assertEquals(List.of("app exited", "app restarted"), kubelet.events);
+        assertEquals(List.of("app preStop"), hookLines());
     }
 
     /** The real runtime, except that stopping {@code containerId} fails as a broken runtime would. */

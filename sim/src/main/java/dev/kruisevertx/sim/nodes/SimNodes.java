@@ -128,9 +128,11 @@ public final class SimNodes implements AutoCloseable {
     public Optional<SimContainer> stopContainer(String node, String containerId) {
         Optional<SimContainer> stopped = kubelet.stop(node, containerId, Instant.now());
         stopped.ifPresent(c -> {
-            if (!closed) {
-                String key = c.podNamespace() + "/" + c.podName();
+            String key = c.podNamespace() + "/" + c.podName();
+            try {
                 worker.execute(guard(() -> syncPod(key)));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // Closing: nobody reports pod status any more.
             }
         });
         return stopped;

@@ -8,6 +8,7 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.Enqueuer;
 import dev.kruisevertx.controller.EventMapper;
+import dev.kruisevertx.controller.ManagerSettings;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
@@ -16,6 +17,7 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.queue.ItemExponentialFailureRateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,6 +39,8 @@ import java.util.Objects;
  */
 public final class CloneSetController implements ControllerDefinition {
     public static final String NAME = "cloneset";
+    /** Key of {@link ManagerSettings#extra()} the manager fills from the flag of the same name. */
+    public static final String SCALING_EXCLUDE_PREPARING_DELETE_FLAG = "cloneset-scaling-exclude-preparing-delete";
     static final String LEAKAGE_METRIC = "cloneset_scale_expectation_leakage";
     static final Duration INITIAL_DELAY_BASE = Duration.ofSeconds(3);
     static final Duration INITIAL_DELAY_MAX = Duration.ofSeconds(30);
@@ -59,6 +63,23 @@ public final class CloneSetController implements ControllerDefinition {
     @Override
     public Class<CloneSet> primaryType() {
         return CloneSet.class;
+    }
+
+    /**
+     * Nodes are read (never watched for keys): a scale-down of a template with topologySpreadConstraints ranks
+     * pods by their nodes' topology labels, as OpenKruise reads them from its cache.
+     */
+    @Override
+    public List<Class<? extends HasMetadata>> requiredTypes() {
+        return List.of(CloneSet.class, Node.class);
+    }
+
+    /**
+     * The manager flag {@code --cloneset-scaling-exclude-preparing-delete} (OpenKruise v1.3): for every CloneSet,
+     * pods in PreparingDelete do not count towards replicas, as the CloneSet label of the same name does for one.
+     */
+    static boolean scalingExcludePreparingDelete(ManagerSettings settings) {
+        return Boolean.parseBoolean(settings.extra().getOrDefault(SCALING_EXCLUDE_PREPARING_DELETE_FLAG, "false"));
     }
 
     @Override

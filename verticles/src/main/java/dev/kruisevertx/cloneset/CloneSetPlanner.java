@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Decides one reconcile of a CloneSet from a snapshot, without touching the API: first scaling (cancel
@@ -46,11 +47,26 @@ public final class CloneSetPlanner {
     private CloneSetPlanner() {
     }
 
-    /** Feature gates and knobs the decision depends on. */
+    /**
+     * Feature gates and knobs the decision depends on.
+     *
+     * @param scalingExcludePreparingDelete the manager flag {@code --cloneset-scaling-exclude-preparing-delete}:
+     *                                      for every CloneSet, pods in PreparingDelete do not count towards
+     *                                      replicas (as the CloneSet label of the same name does for one)
+     */
     public record Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate,
-                          boolean envFromMetadata) {
+                          boolean envFromMetadata, boolean scalingExcludePreparingDelete) {
+        public Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate,
+                       boolean envFromMetadata) {
+            this(partitionRollback, shortHash, preparingUpdateAsUpdate, envFromMetadata, false);
+        }
+
         public static Options defaults() {
-            return new Options(false, false, false, true);
+            return new Options(false, false, false, true, false);
+        }
+
+        public Options withScalingExcludePreparingDelete(boolean exclude) {
+            return new Options(partitionRollback, shortHash, preparingUpdateAsUpdate, envFromMetadata, exclude);
         }
     }
 
@@ -63,13 +79,24 @@ public final class CloneSetPlanner {
      * @param terminatingIds  instance ids of the CloneSet's pods still terminating: their names are taken until
      *                        they are gone, so their ids (and PVCs) are not reused yet
      * @param revisions       the CloneSet's ControllerRevisions (in-place updates are computed between them)
+     * @param nodeLabels      labels of a node by name (null when unknown), read only to rank a scale-down when the
+     *                        template has topologySpreadConstraints
      */
     public record State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
                         PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
-                        Set<String> terminatingIds, List<ControllerRevision> revisions) {
+                        Set<String> terminatingIds, List<ControllerRevision> revisions,
+                        Function<String, Map<String, String>> nodeLabels) {
         public State {
             terminatingIds = terminatingIds == null ? Set.of() : Set.copyOf(terminatingIds);
             revisions = revisions == null ? List.of() : List.copyOf(revisions);
+            nodeLabels = nodeLabels == null ? name -> null : nodeLabels;
+        }
+
+        public State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
+                     PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
+                     Set<String> terminatingIds, List<ControllerRevision> revisions) {
+            this(cs, pods, pvcs, currentRevision, currentTemplate, updateRevision, options, now, terminatingIds,
+                    revisions, null);
         }
 
         public State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
@@ -130,7 +157,8 @@ public final class CloneSetPlanner {
 
         CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
                 s.options().partitionRollback(), s.options().preparingUpdateAsUpdate()
-                        ? CloneSetDiff.AT_REVISION_OR_PREPARING_UPDATE : CloneSetDiff.AT_REVISION, s.now());
+                        ? CloneSetDiff.AT_REVISION_OR_PREPARING_UPDATE : CloneSetDiff.AT_REVISION, s.now(),
+                s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.SCALE, diff);
 
         // 2. Scale up.
@@ -226,8 +254,10 @@ public final class CloneSetPlanner {
             for (Pod p : s.pods()) {
                 (PodView.atRevision(p, s.updateRevision()) ? updated : notUpdated).add(p);
             }
-            PodDeletionOrder order = PodDeletionOrder.forPods(s.pods(), minReady, s.now());
-            List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated, order);
+            // As OpenKruise, each revision group is ranked among itself.
+            List<String> topologyKeys = SpreadConstraintRanker.topologyKeys(cs.getSpec().getTemplate());
+            List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated,
+                    group -> PodDeletionOrder.forPods(group, minReady, s.now(), topologyKeys, s.nodeLabels()));
             for (Pod p : chosen) {
                 if (!PodView.isServing(p, minReady, s.now())) {
                     toDelete.add(p);
@@ -258,17 +288,26 @@ public final class CloneSetPlanner {
         }
     }
 
-    static List<Pod> choose(int total, int oldRevision, List<Pod> notUpdated, List<Pod> updated, PodDeletionOrder order) {
+    static List<Pod> choose(int total, int oldRevision, List<Pod> notUpdated, List<Pod> updated,
+                            Function<List<Pod>, PodDeletionOrder> orderOf) {
         List<Pod> out = new ArrayList<>();
         if (oldRevision >= total) {
-            out.addAll(order.first(notUpdated, total));
+            out.addAll(first(notUpdated, total, orderOf));
         } else if (oldRevision > 0) {
-            out.addAll(order.first(notUpdated, oldRevision));
-            out.addAll(order.first(updated, total - oldRevision));
+            out.addAll(first(notUpdated, oldRevision, orderOf));
+            out.addAll(first(updated, total - oldRevision, orderOf));
         } else {
-            out.addAll(order.first(updated, total));
+            out.addAll(first(updated, total, orderOf));
         }
         return out;
+    }
+
+    /** The first {@code count} of {@code group} by its own order; no ranking when the whole group goes. */
+    private static List<Pod> first(List<Pod> group, int count, Function<List<Pod>, PodDeletionOrder> orderOf) {
+        if (count >= group.size()) {
+            return group;
+        }
+        return orderOf.apply(group).first(group, count);
     }
 
     static List<PersistentVolumeClaim> claimsOf(Pod pod, List<PersistentVolumeClaim> pvcs) {
@@ -387,7 +426,8 @@ public final class CloneSetPlanner {
         }
 
         CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
-                s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now());
+                s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now(),
+                s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.UPDATE, diff);
         if (diff.updateNum() == 0) {
             return b.build(scale.reason() + "; revisions as partition wants");

@@ -13,6 +13,7 @@ import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.podutil.LabelSelectors;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -51,6 +52,7 @@ final class CloneSetReconciler implements Reconciler {
     private final CachedResource<Pod> pods;
     private final CachedResource<PersistentVolumeClaim> pvcs;
     private final CachedResource<ControllerRevision> revisions;
+    private final CachedResource<Node> nodes;
     private final ScaleExpectations scaleExpectations;
     private final ResourceVersionExpectations versionExpectations;
     private final CloneSetActuator actuator;
@@ -64,6 +66,7 @@ final class CloneSetReconciler implements Reconciler {
         this.pods = ctx.cache().resource(Pod.class);
         this.pvcs = ctx.cache().resource(PersistentVolumeClaim.class);
         this.revisions = ctx.cache().resource(ControllerRevision.class);
+        this.nodes = ctx.cache().resource(Node.class);
         this.scaleExpectations = scaleExpectations;
         this.versionExpectations = versionExpectations;
         this.clock = clock;
@@ -166,9 +169,10 @@ final class CloneSetReconciler implements Reconciler {
                 ctx.gates().enabled(Feature.CloneSetPartitionRollback),
                 ctx.gates().enabled(Feature.CloneSetShortHash),
                 ctx.gates().enabled(Feature.PreparingUpdateAsUpdate),
-                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata));
+                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata),
+                CloneSetController.scalingExcludePreparingDelete(ctx.settings()));
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
-                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs));
+                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs), this::nodeLabels);
         CloneSetPlan plan = CloneSetPlanner.plan(state, random);
         record(request, plan.summary(), plan);
 
@@ -185,6 +189,16 @@ final class CloneSetReconciler implements Reconciler {
             }
             return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
         });
+    }
+
+    /** A node's labels from the shared cache; null when the node is not (or not yet) cached. */
+    private Map<String, String> nodeLabels(String name) {
+        Node node = nodes.get(null, name);
+        if (node == null) {
+            return null;
+        }
+        Map<String, String> labels = node.getMetadata().getLabels();
+        return labels == null ? Map.of() : labels;
     }
 
     private static List<ControllerRevision> withCreated(List<ControllerRevision> history, RevisionResolution revs) {

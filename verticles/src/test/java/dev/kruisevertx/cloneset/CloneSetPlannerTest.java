@@ -336,4 +336,118 @@ class CloneSetPlannerTest {
         Pod relabelled = new PodBuilder(before).editMetadata().addToLabels("x", "y").endMetadata().build();
         assertTrue(CloneSetController.EventHandlers.relevant(before, relabelled));
     }
+
+    /** How pods in PreparingDelete are told not to count: not at all, the CloneSet label, or the manager flag. */
+    enum Exclusion { NONE, LABEL, FLAG }
+
+    record ExclusionCase(String name, int replicas, List<Pod> pods, List<String> podsToDelete, Exclusion exclusion,
+                         int creates) {
+        @Override
+        public String toString() {
+            return name + " [" + exclusion + "]";
+        }
+    }
+
+    static Pod preparingDelete(String id, boolean specified) {
+        PodBuilder b = new PodBuilder(pod(id, NEW, true)).editMetadata()
+                .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, WellKnown.LIFECYCLE_STATE_PREPARING_DELETE).endMetadata();
+        if (specified) {
+            b.editMetadata().addToLabels(WellKnown.SPECIFIED_DELETE_LABEL, "true").endMetadata();
+        }
+        return b.build();
+    }
+
+    /** The v1.3 scenarios: a pod held in PreparingDelete by a preDelete hook, with and without exclusion. */
+    static java.util.stream.Stream<ExclusionCase> exclusionCases() {
+        List<ExclusionCase> out = new ArrayList<>();
+        for (Exclusion e : Exclusion.values()) {
+            boolean excluded = e != Exclusion.NONE;
+            // Specified delete without a replicas change: a replacement comes at once only when excluded.
+            out.add(new ExclusionCase("specified delete held by the hook", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", true)),
+                    List.of(), e, excluded ? 1 : 0));
+            // Scale down 3 -> 2 naming the pod in podsToDelete, then back to 3: same.
+            out.add(new ExclusionCase("scaled down with podsToDelete, then up again", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of("cs-ccccc"), e, excluded ? 1 : 0));
+            // Still scaled down: nothing to create either way.
+            out.add(new ExclusionCase("scaled down, the hook still holds", 2,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of("cs-ccccc"), e, 0));
+            // The replacement already exists: nothing more.
+            out.add(new ExclusionCase("replacement created", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", true),
+                            pod("ddddd", NEW, true)), List.of(), e, 0));
+            // Scale down 3 -> 2 without naming a pod, then back to 3: the held pod returns to Normal either way.
+            out.add(new ExclusionCase("scaled down by replicas, then up again", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of(), e, 0));
+        }
+        return out.stream();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("exclusionCases")
+    void preparingDeleteExclusionByLabelOrFlag(ExclusionCase tc) {
+        CloneSet cs = cs(tc.replicas(), 1);
+        Lifecycle lifecycle = new Lifecycle();
+        LifecycleHook hook = new LifecycleHook();
+        hook.setFinalizersHandler(List.of("example.com/hold"));
+        lifecycle.setPreDelete(hook);
+        cs.getSpec().setLifecycle(lifecycle);
+        if (!tc.podsToDelete().isEmpty()) {
+            CloneSetScaleStrategy ss = new CloneSetScaleStrategy();
+            ss.setPodsToDelete(tc.podsToDelete());
+            cs.getSpec().setScaleStrategy(ss);
+        }
+        if (tc.exclusion() == Exclusion.LABEL) {
+            cs.getMetadata().setLabels(Map.of(WellKnown.CLONESET_SCALING_EXCLUDE_PREPARING_DELETE_LABEL, "true"));
+        }
+        List<Pod> pods = new ArrayList<>();
+        for (Pod p : tc.pods()) {
+            pods.add(new PodBuilder(p).editMetadata().addToFinalizers("example.com/hold").endMetadata().build());
+        }
+        CloneSetPlanner.Options options = CloneSetPlanner.Options.defaults()
+                .withScalingExcludePreparingDelete(tc.exclusion() == Exclusion.FLAG);
+        CloneSetPlan plan = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, options, NOW, Set.of()), new Random(1));
+        assertEquals(tc.creates(), plan.creates().size(), plan.summary());
+        assertEquals(List.of(), plan.deletes(), "the hook still holds the pod: " + plan.summary());
+        if (tc.name().startsWith("scaled down by replicas")) {
+            assertEquals(LifecycleState.NORMAL, plan.lifecycle().get(0).state(), plan.summary());
+        }
+    }
+
+    @Test
+    void scaleDownWithSpreadConstraintsEmptiesTheCrowdedZoneFirst() {
+        CloneSet cs = cs(2, 1);
+        cs.getSpec().getTemplate().getSpec().setTopologySpreadConstraints(List.of(
+                new io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder().withMaxSkew(1)
+                        .withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("DoNotSchedule").build()));
+        Map<String, Map<String, String>> nodes = Map.of(
+                "n1", Map.of("topology.kubernetes.io/zone", "z1"),
+                "n2", Map.of("topology.kubernetes.io/zone", "z1"),
+                "n3", Map.of("topology.kubernetes.io/zone", "z2"));
+        // The z2 pod is the newest: without constraints it would go first (each node runs one pod).
+        List<Pod> pods = List.of(onNode(pod("aaaaa", NEW, true), "n1", 0), onNode(pod("bbbbb", NEW, true), "n2", 10),
+                onNode(pod("ccccc", NEW, true), "n3", 20));
+        CloneSetPlan plain = CloneSetPlanner.plan(new CloneSetPlanner.State(cs(2, 1), pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                nodes::get), new Random(1));
+        assertEquals(List.of("cs-ccccc"), plain.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+        CloneSetPlan spread = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                nodes::get), new Random(1));
+        assertEquals(List.of("cs-bbbbb"), spread.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+        // Nodes the cache does not know rank nothing: the plain order decides again.
+        CloneSetPlan unknown = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                name -> null), new Random(1));
+        assertEquals(List.of("cs-ccccc"), unknown.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+    }
+
+    static Pod onNode(Pod p, String node, int createdAfterSeconds) {
+        return new PodBuilder(p).editMetadata().withCreationTimestamp(NOW.minusSeconds(100 - createdAfterSeconds).toString())
+                .endMetadata().editOrNewSpec().withNodeName(node).endSpec().build();
+    }
 }

@@ -403,16 +403,28 @@ public final class CloneSetPlanner {
         InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.cloneSet(s.options().shortHash()));
         for (Pod p : s.pods()) {
             RefreshOutcome r = updater.refresh(p, s.now());
+            // Pods created before OpenKruise v1.1 lack pod-template-hash; it is added with the refresh.
+            boolean missingHash = !PodView.labels(p).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
             switch (r.action()) {
-                case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, r.pod()));
-                case UPDATE_STATUS -> b.statusWrites.add(p);
+                case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, missingHash ? withTemplateHash(r.pod()) : r.pod()));
+                case UPDATE_STATUS -> {
+                    // The label goes first as a pod patch; the status write then starts from the live pod.
+                    if (missingHash) {
+                        b.podWrites.add(new CloneSetPlan.PodWrite(p, withTemplateHash(p)));
+                    }
+                    b.statusWrites.add(p);
+                }
                 case NONE -> {
                     b.requeueWithin(r.requeue());
                     Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
                             PodView.atRevision(p, s.updateRevision()), updater.checkCompleted(p).done());
                     if (next.isPresent() && !next.get().value().equals(PodView.lifecycleState(p))) {
+                        // The label waits for the next reconcile: a patch after the lifecycle write would carry a
+                        // stale resourceVersion.
                         b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, next.get(),
                                 LifecycleTransitions.refreshMarkPodNotReady(lifecycle)));
+                    } else if (missingHash) {
+                        b.podWrites.add(new CloneSetPlan.PodWrite(p, withTemplateHash(p)));
                     }
                 }
                 case ERROR -> b.requeueWithin(java.time.Duration.ofSeconds(30));
@@ -441,7 +453,8 @@ public final class CloneSetPlanner {
             Pod p = s.pods().get(i);
             boolean atUpdate = PodView.atRevision(p, s.updateRevision());
             boolean waiting = forward != atUpdate;
-            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)) {
+            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)
+                    && (WellKnown.LIFECYCLE_STATE_UPDATED.equals(PodView.lifecycleState(p)) || !inGracePeriod(p))) {
                 candidates.add(i);
             }
         }
@@ -487,6 +500,25 @@ public final class CloneSetPlanner {
                 + " pods by " + how + (cannot > 0 ? "; InPlaceOnly: " + cannot + " cannot be updated in place" : ""));
     }
 
+    /** A copy with {@code pod-template-hash} set to the short form of the pod's revision label. */
+    private static Pod withTemplateHash(Pod p) {
+        String revision = PodView.revisionLabel(p);
+        return new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, revision == null ? "" : PodView.shortHash(revision))
+                .endMetadata().build();
+    }
+
+    /** An in-place update still waits out its grace period (the pod carries the grace annotation). */
+    private static boolean inGracePeriod(Pod p) {
+        Map<String, String> a = PodView.annotations(p);
+        return notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION))
+                || notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION_OLD));
+    }
+
+    private static boolean notEmpty(String s) {
+        return s != null && !s.isEmpty();
+    }
+
     static ControllerRevision revisionNamed(List<ControllerRevision> revisions, String name) {
         for (ControllerRevision r : revisions) {
             if (r.getMetadata().getName().equals(name)) {
@@ -520,7 +552,7 @@ public final class CloneSetPlanner {
         return out;
     }
 
-    private static List<Pod> limit(State s, CloneSetDiff diff, List<Integer> candidates, String target, int minReady) {
+    static List<Pod> limit(State s, CloneSetDiff diff, List<Integer> candidates, String target, int minReady) {
         List<Pod> pods = s.pods();
         int max = Math.abs(diff.updateNum());
         Map<Pod, Boolean> unavailable = new IdentityHashMap<>();

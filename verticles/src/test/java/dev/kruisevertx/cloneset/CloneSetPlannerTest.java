@@ -45,7 +45,8 @@ class CloneSetPlannerTest {
         Pod p = CloneSetDiffTest.pod(revision, NORMAL, ready, false);
         return new PodBuilder(p).editMetadata().withName("cs-" + id).withNamespace("ns")
                 .withCreationTimestamp(NOW.minusSeconds(100).toString())
-                .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id).endMetadata().build();
+                .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id)
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revision)).endMetadata().build();
     }
 
     static PersistentVolumeClaim claim(String id) {

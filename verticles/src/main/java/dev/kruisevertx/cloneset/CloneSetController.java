@@ -87,8 +87,9 @@ public final class CloneSetController implements ControllerDefinition {
         ScaleExpectations scale = new ScaleExpectations(ctx.settings().expectationTimeout(), clock, ctx.registry(),
                 LEAKAGE_METRIC);
         ResourceVersionExpectations versions = new ResourceVersionExpectations(ctx.settings().expectationTimeout(), clock);
-        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, scale, versions, clock, new SecureRandom());
-        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), scale, versions,
+        OrphanCandidates orphans = new OrphanCandidates();
+        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, scale, versions, orphans, clock, new SecureRandom());
+        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), scale, versions, orphans,
                 ctx.gates().enabled(Feature.CloneSetEventHandlerOptimization));
         return new Controller(reconciler, List.of(
                 WatchSpec.of(CloneSet.class, EventMapper.self()),
@@ -102,15 +103,17 @@ public final class CloneSetController implements ControllerDefinition {
         private final CachedResource<CloneSet> clonesets;
         private final ScaleExpectations scale;
         private final ResourceVersionExpectations versions;
+        private final OrphanCandidates orphans;
         private final boolean ignoreIrrelevantUpdates;
         private final ItemExponentialFailureRateLimiter<String> initialDelays =
                 new ItemExponentialFailureRateLimiter<>(INITIAL_DELAY_BASE, INITIAL_DELAY_MAX);
 
         EventHandlers(CachedResource<CloneSet> clonesets, ScaleExpectations scale, ResourceVersionExpectations versions,
-                      boolean ignoreIrrelevantUpdates) {
+                      OrphanCandidates orphans, boolean ignoreIrrelevantUpdates) {
             this.clonesets = clonesets;
             this.scale = scale;
             this.versions = versions;
+            this.orphans = orphans;
             this.ignoreIrrelevantUpdates = ignoreIrrelevantUpdates;
         }
 
@@ -146,7 +149,10 @@ public final class CloneSetController implements ControllerDefinition {
                         queue.add(oldOwner);
                     }
                     if (newOwner == null) {
-                        if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())) {
+                        // An orphan (or a pod of another controller): it may have just become adoptable.
+                        if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
+                                || !Objects.equals(CloneSetReconciler.controllerOf(oldPod),
+                                CloneSetReconciler.controllerOf(newPod))) {
                             enqueueMatching(newPod, queue);
                         }
                         return;
@@ -213,7 +219,7 @@ public final class CloneSetController implements ControllerDefinition {
 
         /** An orphan may be adopted by any CloneSet of its namespace whose selector it matches. */
         private void enqueueMatching(Pod pod, Enqueuer queue) {
-            if (!PodView.isActive(pod)) {
+            if (!PodView.isActive(pod) || CloneSetReconciler.controllerOf(pod) != null) {
                 return;
             }
             for (CloneSet cs : clonesets.list(pod.getMetadata().getNamespace())) {
@@ -222,7 +228,11 @@ public final class CloneSetController implements ControllerDefinition {
                 }
                 try {
                     if (LabelSelectors.matches(cs.getSpec().getSelector(), PodView.labels(pod))) {
-                        queue.add(Request.of(cs));
+                        Request r = Request.of(cs);
+                        if (orphans != null) {
+                            orphans.matched(r.key(), pod.getMetadata().getName());
+                        }
+                        queue.add(r);
                     }
                 } catch (IllegalArgumentException e) {
                     // An invalid selector adopts nothing; the reconcile reports it.

@@ -55,12 +55,15 @@ final class CloneSetReconciler implements Reconciler {
     private final CachedResource<Node> nodes;
     private final ScaleExpectations scaleExpectations;
     private final ResourceVersionExpectations versionExpectations;
+    private final OrphanCandidates orphans;
     private final CloneSetActuator actuator;
     private final Clock clock;
     private final Random random;
 
     CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
-                       ResourceVersionExpectations versionExpectations, Clock clock, Random random) {
+                       ResourceVersionExpectations versionExpectations, OrphanCandidates orphans, Clock clock,
+                       Random random) {
+        this.orphans = orphans;
         this.ctx = ctx;
         this.clonesets = ctx.cache().resource(CloneSet.class);
         this.pods = ctx.cache().resource(Pod.class);
@@ -80,6 +83,7 @@ final class CloneSetReconciler implements Reconciler {
         CloneSet cs = clonesets.get(request.namespace(), request.name());
         if (cs == null) {
             scaleExpectations.delete(request.key());
+            orphans.forget(request.key());
             ctx.plans().forget(CloneSetController.NAME, request);
             return Future.succeededFuture(Result.done());
         }
@@ -127,14 +131,16 @@ final class CloneSetReconciler implements Reconciler {
                 release.add(p);
             }
         }
-        List<Pod> adopt = new ArrayList<>();
-        for (Pod p : pods.list(request.namespace())) {
-            if (controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p))) {
-                adopt.add(p);
-            }
-        }
+        List<Pod> adopt = orphansToAdopt(request, cs, selector);
         if (!release.isEmpty() || !adopt.isEmpty()) {
-            return releaseAndAdopt(cs, release, adopt).map(v -> Result.done());
+            return releaseAndAdopt(cs, release, adopt).transform(ar -> {
+                if (ar.failed()) {
+                    // Some orphans may be left behind: look at the whole namespace again next time.
+                    orphans.rescan(request.key());
+                    return Future.failedFuture(ar.cause());
+                }
+                return Future.succeededFuture(Result.done());
+            });
         }
         for (Pod p : owned) {
             if (!versionExpectations.isSatisfied(p)) {
@@ -157,6 +163,36 @@ final class CloneSetReconciler implements Reconciler {
 
         RevisionResolution revs = RevisionResolution.resolve(cs, history);
         return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs, terminatingIds));
+    }
+
+    /**
+     * Active orphans matching the selector: the whole namespace on the CloneSet's first look (or after its selector
+     * changed), otherwise only the pods the event handler saw matching since the last reconcile.
+     */
+    private List<Pod> orphansToAdopt(Request request, CloneSet cs, Predicate<Map<String, String>> selector) {
+        String uid = cs.getMetadata().getUid();
+        Set<String> names = orphans.take(request.key(), uid, cs.getSpec().getSelector());
+        List<Pod> adopt = new ArrayList<>();
+        if (names == null) {
+            for (Pod p : pods.list(request.namespace())) {
+                if (adoptable(p, selector)) {
+                    adopt.add(p);
+                }
+            }
+            orphans.scannedAll(request.key(), uid, cs.getSpec().getSelector());
+            return adopt;
+        }
+        for (String name : names) {
+            Pod p = pods.get(request.namespace(), name);
+            if (p != null && adoptable(p, selector)) {
+                adopt.add(p);
+            }
+        }
+        return adopt;
+    }
+
+    private static boolean adoptable(Pod p, Predicate<Map<String, String>> selector) {
+        return controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p));
     }
 
     private Future<Result> sync(Request request, CloneSet cs, List<Pod> owned, List<PersistentVolumeClaim> claims,

@@ -351,6 +351,44 @@ class CloneSetEndToEndTest {
                 && livePods(name).stream().noneMatch(p -> p.getMetadata().getName().equals(held.getMetadata().getName())));
     }
 
+    static Pod orphan(String name, String app) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+                .addToLabels("app", app).endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build();
+    }
+
+    static boolean ownedBy(Pod p, String uid) {
+        return p != null && p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences()
+                .stream().anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController()));
+    }
+
+    @Test
+    void orphansAreAdoptedAtFirstSightAndLaterAndReleasedWhenTheyStopMatching() {
+        String name = "adopt";
+        client.pods().inNamespace(NS).resource(orphan("adopt-early", name)).create();
+        // scaleStrategy.maxUnavailable 0 keeps the CloneSet from creating pods: only adoption can fill it.
+        CloneSet cs = cloneSet(name, 2, "nginx:1");
+        CloneSetScaleStrategy ss = new CloneSetScaleStrategy();
+        ss.setMaxUnavailable(new IntOrString(0));
+        cs.getSpec().setScaleStrategy(ss);
+        cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(2));
+        String uid = resource(name).create(cs).getMetadata().getUid();
+        Await.waitFor("the orphan present before the CloneSet adopted", WAIT,
+                () -> client.pods().inNamespace(NS).withName("adopt-early").get(), p -> ownedBy(p, uid));
+
+        client.pods().inNamespace(NS).resource(orphan("adopt-late", name)).create();
+        Await.waitFor("an orphan created later adopted", WAIT,
+                () -> client.pods().inNamespace(NS).withName("adopt-late").get(), p -> ownedBy(p, uid));
+        waitStatus(name, "both adopted pods counted", c -> c.getStatus().getReplicas() == 2);
+
+        client.pods().inNamespace(NS).withName("adopt-early").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
+                .editMetadata().addToLabels("app", "elsewhere").endMetadata().build());
+        Await.waitFor("the pod that left the selector released", WAIT,
+                () -> client.pods().inNamespace(NS).withName("adopt-early").get(), p -> p != null && !ownedBy(p, uid));
+        waitStatus(name, "one pod left", c -> c.getStatus().getReplicas() == 1);
+        client.pods().inNamespace(NS).withName("adopt-early").delete();
+    }
+
     @Test
     void aManagerRestartInTheMiddleOfARolloutFinishesItWithinTheLimits() throws Exception {
         String name = "restart";

@@ -137,18 +137,20 @@ public final class CloneSetPlanner {
         }
         int numToDelete = plannedNames.size();
 
-        // 1. Replicas went back up while pods waited in PreparingDelete: bring them back instead of creating.
+        // 1. Replicas went back up while pods waited in PreparingDelete: bring them back (through PreparingNormal,
+        // so a preNormal hook applies again) instead of creating. Not when a hook marks pods not ready: as
+        // OpenKruise documents, such a pod never returns (its Updated hook could be lost on the way back).
         CloneSetPlan.Builder b = CloneSetPlan.builder(Phase.SCALE, null);
         int missing = replicas - s.pods().size() + numToDelete;
+        boolean noReturn = Lifecycles.isLifecycleMarkPodNotReady(lifecycle);
         for (Pod p : preDeleting) {
-            if (missing <= 0) {
+            if (missing <= 0 || noReturn) {
                 break;
             }
             if (CloneSetDiff.isSpecifiedDelete(cs, p)) {
                 continue;
             }
-            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.NORMAL,
-                    LifecycleTransitions.preDeleteMarkPodNotReady(cs.getSpec().getLifecycle())));
+            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_NORMAL, false));
             missing--;
         }
         if (b.hasActions()) {

@@ -50,6 +50,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CloneSetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
     static final String NS = "default";
+    static final Duration WEBHOOK_INITIALIZE_TIMEOUT = Duration.ofSeconds(45);
 
     static ClusterFixture cluster;
     static KubernetesClient client;
@@ -63,9 +64,28 @@ class CloneSetEndToEndTest {
         EmbeddedProduct.install(cluster.cluster());
         client = cluster.client();
         // The whole manager, as deployed: pods get the KruisePodReady gate from the webhook and podreadiness clears it.
+        app = startManager();
+    }
+
+    /**
+     * Starts the whole manager. The webhook port is picked free up front and bound later, so on a busy machine
+     * another process can take it in between: the webhook then never serves and start-up would only end with the
+     * initialize timeout. That case is retried on a fresh port; the await outlives the initialize timeout so any
+     * other failure surfaces with its own message.
+     */
+    static ManagerApp startManager() throws Exception {
         List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
-        app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
-                .await(60, TimeUnit.SECONDS);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
+                        .await(3 * WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            } catch (Exception e) {
+                String message = String.valueOf(e.getMessage());
+                if (attempt >= 3 || !(message.contains("Address already in use") || message.contains("BindException"))) {
+                    throw e;
+                }
+            }
+        }
     }
 
     static java.nio.file.Path certDir() {
@@ -81,7 +101,8 @@ class CloneSetEndToEndTest {
         CommandLine cl = new CommandLine(command);
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
+                "--webhook-initialize-timeout=" + WEBHOOK_INITIALIZE_TIMEOUT.toSeconds() + "s");
         return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(), certDir()));
     }
 
@@ -400,10 +421,7 @@ class CloneSetEndToEndTest {
             waitStatus(name, "rollout under way", c -> c.getStatus().getUpdatedReplicas() >= 2
                     && c.getStatus().getUpdatedReplicas() < 6);
             app.close().await(60, TimeUnit.SECONDS);
-            // The whole manager, as deployed: pods get the KruisePodReady gate from the webhook and podreadiness clears it.
-        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
-            app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
-                    .await(60, TimeUnit.SECONDS);
+            app = startManager();
             CloneSet done = waitStatus(name, "rollout finished after the restart", c -> c.getStatus().getUpdatedReplicas() == 6
                     && c.getStatus().getUpdatedReadyReplicas() == 6 && livePods(name).size() == 6);
             assertEquals(done.getStatus().getUpdateRevision(), done.getStatus().getCurrentRevision());

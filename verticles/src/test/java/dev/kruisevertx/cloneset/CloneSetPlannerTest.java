@@ -177,11 +177,21 @@ class CloneSetPlannerTest {
         CloneSetPlan release = plan(cs, List.of(pods.get(0), pods.get(1), released));
         assertEquals(List.of("cs-ccccc"), release.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
 
-        // Replicas back to 3 while it waits: it returns to Normal instead of a new pod being created.
+        // Replicas back to 3 while it waits: it returns (through PreparingNormal) instead of a new pod being created.
         cs.getSpec().setReplicas(3);
         CloneSetPlan back = plan(cs, List.of(pods.get(0), pods.get(1), preparing));
-        assertEquals(LifecycleState.NORMAL, back.lifecycle().get(0).state());
+        assertEquals(LifecycleState.PREPARING_NORMAL, back.lifecycle().get(0).state());
         assertEquals(List.of(), back.creates());
+        Pod returning = new PodBuilder(preparing).editMetadata()
+                .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL).endMetadata().build();
+        assertEquals(LifecycleState.NORMAL, plan(cs, List.of(pods.get(0), pods.get(1), returning)).lifecycle().get(0).state(),
+                "without a preNormal hook the next reconcile makes it Normal");
+
+        // With markPodNotReady the pod never comes back; it still counts towards replicas, so it just stays held.
+        hook.setMarkPodNotReady(true);
+        CloneSetPlan noReturn = plan(cs, List.of(pods.get(0), pods.get(1), preparing));
+        assertEquals(List.of(), noReturn.lifecycle(), noReturn.summary());
+        assertEquals(List.of(), noReturn.creates(), noReturn.summary());
     }
 
     @Test
@@ -415,7 +425,7 @@ class CloneSetPlannerTest {
         assertEquals(tc.creates(), plan.creates().size(), plan.summary());
         assertEquals(List.of(), plan.deletes(), "the hook still holds the pod: " + plan.summary());
         if (tc.name().startsWith("scaled down by replicas")) {
-            assertEquals(LifecycleState.NORMAL, plan.lifecycle().get(0).state(), plan.summary());
+            assertEquals(LifecycleState.PREPARING_NORMAL, plan.lifecycle().get(0).state(), plan.summary());
         }
     }
 

@@ -52,6 +52,8 @@ class CloneSetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
     static final String NS = "default";
     static final Duration WEBHOOK_INITIALIZE_TIMEOUT = Duration.ofSeconds(45);
+    static final String ZONE_KEY = "topology.kubernetes.io/zone";
+    static final String ZONE_A = "zone-a";
 
     static ClusterFixture cluster;
     static KubernetesClient client;
@@ -59,7 +61,9 @@ class CloneSetEndToEndTest {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3));
+        // Two nodes share zone-a, so the zone spread rank and the same-node rank can disagree.
+        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setNodeOptions(
+                new dev.kruisevertx.sim.nodes.SimNodesOptions().setZones(List.of(ZONE_A, ZONE_A, "zone-b"))));
         // As the chart installs it: CRDs, the kruise-system namespace and the webhook configurations, so the
         // CloneSet and pod webhooks are in the admission path as on a real cluster.
         EmbeddedProduct.install(cluster.cluster());
@@ -424,6 +428,31 @@ class CloneSetEndToEndTest {
                 () -> client.pods().inNamespace(NS).withName("adopt-early").get(), p -> p != null && !ownedBy(p, uid));
         waitStatus(name, "one pod left", c -> c.getStatus().getReplicas() == 1);
         client.pods().inNamespace(NS).withName("adopt-early").delete();
+    }
+
+    @Test
+    void scaleDownWithAZoneSpreadConstraintTakesFromTheMostCrowdedZone() {
+        String name = "spread";
+        CloneSet cs = cloneSet(name, 6, "nginx:1");
+        cs.getSpec().getTemplate().getSpec().setTopologySpreadConstraints(List.of(
+                new io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder().withMaxSkew(1)
+                        .withTopologyKey(ZONE_KEY).withWhenUnsatisfiable("ScheduleAnyway")
+                        .withNewLabelSelector().addToMatchLabels("app", name).endLabelSelector().build()));
+        resource(name).create(cs);
+        settled(name, 6);
+        Map<String, String> zoneOfNode = client.nodes().list().getItems().stream().collect(Collectors.toMap(
+                n -> n.getMetadata().getName(), n -> n.getMetadata().getLabels().get(ZONE_KEY)));
+        List<Pod> before = livePods(name);
+        Map<String, Long> perZone = before.stream().collect(Collectors.groupingBy(
+                p -> zoneOfNode.get(p.getSpec().getNodeName()), Collectors.counting()));
+        long most = perZone.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+
+        edit(name, s -> s.setReplicas(5));
+        settled(name, 5);
+        Set<String> left = livePods(name).stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        Pod gone = before.stream().filter(p -> !left.contains(p.getMetadata().getName())).findFirst().orElseThrow();
+        assertEquals(most, perZone.get(zoneOfNode.get(gone.getSpec().getNodeName())),
+                "the deleted pod " + gone.getMetadata().getName() + " should come from a most crowded zone: " + perZone);
     }
 
     @Test

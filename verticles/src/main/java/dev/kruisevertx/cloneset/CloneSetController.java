@@ -8,6 +8,7 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.Enqueuer;
 import dev.kruisevertx.controller.EventMapper;
+import dev.kruisevertx.controller.ManagerSettings;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
@@ -16,6 +17,7 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.queue.ItemExponentialFailureRateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,6 +39,8 @@ import java.util.Objects;
  */
 public final class CloneSetController implements ControllerDefinition {
     public static final String NAME = "cloneset";
+    /** Key of {@link ManagerSettings#extra()} the manager fills from the flag of the same name. */
+    public static final String SCALING_EXCLUDE_PREPARING_DELETE_FLAG = "cloneset-scaling-exclude-preparing-delete";
     static final String LEAKAGE_METRIC = "cloneset_scale_expectation_leakage";
     static final Duration INITIAL_DELAY_BASE = Duration.ofSeconds(3);
     static final Duration INITIAL_DELAY_MAX = Duration.ofSeconds(30);
@@ -61,13 +65,31 @@ public final class CloneSetController implements ControllerDefinition {
         return CloneSet.class;
     }
 
+    /**
+     * Nodes are read (never watched for keys): a scale-down of a template with topologySpreadConstraints ranks
+     * pods by their nodes' topology labels, as OpenKruise reads them from its cache.
+     */
+    @Override
+    public List<Class<? extends HasMetadata>> requiredTypes() {
+        return List.of(CloneSet.class, Node.class);
+    }
+
+    /**
+     * The manager flag {@code --cloneset-scaling-exclude-preparing-delete} (OpenKruise v1.3): for every CloneSet,
+     * pods in PreparingDelete do not count towards replicas, as the CloneSet label of the same name does for one.
+     */
+    static boolean scalingExcludePreparingDelete(ManagerSettings settings) {
+        return Boolean.parseBoolean(settings.extra().getOrDefault(SCALING_EXCLUDE_PREPARING_DELETE_FLAG, "false"));
+    }
+
     @Override
     public Controller create(ControllerContext ctx) {
         ScaleExpectations scale = new ScaleExpectations(ctx.settings().expectationTimeout(), clock, ctx.registry(),
                 LEAKAGE_METRIC);
         ResourceVersionExpectations versions = new ResourceVersionExpectations(ctx.settings().expectationTimeout(), clock);
-        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, scale, versions, clock, new SecureRandom());
-        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), scale, versions,
+        OrphanCandidates orphans = new OrphanCandidates();
+        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, scale, versions, orphans, clock, new SecureRandom());
+        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), scale, versions, orphans,
                 ctx.gates().enabled(Feature.CloneSetEventHandlerOptimization));
         return new Controller(reconciler, List.of(
                 WatchSpec.of(CloneSet.class, EventMapper.self()),
@@ -81,15 +103,17 @@ public final class CloneSetController implements ControllerDefinition {
         private final CachedResource<CloneSet> clonesets;
         private final ScaleExpectations scale;
         private final ResourceVersionExpectations versions;
+        private final OrphanCandidates orphans;
         private final boolean ignoreIrrelevantUpdates;
         private final ItemExponentialFailureRateLimiter<String> initialDelays =
                 new ItemExponentialFailureRateLimiter<>(INITIAL_DELAY_BASE, INITIAL_DELAY_MAX);
 
         EventHandlers(CachedResource<CloneSet> clonesets, ScaleExpectations scale, ResourceVersionExpectations versions,
-                      boolean ignoreIrrelevantUpdates) {
+                      OrphanCandidates orphans, boolean ignoreIrrelevantUpdates) {
             this.clonesets = clonesets;
             this.scale = scale;
             this.versions = versions;
+            this.orphans = orphans;
             this.ignoreIrrelevantUpdates = ignoreIrrelevantUpdates;
         }
 
@@ -125,7 +149,10 @@ public final class CloneSetController implements ControllerDefinition {
                         queue.add(oldOwner);
                     }
                     if (newOwner == null) {
-                        if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())) {
+                        // An orphan (or a pod of another controller): it may have just become adoptable.
+                        if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
+                                || !Objects.equals(CloneSetReconciler.controllerOf(oldPod),
+                                CloneSetReconciler.controllerOf(newPod))) {
                             enqueueMatching(newPod, queue);
                         }
                         return;
@@ -192,7 +219,7 @@ public final class CloneSetController implements ControllerDefinition {
 
         /** An orphan may be adopted by any CloneSet of its namespace whose selector it matches. */
         private void enqueueMatching(Pod pod, Enqueuer queue) {
-            if (!PodView.isActive(pod)) {
+            if (!PodView.isActive(pod) || CloneSetReconciler.controllerOf(pod) != null) {
                 return;
             }
             for (CloneSet cs : clonesets.list(pod.getMetadata().getNamespace())) {
@@ -201,7 +228,11 @@ public final class CloneSetController implements ControllerDefinition {
                 }
                 try {
                     if (LabelSelectors.matches(cs.getSpec().getSelector(), PodView.labels(pod))) {
-                        queue.add(Request.of(cs));
+                        Request r = Request.of(cs);
+                        if (orphans != null) {
+                            orphans.matched(r.key(), pod.getMetadata().getName());
+                        }
+                        queue.add(r);
                     }
                 } catch (IllegalArgumentException e) {
                     // An invalid selector adopts nothing; the reconcile reports it.

@@ -59,6 +59,17 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
      */
     public static CloneSetDiff calculate(CloneSet cs, List<Pod> pods, String currentRevision, String updateRevision,
                                          boolean rollbackEnabled, BiPredicate<Pod, String> isPodUpdate, Instant now) {
+        return calculate(cs, pods, currentRevision, updateRevision, rollbackEnabled, isPodUpdate, now, false);
+    }
+
+    /**
+     * @param excludePreparingDeleteForAll the manager flag {@code --cloneset-scaling-exclude-preparing-delete}:
+     *                                     like the CloneSet label, for every CloneSet
+     * @see #calculate(CloneSet, List, String, String, boolean, BiPredicate, Instant)
+     */
+    public static CloneSetDiff calculate(CloneSet cs, List<Pod> pods, String currentRevision, String updateRevision,
+                                         boolean rollbackEnabled, BiPredicate<Pod, String> isPodUpdate, Instant now,
+                                         boolean excludePreparingDeleteForAll) {
         Limits limits = Limits.of(cs);
         int replicas = limits.replicas;
         int minReadySeconds = cs.getSpec().getMinReadySeconds();
@@ -140,7 +151,7 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
 
         int currentTotal = pods.size();
         int currentTotalOld = oldCount;
-        if (excludesPreparingDelete(cs)) {
+        if (excludePreparingDeleteForAll || excludesPreparingDelete(cs)) {
             currentTotal -= oldPreDeleting + newPreDeleting;
             currentTotalOld -= oldPreDeleting;
         }

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Decides one reconcile of a CloneSet from a snapshot, without touching the API: first scaling (cancel
@@ -46,11 +47,26 @@ public final class CloneSetPlanner {
     private CloneSetPlanner() {
     }
 
-    /** Feature gates and knobs the decision depends on. */
+    /**
+     * Feature gates and knobs the decision depends on.
+     *
+     * @param scalingExcludePreparingDelete the manager flag {@code --cloneset-scaling-exclude-preparing-delete}:
+     *                                      for every CloneSet, pods in PreparingDelete do not count towards
+     *                                      replicas (as the CloneSet label of the same name does for one)
+     */
     public record Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate,
-                          boolean envFromMetadata) {
+                          boolean envFromMetadata, boolean scalingExcludePreparingDelete) {
+        public Options(boolean partitionRollback, boolean shortHash, boolean preparingUpdateAsUpdate,
+                       boolean envFromMetadata) {
+            this(partitionRollback, shortHash, preparingUpdateAsUpdate, envFromMetadata, false);
+        }
+
         public static Options defaults() {
-            return new Options(false, false, false, true);
+            return new Options(false, false, false, true, false);
+        }
+
+        public Options withScalingExcludePreparingDelete(boolean exclude) {
+            return new Options(partitionRollback, shortHash, preparingUpdateAsUpdate, envFromMetadata, exclude);
         }
     }
 
@@ -63,13 +79,24 @@ public final class CloneSetPlanner {
      * @param terminatingIds  instance ids of the CloneSet's pods still terminating: their names are taken until
      *                        they are gone, so their ids (and PVCs) are not reused yet
      * @param revisions       the CloneSet's ControllerRevisions (in-place updates are computed between them)
+     * @param nodeLabels      labels of a node by name (null when unknown), read only to rank a scale-down when the
+     *                        template has topologySpreadConstraints
      */
     public record State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
                         PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
-                        Set<String> terminatingIds, List<ControllerRevision> revisions) {
+                        Set<String> terminatingIds, List<ControllerRevision> revisions,
+                        Function<String, Map<String, String>> nodeLabels) {
         public State {
             terminatingIds = terminatingIds == null ? Set.of() : Set.copyOf(terminatingIds);
             revisions = revisions == null ? List.of() : List.copyOf(revisions);
+            nodeLabels = nodeLabels == null ? name -> null : nodeLabels;
+        }
+
+        public State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
+                     PodTemplateSpec currentTemplate, String updateRevision, Options options, Instant now,
+                     Set<String> terminatingIds, List<ControllerRevision> revisions) {
+            this(cs, pods, pvcs, currentRevision, currentTemplate, updateRevision, options, now, terminatingIds,
+                    revisions, null);
         }
 
         public State(CloneSet cs, List<Pod> pods, List<PersistentVolumeClaim> pvcs, String currentRevision,
@@ -110,18 +137,20 @@ public final class CloneSetPlanner {
         }
         int numToDelete = plannedNames.size();
 
-        // 1. Replicas went back up while pods waited in PreparingDelete: bring them back instead of creating.
+        // 1. Replicas went back up while pods waited in PreparingDelete: bring them back (through PreparingNormal,
+        // so a preNormal hook applies again) instead of creating. Not when a hook marks pods not ready: as
+        // OpenKruise documents, such a pod never returns (its Updated hook could be lost on the way back).
         CloneSetPlan.Builder b = CloneSetPlan.builder(Phase.SCALE, null);
         int missing = replicas - s.pods().size() + numToDelete;
+        boolean noReturn = Lifecycles.isLifecycleMarkPodNotReady(lifecycle);
         for (Pod p : preDeleting) {
-            if (missing <= 0) {
+            if (missing <= 0 || noReturn) {
                 break;
             }
             if (CloneSetDiff.isSpecifiedDelete(cs, p)) {
                 continue;
             }
-            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.NORMAL,
-                    LifecycleTransitions.preDeleteMarkPodNotReady(cs.getSpec().getLifecycle())));
+            b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_NORMAL, false));
             missing--;
         }
         if (b.hasActions()) {
@@ -130,7 +159,8 @@ public final class CloneSetPlanner {
 
         CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
                 s.options().partitionRollback(), s.options().preparingUpdateAsUpdate()
-                        ? CloneSetDiff.AT_REVISION_OR_PREPARING_UPDATE : CloneSetDiff.AT_REVISION, s.now());
+                        ? CloneSetDiff.AT_REVISION_OR_PREPARING_UPDATE : CloneSetDiff.AT_REVISION, s.now(),
+                s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.SCALE, diff);
 
         // 2. Scale up.
@@ -226,8 +256,10 @@ public final class CloneSetPlanner {
             for (Pod p : s.pods()) {
                 (PodView.atRevision(p, s.updateRevision()) ? updated : notUpdated).add(p);
             }
-            PodDeletionOrder order = PodDeletionOrder.forPods(s.pods(), minReady, s.now());
-            List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated, order);
+            // As OpenKruise, each revision group is ranked among itself.
+            List<String> topologyKeys = SpreadConstraintRanker.topologyKeys(cs.getSpec().getTemplate());
+            List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated,
+                    group -> PodDeletionOrder.forPods(group, minReady, s.now(), topologyKeys, s.nodeLabels()));
             for (Pod p : chosen) {
                 if (!PodView.isServing(p, minReady, s.now())) {
                     toDelete.add(p);
@@ -258,17 +290,26 @@ public final class CloneSetPlanner {
         }
     }
 
-    static List<Pod> choose(int total, int oldRevision, List<Pod> notUpdated, List<Pod> updated, PodDeletionOrder order) {
+    static List<Pod> choose(int total, int oldRevision, List<Pod> notUpdated, List<Pod> updated,
+                            Function<List<Pod>, PodDeletionOrder> orderOf) {
         List<Pod> out = new ArrayList<>();
         if (oldRevision >= total) {
-            out.addAll(order.first(notUpdated, total));
+            out.addAll(first(notUpdated, total, orderOf));
         } else if (oldRevision > 0) {
-            out.addAll(order.first(notUpdated, oldRevision));
-            out.addAll(order.first(updated, total - oldRevision));
+            out.addAll(first(notUpdated, oldRevision, orderOf));
+            out.addAll(first(updated, total - oldRevision, orderOf));
         } else {
-            out.addAll(order.first(updated, total));
+            out.addAll(first(updated, total, orderOf));
         }
         return out;
+    }
+
+    /** The first {@code count} of {@code group} by its own order; no ranking when the whole group goes. */
+    private static List<Pod> first(List<Pod> group, int count, Function<List<Pod>, PodDeletionOrder> orderOf) {
+        if (count >= group.size()) {
+            return group;
+        }
+        return orderOf.apply(group).first(group, count);
     }
 
     static List<PersistentVolumeClaim> claimsOf(Pod pod, List<PersistentVolumeClaim> pvcs) {
@@ -364,16 +405,28 @@ public final class CloneSetPlanner {
         InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.cloneSet(s.options().shortHash()));
         for (Pod p : s.pods()) {
             RefreshOutcome r = updater.refresh(p, s.now());
+            // Pods created before OpenKruise v1.1 lack pod-template-hash; it is added with the refresh.
+            boolean missingHash = !PodView.labels(p).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
             switch (r.action()) {
-                case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, r.pod()));
-                case UPDATE_STATUS -> b.statusWrites.add(p);
+                case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, missingHash ? withTemplateHash(r.pod()) : r.pod()));
+                case UPDATE_STATUS -> {
+                    // The label goes first as a pod patch; the status write then starts from the live pod.
+                    if (missingHash) {
+                        b.podWrites.add(new CloneSetPlan.PodWrite(p, withTemplateHash(p)));
+                    }
+                    b.statusWrites.add(p);
+                }
                 case NONE -> {
                     b.requeueWithin(r.requeue());
                     Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
                             PodView.atRevision(p, s.updateRevision()), updater.checkCompleted(p).done());
                     if (next.isPresent() && !next.get().value().equals(PodView.lifecycleState(p))) {
+                        // The label waits for the next reconcile: a patch after the lifecycle write would carry a
+                        // stale resourceVersion.
                         b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, next.get(),
                                 LifecycleTransitions.refreshMarkPodNotReady(lifecycle)));
+                    } else if (missingHash) {
+                        b.podWrites.add(new CloneSetPlan.PodWrite(p, withTemplateHash(p)));
                     }
                 }
                 case ERROR -> b.requeueWithin(java.time.Duration.ofSeconds(30));
@@ -387,7 +440,8 @@ public final class CloneSetPlanner {
         }
 
         CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
-                s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now());
+                s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now(),
+                s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.UPDATE, diff);
         if (diff.updateNum() == 0) {
             return b.build(scale.reason() + "; revisions as partition wants");
@@ -401,7 +455,8 @@ public final class CloneSetPlanner {
             Pod p = s.pods().get(i);
             boolean atUpdate = PodView.atRevision(p, s.updateRevision());
             boolean waiting = forward != atUpdate;
-            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)) {
+            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)
+                    && (WellKnown.LIFECYCLE_STATE_UPDATED.equals(PodView.lifecycleState(p)) || !inGracePeriod(p))) {
                 candidates.add(i);
             }
         }
@@ -447,6 +502,25 @@ public final class CloneSetPlanner {
                 + " pods by " + how + (cannot > 0 ? "; InPlaceOnly: " + cannot + " cannot be updated in place" : ""));
     }
 
+    /** A copy with {@code pod-template-hash} set to the short form of the pod's revision label. */
+    private static Pod withTemplateHash(Pod p) {
+        String revision = PodView.revisionLabel(p);
+        return new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, revision == null ? "" : PodView.shortHash(revision))
+                .endMetadata().build();
+    }
+
+    /** An in-place update still waits out its grace period (the pod carries the grace annotation). */
+    private static boolean inGracePeriod(Pod p) {
+        Map<String, String> a = PodView.annotations(p);
+        return notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION))
+                || notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION_OLD));
+    }
+
+    private static boolean notEmpty(String s) {
+        return s != null && !s.isEmpty();
+    }
+
     static ControllerRevision revisionNamed(List<ControllerRevision> revisions, String name) {
         for (ControllerRevision r : revisions) {
             if (r.getMetadata().getName().equals(name)) {
@@ -480,7 +554,7 @@ public final class CloneSetPlanner {
         return out;
     }
 
-    private static List<Pod> limit(State s, CloneSetDiff diff, List<Integer> candidates, String target, int minReady) {
+    static List<Pod> limit(State s, CloneSetDiff diff, List<Integer> candidates, String target, int minReady) {
         List<Pod> pods = s.pods();
         int max = Math.abs(diff.updateNum());
         Map<Pod, Boolean> unavailable = new IdentityHashMap<>();

@@ -13,6 +13,7 @@ import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.podutil.LabelSelectors;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -51,19 +52,24 @@ final class CloneSetReconciler implements Reconciler {
     private final CachedResource<Pod> pods;
     private final CachedResource<PersistentVolumeClaim> pvcs;
     private final CachedResource<ControllerRevision> revisions;
+    private final CachedResource<Node> nodes;
     private final ScaleExpectations scaleExpectations;
     private final ResourceVersionExpectations versionExpectations;
+    private final OrphanCandidates orphans;
     private final CloneSetActuator actuator;
     private final Clock clock;
     private final Random random;
 
     CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
-                       ResourceVersionExpectations versionExpectations, Clock clock, Random random) {
+                       ResourceVersionExpectations versionExpectations, OrphanCandidates orphans, Clock clock,
+                       Random random) {
+        this.orphans = orphans;
         this.ctx = ctx;
         this.clonesets = ctx.cache().resource(CloneSet.class);
         this.pods = ctx.cache().resource(Pod.class);
         this.pvcs = ctx.cache().resource(PersistentVolumeClaim.class);
         this.revisions = ctx.cache().resource(ControllerRevision.class);
+        this.nodes = ctx.cache().resource(Node.class);
         this.scaleExpectations = scaleExpectations;
         this.versionExpectations = versionExpectations;
         this.clock = clock;
@@ -77,6 +83,7 @@ final class CloneSetReconciler implements Reconciler {
         CloneSet cs = clonesets.get(request.namespace(), request.name());
         if (cs == null) {
             scaleExpectations.delete(request.key());
+            orphans.forget(request.key());
             ctx.plans().forget(CloneSetController.NAME, request);
             return Future.succeededFuture(Result.done());
         }
@@ -124,14 +131,16 @@ final class CloneSetReconciler implements Reconciler {
                 release.add(p);
             }
         }
-        List<Pod> adopt = new ArrayList<>();
-        for (Pod p : pods.list(request.namespace())) {
-            if (controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p))) {
-                adopt.add(p);
-            }
-        }
+        List<Pod> adopt = orphansToAdopt(request, cs, selector);
         if (!release.isEmpty() || !adopt.isEmpty()) {
-            return releaseAndAdopt(cs, release, adopt).map(v -> Result.done());
+            return releaseAndAdopt(cs, release, adopt).transform(ar -> {
+                if (ar.failed()) {
+                    // Some orphans may be left behind: look at the whole namespace again next time.
+                    orphans.rescan(request.key());
+                    return Future.failedFuture(ar.cause());
+                }
+                return Future.succeededFuture(Result.done());
+            });
         }
         for (Pod p : owned) {
             if (!versionExpectations.isSatisfied(p)) {
@@ -156,6 +165,36 @@ final class CloneSetReconciler implements Reconciler {
         return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs, terminatingIds));
     }
 
+    /**
+     * Active orphans matching the selector: the whole namespace on the CloneSet's first look (or after its selector
+     * changed), otherwise only the pods the event handler saw matching since the last reconcile.
+     */
+    private List<Pod> orphansToAdopt(Request request, CloneSet cs, Predicate<Map<String, String>> selector) {
+        String uid = cs.getMetadata().getUid();
+        Set<String> names = orphans.take(request.key(), uid, cs.getSpec().getSelector());
+        List<Pod> adopt = new ArrayList<>();
+        if (names == null) {
+            for (Pod p : pods.list(request.namespace())) {
+                if (adoptable(p, selector)) {
+                    adopt.add(p);
+                }
+            }
+            orphans.scannedAll(request.key(), uid, cs.getSpec().getSelector());
+            return adopt;
+        }
+        for (String name : names) {
+            Pod p = pods.get(request.namespace(), name);
+            if (p != null && adoptable(p, selector)) {
+                adopt.add(p);
+            }
+        }
+        return adopt;
+    }
+
+    private static boolean adoptable(Pod p, Predicate<Map<String, String>> selector) {
+        return controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p));
+    }
+
     private Future<Result> sync(Request request, CloneSet cs, List<Pod> owned, List<PersistentVolumeClaim> claims,
                                 List<ControllerRevision> history, RevisionResolution revs, Set<String> terminatingIds) {
         String updateRevision = revs.update().getMetadata().getName();
@@ -166,9 +205,10 @@ final class CloneSetReconciler implements Reconciler {
                 ctx.gates().enabled(Feature.CloneSetPartitionRollback),
                 ctx.gates().enabled(Feature.CloneSetShortHash),
                 ctx.gates().enabled(Feature.PreparingUpdateAsUpdate),
-                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata));
+                ctx.gates().enabled(Feature.InPlaceUpdateEnvFromMetadata),
+                CloneSetController.scalingExcludePreparingDelete(ctx.settings()));
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
-                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs));
+                updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs), this::nodeLabels);
         CloneSetPlan plan = CloneSetPlanner.plan(state, random);
         record(request, plan.summary(), plan);
 
@@ -185,6 +225,16 @@ final class CloneSetReconciler implements Reconciler {
             }
             return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
         });
+    }
+
+    /** A node's labels from the shared cache; null when the node is not (or not yet) cached. */
+    private Map<String, String> nodeLabels(String name) {
+        Node node = nodes.get(null, name);
+        if (node == null) {
+            return null;
+        }
+        Map<String, String> labels = node.getMetadata().getLabels();
+        return labels == null ? Map.of() : labels;
     }
 
     private static List<ControllerRevision> withCreated(List<ControllerRevision> history, RevisionResolution revs) {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -35,7 +36,20 @@ public final class PodDeletionOrder implements Comparator<Pod> {
 
     /** The order with the same-node spread rank of {@code pods} and the CloneSet's availability. */
     public static PodDeletionOrder forPods(List<Pod> pods, int minReadySeconds, Instant now) {
-        return new PodDeletionOrder(sameNodeRank(pods), p -> PodView.isServing(p, minReadySeconds, now));
+        return forPods(pods, minReadySeconds, now, List.of(), name -> null);
+    }
+
+    /**
+     * The order OpenKruise uses to scale down {@code pods}: with topology keys (the template's spread
+     * constraints), ranked by {@link SpreadConstraintRanker} on the nodes' labels; without, by the same-node rank.
+     *
+     * @param nodeLabels labels of a node by name, null when the node is unknown
+     */
+    public static PodDeletionOrder forPods(List<Pod> pods, int minReadySeconds, Instant now, List<String> topologyKeys,
+                                           Function<String, Map<String, String>> nodeLabels) {
+        ToDoubleFunction<Pod> rank = topologyKeys.isEmpty() ? sameNodeRank(pods)
+                : SpreadConstraintRanker.rank(pods, topologyKeys, nodeLabels);
+        return new PodDeletionOrder(rank, p -> PodView.isServing(p, minReadySeconds, now));
     }
 
     /** Sorts a copy of {@code pods} and returns the first {@code count}. */

@@ -1,6 +1,7 @@
 package dev.kruisevertx.manager;
 
 import dev.kruisevertx.cli.GoDuration;
+import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.ManagerSettings;
 import dev.kruisevertx.features.Feature;
@@ -108,6 +109,12 @@ public class ManagerCommand {
             description = "How often controllers whose CRD is missing look for it again (0 disables).")
     String crdRecheckPeriod;
 
+    @Option(names = "--cloneset-scaling-exclude-preparing-delete", arity = "0..1", defaultValue = "false",
+            fallbackValue = "true", description = "If true, the CloneSet controller calculates the scale number "
+            + "excluding pods in PreparingDelete (for every CloneSet, like the CloneSet label "
+            + "apps.kruise.io/cloneset-scaling-exclude-preparing-delete). Default: ${DEFAULT-VALUE}")
+    boolean clonesetScalingExcludePreparingDelete;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -174,7 +181,9 @@ public class ManagerCommand {
                 duration("--expectation-timeout", expectationTimeout),
                 duration("--rate-limiter-base-delay", rateLimiterBaseDelay),
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
-                rateLimiterQps, rateLimiterBucketSize, workers, Map.of());
+                rateLimiterQps, rateLimiterBucketSize, workers,
+                Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
+                        Boolean.toString(clonesetScalingExcludePreparingDelete)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

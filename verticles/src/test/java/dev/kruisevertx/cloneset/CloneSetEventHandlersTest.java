@@ -42,7 +42,7 @@ class CloneSetEventHandlersTest {
     final ScaleExpectations scale = new ScaleExpectations(Duration.ofMinutes(5), Clock.systemUTC(),
             new SimpleMeterRegistry(), "leak");
     final CloneSetController.EventHandlers handlers = new CloneSetController.EventHandlers(null, scale,
-            new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()), false);
+            new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()), null, false);
     final RecordingQueue queue = new RecordingQueue();
     final Request owner = new Request("ns", "web");
 

@@ -45,7 +45,8 @@ class CloneSetPlannerTest {
         Pod p = CloneSetDiffTest.pod(revision, NORMAL, ready, false);
         return new PodBuilder(p).editMetadata().withName("cs-" + id).withNamespace("ns")
                 .withCreationTimestamp(NOW.minusSeconds(100).toString())
-                .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id).endMetadata().build();
+                .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id)
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revision)).endMetadata().build();
     }
 
     static PersistentVolumeClaim claim(String id) {
@@ -176,11 +177,21 @@ class CloneSetPlannerTest {
         CloneSetPlan release = plan(cs, List.of(pods.get(0), pods.get(1), released));
         assertEquals(List.of("cs-ccccc"), release.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
 
-        // Replicas back to 3 while it waits: it returns to Normal instead of a new pod being created.
+        // Replicas back to 3 while it waits: it returns (through PreparingNormal) instead of a new pod being created.
         cs.getSpec().setReplicas(3);
         CloneSetPlan back = plan(cs, List.of(pods.get(0), pods.get(1), preparing));
-        assertEquals(LifecycleState.NORMAL, back.lifecycle().get(0).state());
+        assertEquals(LifecycleState.PREPARING_NORMAL, back.lifecycle().get(0).state());
         assertEquals(List.of(), back.creates());
+        Pod returning = new PodBuilder(preparing).editMetadata()
+                .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, WellKnown.LIFECYCLE_STATE_PREPARING_NORMAL).endMetadata().build();
+        assertEquals(LifecycleState.NORMAL, plan(cs, List.of(pods.get(0), pods.get(1), returning)).lifecycle().get(0).state(),
+                "without a preNormal hook the next reconcile makes it Normal");
+
+        // With markPodNotReady the pod never comes back; it still counts towards replicas, so it just stays held.
+        hook.setMarkPodNotReady(true);
+        CloneSetPlan noReturn = plan(cs, List.of(pods.get(0), pods.get(1), preparing));
+        assertEquals(List.of(), noReturn.lifecycle(), noReturn.summary());
+        assertEquals(List.of(), noReturn.creates(), noReturn.summary());
     }
 
     @Test
@@ -335,5 +346,119 @@ class CloneSetPlannerTest {
         assertTrue(CloneSetController.EventHandlers.relevant(before, notReady));
         Pod relabelled = new PodBuilder(before).editMetadata().addToLabels("x", "y").endMetadata().build();
         assertTrue(CloneSetController.EventHandlers.relevant(before, relabelled));
+    }
+
+    /** How pods in PreparingDelete are told not to count: not at all, the CloneSet label, or the manager flag. */
+    enum Exclusion { NONE, LABEL, FLAG }
+
+    record ExclusionCase(String name, int replicas, List<Pod> pods, List<String> podsToDelete, Exclusion exclusion,
+                         int creates) {
+        @Override
+        public String toString() {
+            return name + " [" + exclusion + "]";
+        }
+    }
+
+    static Pod preparingDelete(String id, boolean specified) {
+        PodBuilder b = new PodBuilder(pod(id, NEW, true)).editMetadata()
+                .addToLabels(WellKnown.LIFECYCLE_STATE_LABEL, WellKnown.LIFECYCLE_STATE_PREPARING_DELETE).endMetadata();
+        if (specified) {
+            b.editMetadata().addToLabels(WellKnown.SPECIFIED_DELETE_LABEL, "true").endMetadata();
+        }
+        return b.build();
+    }
+
+    /** The v1.3 scenarios: a pod held in PreparingDelete by a preDelete hook, with and without exclusion. */
+    static java.util.stream.Stream<ExclusionCase> exclusionCases() {
+        List<ExclusionCase> out = new ArrayList<>();
+        for (Exclusion e : Exclusion.values()) {
+            boolean excluded = e != Exclusion.NONE;
+            // Specified delete without a replicas change: a replacement comes at once only when excluded.
+            out.add(new ExclusionCase("specified delete held by the hook", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", true)),
+                    List.of(), e, excluded ? 1 : 0));
+            // Scale down 3 -> 2 naming the pod in podsToDelete, then back to 3: same.
+            out.add(new ExclusionCase("scaled down with podsToDelete, then up again", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of("cs-ccccc"), e, excluded ? 1 : 0));
+            // Still scaled down: nothing to create either way.
+            out.add(new ExclusionCase("scaled down, the hook still holds", 2,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of("cs-ccccc"), e, 0));
+            // The replacement already exists: nothing more.
+            out.add(new ExclusionCase("replacement created", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", true),
+                            pod("ddddd", NEW, true)), List.of(), e, 0));
+            // Scale down 3 -> 2 without naming a pod, then back to 3: the held pod returns to Normal either way.
+            out.add(new ExclusionCase("scaled down by replicas, then up again", 3,
+                    List.of(pod("aaaaa", NEW, true), pod("bbbbb", NEW, true), preparingDelete("ccccc", false)),
+                    List.of(), e, 0));
+        }
+        return out.stream();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("exclusionCases")
+    void preparingDeleteExclusionByLabelOrFlag(ExclusionCase tc) {
+        CloneSet cs = cs(tc.replicas(), 1);
+        Lifecycle lifecycle = new Lifecycle();
+        LifecycleHook hook = new LifecycleHook();
+        hook.setFinalizersHandler(List.of("example.com/hold"));
+        lifecycle.setPreDelete(hook);
+        cs.getSpec().setLifecycle(lifecycle);
+        if (!tc.podsToDelete().isEmpty()) {
+            CloneSetScaleStrategy ss = new CloneSetScaleStrategy();
+            ss.setPodsToDelete(tc.podsToDelete());
+            cs.getSpec().setScaleStrategy(ss);
+        }
+        if (tc.exclusion() == Exclusion.LABEL) {
+            cs.getMetadata().setLabels(Map.of(WellKnown.CLONESET_SCALING_EXCLUDE_PREPARING_DELETE_LABEL, "true"));
+        }
+        List<Pod> pods = new ArrayList<>();
+        for (Pod p : tc.pods()) {
+            pods.add(new PodBuilder(p).editMetadata().addToFinalizers("example.com/hold").endMetadata().build());
+        }
+        CloneSetPlanner.Options options = CloneSetPlanner.Options.defaults()
+                .withScalingExcludePreparingDelete(tc.exclusion() == Exclusion.FLAG);
+        CloneSetPlan plan = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, options, NOW, Set.of()), new Random(1));
+        assertEquals(tc.creates(), plan.creates().size(), plan.summary());
+        assertEquals(List.of(), plan.deletes(), "the hook still holds the pod: " + plan.summary());
+        if (tc.name().startsWith("scaled down by replicas")) {
+            assertEquals(LifecycleState.PREPARING_NORMAL, plan.lifecycle().get(0).state(), plan.summary());
+        }
+    }
+
+    @Test
+    void scaleDownWithSpreadConstraintsEmptiesTheCrowdedZoneFirst() {
+        CloneSet cs = cs(2, 1);
+        cs.getSpec().getTemplate().getSpec().setTopologySpreadConstraints(List.of(
+                new io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder().withMaxSkew(1)
+                        .withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("DoNotSchedule").build()));
+        Map<String, Map<String, String>> nodes = Map.of(
+                "n1", Map.of("topology.kubernetes.io/zone", "z1"),
+                "n2", Map.of("topology.kubernetes.io/zone", "z1"),
+                "n3", Map.of("topology.kubernetes.io/zone", "z2"));
+        // The z2 pod is the newest: without constraints it would go first (each node runs one pod).
+        List<Pod> pods = List.of(onNode(pod("aaaaa", NEW, true), "n1", 0), onNode(pod("bbbbb", NEW, true), "n2", 10),
+                onNode(pod("ccccc", NEW, true), "n3", 20));
+        CloneSetPlan plain = CloneSetPlanner.plan(new CloneSetPlanner.State(cs(2, 1), pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                nodes::get), new Random(1));
+        assertEquals(List.of("cs-ccccc"), plain.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+        CloneSetPlan spread = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                nodes::get), new Random(1));
+        assertEquals(List.of("cs-bbbbb"), spread.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+        // Nodes the cache does not know rank nothing: the plain order decides again.
+        CloneSetPlan unknown = CloneSetPlanner.plan(new CloneSetPlanner.State(cs, pods, List.of(), NEW,
+                cs.getSpec().getTemplate(), NEW, CloneSetPlanner.Options.defaults(), NOW, Set.of(), List.of(),
+                name -> null), new Random(1));
+        assertEquals(List.of("cs-ccccc"), unknown.deletes().stream().map(d -> d.pod().getMetadata().getName()).toList());
+    }
+
+    static Pod onNode(Pod p, String node, int createdAfterSeconds) {
+        return new PodBuilder(p).editMetadata().withCreationTimestamp(NOW.minusSeconds(100 - createdAfterSeconds).toString())
+                .endMetadata().editOrNewSpec().withNodeName(node).endSpec().build();
     }
 }

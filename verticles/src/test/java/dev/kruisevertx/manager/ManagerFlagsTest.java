@@ -1,5 +1,6 @@
 package dev.kruisevertx.manager;
 
+import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.features.Feature;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -95,6 +96,19 @@ class ManagerFlagsTest {
                 .getMessage().contains("must be greater than --leader-election-renew-deadline"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--log-format=xml"))
                 .getMessage().contains("--log-format"));
+    }
+
+    @Test
+    void clonesetScalingExcludePreparingDeleteReachesTheSettings() {
+        String key = CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG;
+        assertEquals("false", parse().settings().extra().get(key), "off by default, as in OpenKruise");
+        assertEquals("true", parse("--cloneset-scaling-exclude-preparing-delete").settings().extra().get(key));
+        assertEquals("true", parse("--cloneset-scaling-exclude-preparing-delete=true").settings().extra().get(key));
+        assertEquals("false", parse("--cloneset-scaling-exclude-preparing-delete=true",
+                "--cloneset-scaling-exclude-preparing-delete=false").settings().extra().get(key), "the last one wins");
+        Run r = run("manager", "--cloneset-scaling-exclude-preparing-delete=maybe");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--cloneset-scaling-exclude-preparing-delete"), r.err());
     }
 
     @Test

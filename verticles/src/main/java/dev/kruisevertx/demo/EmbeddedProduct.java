@@ -8,9 +8,6 @@ import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,21 +53,18 @@ public final class EmbeddedProduct {
         ManifestApplier.applyResource(cluster.client(), "/demo/webhook-configurations.yaml");
     }
 
-    /** The manager environment for a webhook on 127.0.0.1 (a free port) with certificates in {@code certDir}. */
+    /**
+     * The manager environment for a webhook on 127.0.0.1 with certificates in {@code certDir}. The port is 0: the
+     * server binds any free port and writes that one into the configurations (a port picked in advance can be
+     * taken by another process before the manager binds it).
+     */
     public static Map<String, String> localWebhookEnv(Map<String, String> base, Path certDir) {
         Map<String, String> env = new HashMap<>(base);
         env.put("WEBHOOK_HOST", "127.0.0.1");
-        env.put("WEBHOOK_PORT", Integer.toString(freePort()));
+        env.put("WEBHOOK_PORT", "0");
         env.put("WEBHOOK_CERT_WRITER", "fs");
         env.put("WEBHOOK_CERT_DIR", certDir.toString());
         return env;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port for the webhook", e);
-        }
-    }
 }

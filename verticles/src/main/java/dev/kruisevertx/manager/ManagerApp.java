@@ -193,8 +193,11 @@ public final class ManagerApp {
         return supervisor.stopLeading()
                 .eventually(() -> {
                     supervisor.close();
-                    cache.close();
-                    return endpoints.close();
+                    // Stopping informers closes their watches over HTTP: worker thread, not the event loop.
+                    return vertx.executeBlocking(() -> {
+                        cache.close();
+                        return null;
+                    }).eventually(endpoints::close);
                 })
                 .eventually(() -> {
                     kube.close();

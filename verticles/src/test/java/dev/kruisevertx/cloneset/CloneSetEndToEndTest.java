@@ -83,25 +83,11 @@ class CloneSetEndToEndTest {
                 .build();
     }
 
-    /**
-     * Starts the whole manager. The webhook port is picked free up front and bound later, so on a busy machine
-     * another process can take it in between: the webhook then never serves and start-up would only end with the
-     * initialize timeout. That case is retried on a fresh port; the await outlives the initialize timeout so any
-     * other failure surfaces with its own message.
-     */
+    /** Starts the whole manager; the await outlives the webhook initialize timeout so a failure surfaces with its own message. */
     static ManagerApp startManager() throws Exception {
         List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return ManagerApp.start(config(controllers), KubeClients.forTest(http11()), controllers)
-                        .await(3 * WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            } catch (Exception e) {
-                String message = String.valueOf(e.getMessage());
-                if (attempt >= 3 || !(message.contains("Address already in use") || message.contains("BindException"))) {
-                    throw e;
-                }
-            }
-        }
+        return ManagerApp.start(config(controllers), KubeClients.forTest(http11()), controllers)
+                .await(3 * WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     static java.nio.file.Path certDir() {

@@ -67,8 +67,8 @@ public final class WebhookVerticle extends VerticleBase {
         CertWriter writer = CertWriters.forConfig(config, client, clock);
         readiness = new WebhookReadiness(vertx, () -> server == null ? -1 : server.actualPort());
         sync = new CertSyncController(vertx, config, writer,
-                new WebhookConfigurationPatcher(client, config, externalCerts),
-                new CrdConversionPatcher(client, config),
+                new WebhookConfigurationPatcher(client, config, externalCerts, this::advertisedPort),
+                new CrdConversionPatcher(client, config, this::advertisedPort),
                 admission::paths,
                 this::serve);
         sync.firstSync().onSuccess(readiness::certificatesSynced);
@@ -116,6 +116,11 @@ public final class WebhookVerticle extends VerticleBase {
 
     public CertSyncController certSync() {
         return sync;
+    }
+
+    /** Certificates are served before configurations are patched, so with WEBHOOK_PORT=0 the bound port is known here. */
+    private int advertisedPort() {
+        return config.port() != 0 ? config.port() : port();
     }
 
     /** The bound HTTPS port, or -1 before the server runs. */

@@ -47,7 +47,10 @@ public final class ApiHttpServer {
     }
 
     public Future<Integer> listen(String host, int port) {
+        // No h2c upgrade: a real API server speaks HTTP/2 only over TLS, and the JDK client's cleartext
+        // upgrade was seen to stall a large list body mid-way.
         server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
+                .setHttp2ClearTextEnabled(false)
                 .setMaxWebSocketFrameSize(16 * 1024 * 1024).setMaxWebSocketMessageSize(64 * 1024 * 1024))
                 .webSocketHandler(this::webSocket)
                 .requestHandler(this::request);

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Base64;
 import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.Objects;
 
 /**
@@ -28,10 +29,17 @@ public final class CrdConversionPatcher {
 
     private final KubernetesClient client;
     private final WebhookConfig config;
+    private final IntSupplier port;
 
     public CrdConversionPatcher(KubernetesClient client, WebhookConfig config) {
+        this(client, config, config::port);
+    }
+
+    /** @param port the port written into a URL client config; WEBHOOK_PORT=0 means the port the server was bound to */
+    public CrdConversionPatcher(KubernetesClient client, WebhookConfig config, IntSupplier port) {
         this.client = client;
         this.config = config;
+        this.port = port;
     }
 
     /** Whether a CRD belongs to kruise (apps.kruise.io, policy.kruise.io). */
@@ -44,7 +52,7 @@ public final class CrdConversionPatcher {
         WebhookClientConfigBuilder b = new WebhookClientConfigBuilder()
                 .withCaBundle(Base64.getEncoder().encodeToString(caBundle));
         if (config.host() != null) {
-            b.withUrl("https://" + config.host() + ":" + config.port() + CONVERT_PATH);
+            b.withUrl("https://" + config.host() + ":" + port.getAsInt() + CONVERT_PATH);
         } else {
             b.withService(new ServiceReferenceBuilder().withNamespace(config.namespace())
                     .withName(config.serviceName()).withPort(443).withPath(CONVERT_PATH).build());

@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import java.util.Set;
 
 /**
@@ -39,11 +40,18 @@ public final class WebhookConfigurationPatcher {
     private final KubernetesClient client;
     private final WebhookConfig config;
     private final boolean externalCerts;
+    private final IntSupplier port;
 
     public WebhookConfigurationPatcher(KubernetesClient client, WebhookConfig config, boolean externalCerts) {
+        this(client, config, externalCerts, config::port);
+    }
+
+    /** @param port the port written into URL client configs; WEBHOOK_PORT=0 means the port the server was bound to */
+    public WebhookConfigurationPatcher(KubernetesClient client, WebhookConfig config, boolean externalCerts, IntSupplier port) {
         this.client = client;
         this.config = config;
         this.externalCerts = externalCerts;
+        this.port = port;
     }
 
     /**
@@ -114,7 +122,7 @@ public final class WebhookConfigurationPatcher {
                 service.put("namespace", config.namespace());
                 service.put("name", config.serviceName());
                 if (config.host() != null) {
-                    clientConfig.put("url", "https://" + config.host() + ":" + config.port() + path);
+                    clientConfig.put("url", "https://" + config.host() + ":" + port.getAsInt() + path);
                     clientConfig.remove("service");
                 }
             }

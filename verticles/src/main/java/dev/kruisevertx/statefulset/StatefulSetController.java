@@ -32,9 +32,10 @@ import java.util.Objects;
  * <p>Start-up in a large cluster: a pod already present when the cache first lists (or when the controller starts
  * again after regaining leadership) whose set has no pending expectations enqueues the set after a per-set delay
  * growing from 3 s to 30 s, the rule and numbers of OpenKruise's CloneSet handler (v1.3). The set's own event still
- * enqueues it at once, so every set is reconciled promptly; its pods only stop flooding the queue with a second
- * round of keys. A real creation enqueues at once and resets the delay. OpenKruise v1.9's StatefulSet handler
- * enqueues the owner of every pod event at once; this only changes when, never whether, a set is reconciled.
+ * enqueues it at once, so every set is reconciled promptly; its pods only stop adding a second round of keys for
+ * sets already reconciled (the runtime's replay queues sets before pods, so at start-up those keys mostly fold into
+ * the queued set keys anyway). A real creation enqueues at once and resets the delay. OpenKruise v1.9's StatefulSet
+ * handler enqueues the owner of every pod event at once; this only changes when, never whether, a set is reconciled.
  */
 public final class StatefulSetController implements ControllerDefinition {
     public static final String NAME = "statefulset";

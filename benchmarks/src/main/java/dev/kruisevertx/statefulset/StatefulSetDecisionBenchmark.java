@@ -1,0 +1,233 @@
+package dev.kruisevertx.statefulset;
+
+import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
+import dev.kruisevertx.api.common.UpdatePriorityStrategy;
+import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
+import dev.kruisevertx.inplace.InPlaceUpdateOptions;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The decision part of one reconcile of a 1,000-pod Advanced StatefulSet, from cached objects to a plan and a status,
+ * composed as the reconciler composes it: resolve the revision (hash the template), index the pods by ordinal,
+ * decide (OpenKruise's scale / condemn / rolling-update order, maxUnavailable, in-place check), compute the status.
+ * API calls are not part of it.
+ *
+ * <p>It lives in the controller's package (in this module) because those steps are package-private there: they are
+ * the controller's internals, not an API.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class StatefulSetDecisionBenchmark {
+    private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
+
+    @Param({"1000"})
+    int pods;
+
+    /** Every pod at the update revision, OrderedReady: the reconcile any pod event triggers once settled. */
+    private StatefulSet steady;
+    /** Parallel, maxUnavailable 20%, InPlaceIfPossible, 60% of the pods on the old revision. */
+    private StatefulSet rollout;
+    /** The same with an unorderedUpdate.priorityStrategy of two weight terms. */
+    private StatefulSet priorityRollout;
+    /** Parallel, replicas lowered by 100. */
+    private StatefulSet scaleDown;
+    private List<ControllerRevision> history;
+    private String oldRevision;
+    private String newRevision;
+    private List<Pod> settledPods;
+    private List<Pod> rolloutPods;
+
+    @Setup
+    public void setUp() {
+        StatefulSet old = statefulSet(pods, "nginx:1");
+        ControllerRevision oldRev = StatefulSetRevisions.resolve(old, List.of()).update();
+        steady = statefulSet(pods, "nginx:2");
+        ControllerRevision newRev = StatefulSetRevisions.resolve(steady, List.of(oldRev)).update();
+        history = List.of(oldRev, newRev);
+        oldRevision = oldRev.getMetadata().getName();
+        newRevision = newRev.getMetadata().getName();
+
+        rollout = statefulSet(pods, "nginx:2");
+        rollout.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        RollingUpdateStatefulSetStrategy ru = rollingUpdate(rollout);
+        ru.setMaxUnavailable(new IntOrString("20%"));
+        ru.setPodUpdatePolicy(StatefulSetReconciler.IN_PLACE_IF_POSSIBLE);
+
+        priorityRollout = statefulSet(pods, "nginx:2");
+        priorityRollout.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        RollingUpdateStatefulSetStrategy pru = rollingUpdate(priorityRollout);
+        pru.setMaxUnavailable(new IntOrString("20%"));
+        pru.setPodUpdatePolicy(StatefulSetReconciler.IN_PLACE_IF_POSSIBLE);
+        UpdatePriorityStrategy priority = new UpdatePriorityStrategy();
+        priority.setWeightPriority(List.of(weight(50, "tier", "canary"), weight(10, "zone", "a")));
+        pru.setUnorderedUpdate(new dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy());
+        pru.getUnorderedUpdate().setPriorityStrategy(priority);
+
+        scaleDown = statefulSet(pods - 100, "nginx:2");
+        scaleDown.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+
+        Random random = new Random(42);
+        settledPods = new ArrayList<>(pods);
+        rolloutPods = new ArrayList<>(pods);
+        for (int i = 0; i < pods; i++) {
+            settledPods.add(pod(i, newRevision, random));
+            // Highest ordinals first, as a rolling update goes: the top 40% are already updated.
+            rolloutPods.add(pod(i, i >= pods * 6 / 10 ? newRevision : oldRevision, random));
+        }
+    }
+
+    private Pod pod(int ordinal, String revision, Random random) {
+        return new PodBuilder().withNewMetadata().withName(PodOrdinals.podName("db", ordinal)).withNamespace("default")
+                .withUid("uid-" + ordinal).withCreationTimestamp(NOW.minusSeconds(3600 + random.nextInt(600)).toString())
+                .addToLabels("app", "db").addToLabels(WellKnown.CONTROLLER_REVISION_HASH_LABEL, revision)
+                .addToLabels(StatefulSetPods.POD_NAME_LABEL, PodOrdinals.podName("db", ordinal))
+                .addToLabels("tier", ordinal % 10 == 0 ? "canary" : "main")
+                .addToLabels("zone", ordinal % 3 == 0 ? "a" : "b")
+                .endMetadata()
+                .withNewSpec().withNodeName("node-" + random.nextInt(100)).addNewContainer().withName("main")
+                .withImage(revision.equals(newRevision) ? "nginx:2" : "nginx:1").endContainer().addNewReadinessGate()
+                .withConditionType(WellKnown.INPLACE_UPDATE_READY_CONDITION).endReadinessGate().endSpec()
+                .withNewStatus().withPhase("Running")
+                .addNewCondition().withType("Ready").withStatus("True")
+                .withLastTransitionTime(NOW.minusSeconds(60 + random.nextInt(3000)).toString()).endCondition()
+                .addNewCondition().withType(WellKnown.INPLACE_UPDATE_READY_CONDITION).withStatus("True").endCondition()
+                .endStatus().build();
+    }
+
+    private static UpdatePriorityWeightTerm weight(int weight, String key, String value) {
+        UpdatePriorityWeightTerm t = new UpdatePriorityWeightTerm();
+        t.setWeight(weight);
+        t.setMatchSelector(new LabelSelectorBuilder().addToMatchLabels(key, value).build());
+        return t;
+    }
+
+    private static StatefulSet statefulSet(int replicas, String image) {
+        StatefulSet set = new StatefulSet();
+        set.setMetadata(new ObjectMetaBuilder().withName("db").withNamespace("default").withUid("sts-uid")
+                .withGeneration(2L).build());
+        StatefulSetSpec spec = new StatefulSetSpec();
+        spec.setReplicas(replicas);
+        spec.setServiceName("db");
+        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", "db").build());
+        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", "db").endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage(image).endContainer().endSpec().build());
+        set.setSpec(spec);
+        return set;
+    }
+
+    private static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSet set) {
+        StatefulSetUpdateStrategy us = new StatefulSetUpdateStrategy();
+        us.setRollingUpdate(new RollingUpdateStatefulSetStrategy());
+        set.getSpec().setUpdateStrategy(us);
+        return us.getRollingUpdate();
+    }
+
+    /** The decision of one reconcile, the way {@code StatefulSetReconciler} puts it together. */
+    private Decision decide(StatefulSet set, List<Pod> podList) {
+        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, history);
+        String updateRevision = revs.update().getMetadata().getName();
+        Map<String, ControllerRevision> byName = new HashMap<>();
+        history.forEach(r -> byName.put(r.getMetadata().getName(), r));
+        String setName = set.getMetadata().getName();
+        Map<Integer, Pod> byOrdinal = new HashMap<>();
+        for (Pod p : podList) {
+            byOrdinal.put(PodOrdinals.ordinalOf(setName, p.getMetadata().getName()), p);
+        }
+        StatefulSetSpec spec = set.getSpec();
+        int replicas = spec.getReplicas();
+        RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
+                : spec.getUpdateStrategy().getRollingUpdate();
+        boolean parallel = StatefulSetReconciler.PARALLEL.equals(spec.getPodManagementPolicy());
+        boolean inPlacePolicy = ru != null && StatefulSetReconciler.IN_PLACE_IF_POSSIBLE.equals(ru.getPodUpdatePolicy());
+        int maxUnavailable = ru == null || ru.getMaxUnavailable() == null ? 1
+                : Math.max(1, dev.kruisevertx.api.common.IntOrPercent.scaledValue(ru.getMaxUnavailable(), replicas, false));
+        Function<Pod, String> revisionOf = p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+        Map<String, InPlaceUpdateSpec> specs = new HashMap<>();
+        Predicate<Pod> inPlaceUpdatable = p -> inPlacePolicy && specs.computeIfAbsent(revisionOf.apply(p),
+                n -> InPlaceUpdateCalculator.calculate(InPlaceUpdateCalculator.templateOf(byName.get(n)),
+                        spec.getTemplate(), updateRevision, InPlaceUpdateOptions.defaults())) != null;
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, PodOrdinals.desired(replicas, 0, Set.of()),
+                parallel, true, 0, maxUnavailable, false, null, 0, oldRevision, updateRevision, byOrdinal, revisionOf,
+                inPlaceUpdatable, false, parallel && ru != null && ru.getUnorderedUpdate() != null
+                ? ru.getUnorderedUpdate().getPriorityStrategy() : null, NOW);
+        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
+        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, podList, revisionOf, oldRevision,
+                updateRevision, replicas, 0, NOW);
+        return new Decision(plan, status);
+    }
+
+    public record Decision(StatefulSetPlan plan, StatefulSetStatus status) {
+    }
+
+    @Benchmark
+    public Decision decideSteady() {
+        return decide(steady, settledPods);
+    }
+
+    @Benchmark
+    public Decision decideInPlaceRollout() {
+        return decide(rollout, rolloutPods);
+    }
+
+    @Benchmark
+    public Decision decidePriorityRollout() {
+        return decide(priorityRollout, rolloutPods);
+    }
+
+    @Benchmark
+    public Decision decideScaleDownBy100() {
+        return decide(scaleDown, settledPods);
+    }
+
+    @Benchmark
+    public ControllerRevision revisionOnly() {
+        return StatefulSetRevisions.resolve(rollout, history).update();
+    }
+
+    @Benchmark
+    public StatefulSetStatus statusOnly() {
+        return StatefulSetStatusCalculator.calculate(rollout, rolloutPods,
+                p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), oldRevision, newRevision, pods, 0, NOW);
+    }
+}

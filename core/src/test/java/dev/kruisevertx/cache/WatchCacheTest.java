@@ -185,9 +185,11 @@ class WatchCacheTest {
     @Test
     void readsReturnTheCachedInstancesThemselves() throws Exception {
         newCache(WatchCacheOptions.defaults().withMutationDetector(false));
-        cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1", "uid-1")).create();
         CachedResource<Pod> pods = cache.resource(Pod.class);
         sync(Pod.class);
+        // Created after the first list, so it arrives by exactly one watch event: a pod that predates the list can
+        // be delivered again by the mock server's watch, legitimately replacing the cached instance mid-test.
+        cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1", "uid-1")).create();
         await("pod cached", () -> pods.get("a", "web-0") != null);
 
         Pod viaGet = pods.get("a", "web-0");

@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * Index names and functions of the watch cache. Names match OpenKruise's field indexes so code ported
- * from it reads the same. {@link #NAMESPACE} and {@link #OWNER_UID} exist for every kind,
+ * from it reads the same. {@link #NAMESPACE}, {@link #OWNER_UID} and {@link #ORPHAN_NAMESPACE} exist for every kind,
  * {@link #NODE_NAME} for Pods; controllers register others with {@link WatchCache#addIndex}.
  *
  * <p>Index functions run under the informer's cache lock on every change: keep them cheap and pure.
@@ -22,6 +22,11 @@ public final class Indexes {
     public static final String NAMESPACE = "namespace";
     /** UID of every owner reference. */
     public static final String OWNER_UID = "ownerRefUID";
+    /**
+     * Namespace of an object that has no controller owner reference (an orphan). Controllers look for pods to
+     * adopt here instead of scanning their whole namespace on every reconcile.
+     */
+    public static final String ORPHAN_NAMESPACE = "orphanNamespace";
     /** {@code spec.nodeName} of a Pod; unscheduled pods are not indexed. */
     public static final String NODE_NAME = "spec.nodeName";
     /** Name of the controller owner (OpenKruise uses it for Jobs, BroadcastJobs and ImageListPullJobs of an AdvancedCronJob). */
@@ -44,6 +49,22 @@ public final class Indexes {
             }
         }
         return uids;
+    };
+
+    /** The namespace of an object without a controller owner reference; nothing for owned or cluster-scoped objects. */
+    public static final Function<HasMetadata, List<String>> ORPHAN_NAMESPACES = obj -> {
+        if (obj.getMetadata() == null || obj.getMetadata().getNamespace() == null) {
+            return List.of();
+        }
+        List<OwnerReference> refs = obj.getMetadata().getOwnerReferences();
+        if (refs != null) {
+            for (OwnerReference ref : refs) {
+                if (Boolean.TRUE.equals(ref.getController())) {
+                    return List.of();
+                }
+            }
+        }
+        return List.of(obj.getMetadata().getNamespace());
     };
 
     /** A Pod's node, if scheduled. */

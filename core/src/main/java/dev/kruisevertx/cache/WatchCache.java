@@ -27,7 +27,7 @@ import java.util.function.Function;
  * The process-wide watch cache: exactly one fabric8 {@link SharedIndexInformer} per resource type,
  * created on the first {@link #resource} call and shared by every controller and webhook handler.
  *
- * <p>Every informer gets the {@link Indexes#NAMESPACE} and {@link Indexes#OWNER_UID} indexes, Pods also
+ * <p>Every informer gets the {@link Indexes#NAMESPACE}, {@link Indexes#OWNER_UID} and {@link Indexes#ORPHAN_NAMESPACE} indexes, Pods also
  * {@link Indexes#NODE_NAME}; components add their own with {@link #addIndex} before the informer starts.
  * Reads return the cached instances without copying; see the read-only contract on {@link CachedResource}.
  *
@@ -203,6 +203,7 @@ public final class WatchCache implements AutoCloseable {
         });
         InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
         resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
+        resource.addIndex(Indexes.ORPHAN_NAMESPACE, (Function<T, List<String>>) (Function<?, ?>) Indexes.ORPHAN_NAMESPACES);
         if (type == Pod.class) {
             resource.addIndex(Indexes.NODE_NAME, (Function<T, List<String>>) (Function<?, ?>) Indexes.POD_NODE_NAME);
         }

@@ -129,10 +129,17 @@ class WatchCacheTest {
         assertEquals(Set.of("db-0", "db-1"), names(pods.byIndex(Indexes.NAMESPACE, "b")));
         assertEquals(Set.of("web-0", "web-1"), names(pods.byIndex(Indexes.OWNER_UID, "uid-1")));
         assertEquals(Set.of("web-1"), names(pods.byIndex(Indexes.OWNER_UID, "uid-2")));
+        assertEquals(Set.of("db-1"), names(pods.byIndex(Indexes.ORPHAN_NAMESPACE, "b")));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.ORPHAN_NAMESPACE, "a")));
         assertEquals(Set.of("web-0", "db-0"), names(pods.byIndex(Indexes.NODE_NAME, "node-1")));
         assertEquals(Set.of(), names(pods.byIndex(Indexes.NODE_NAME, "")));
         assertEquals(Set.of("db-0", "db-1"), names(pods.byIndex("app", "db")));
         assertThrows(IllegalArgumentException.class, () -> pods.byIndex("no-such-index", "x"));
+
+        // A pod released by its controller becomes an orphan in the index.
+        cluster.client.pods().inNamespace("a").withName("web-0")
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata().withOwnerReferences().endMetadata().build());
+        await("web-0 indexed as an orphan", () -> names(pods.byIndex(Indexes.ORPHAN_NAMESPACE, "a")).equals(Set.of("web-0")));
         assertThrows(IllegalStateException.class,
                 () -> cache.addIndex(Pod.class, "late", p -> List.of()));
 

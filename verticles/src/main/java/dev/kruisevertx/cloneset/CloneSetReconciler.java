@@ -166,15 +166,16 @@ final class CloneSetReconciler implements Reconciler {
     }
 
     /**
-     * Active orphans matching the selector: the whole namespace on the CloneSet's first look (or after its selector
-     * changed), otherwise only the pods the event handler saw matching since the last reconcile.
+     * Active orphans matching the selector: every orphan of the namespace (the cache's orphan index) on the
+     * CloneSet's first look (or after its selector changed), otherwise only the pods the event handler saw
+     * matching since the last reconcile.
      */
     private List<Pod> orphansToAdopt(Request request, CloneSet cs, Predicate<Map<String, String>> selector) {
         String uid = cs.getMetadata().getUid();
         Set<String> names = orphans.take(request.key(), uid, cs.getSpec().getSelector());
         List<Pod> adopt = new ArrayList<>();
         if (names == null) {
-            for (Pod p : pods.list(request.namespace())) {
+            for (Pod p : pods.byIndex(Indexes.ORPHAN_NAMESPACE, request.namespace())) {
                 if (adoptable(p, selector)) {
                     adopt.add(p);
                 }

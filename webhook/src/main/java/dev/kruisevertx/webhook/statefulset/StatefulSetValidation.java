@@ -34,13 +34,14 @@ public final class StatefulSetValidation {
     static final List<String> VCT_UPDATE_TYPES = List.of("OnDelete", "OnPodRollingUpdate");
     /** OpenKruise caps rollingUpdate.minReadySeconds at 5 minutes. */
     static final int MAX_MIN_READY_SECONDS = 300;
+    /** OpenKruise v1.9's updatable spec fields (scaleStrategy is allowed although its message does not say so). */
     static final List<String> UPDATABLE = List.of("replicas", "template", "updateStrategy", "reserveOrdinals",
             "lifecycle", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "scaleStrategy", "ordinals",
-            "volumeClaimUpdateStrategy");
+            "volumeClaimTemplates", "volumeClaimUpdateStrategy");
     static final String UPDATABLE_FIELDS_MESSAGE = "updates to statefulset spec for fields other than 'replicas', "
-            + "'template', 'updateStrategy', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
-            + "'persistentVolumeClaimRetentionPolicy', 'scaleStrategy', 'ordinals' and 'volumeClaimUpdateStrategy' "
-            + "are forbidden";
+            + "'ordinals', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
+            + "'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and "
+            + "'updateStrategy' are forbidden";
     private static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
 
     private StatefulSetValidation() {

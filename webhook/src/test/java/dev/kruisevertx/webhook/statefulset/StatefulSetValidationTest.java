@@ -103,10 +103,17 @@ class StatefulSetValidationTest {
         changed.getSpec().setReplicas(5);
         changed.getSpec().setReserveOrdinals(List.of(new IntOrString(2)));
         ru(changed).setPartition(3);
+        // OpenKruise v1.9 lets volumeClaimTemplates change (new templates, grown requests).
+        changed.getSpec().setVolumeClaimTemplates(List.of(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("data").endMetadata().withNewSpec().withAccessModes("ReadWriteOnce")
+                .withNewResources().addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("2Gi"))
+                .endResources().endSpec().build()));
         assertEquals(List.of(), StatefulSetValidation.validateUpdate(changed, old));
         changed.getSpec().setServiceName("other");
         String message = FieldError.aggregate(StatefulSetValidation.validateUpdate(changed, old));
         assertTrue(message.contains(StatefulSetValidation.UPDATABLE_FIELDS_MESSAGE), message);
+        assertTrue(message.contains("`volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and 'updateStrategy'"),
+                message);
     }
 
     static RollingUpdateStatefulSetStrategy ru(StatefulSet s) {

@@ -80,7 +80,8 @@ public final class StatefulSetPlanner {
      *
      * @param onRollingUpdate whether the strategy applies at all
      * @param match           every existing PVC of the pod is compatible with its template and large enough
-     * @param ready           every existing PVC of the pod reports the capacity it requests
+     * @param ready           every existing PVC of the pod reports the capacity it requests (a smaller, not yet
+     *                        expanded PVC is ready)
      * @param resized         every existing PVC of the pod finished expanding (or only waits for the file system)
      */
     public record Claims(boolean onRollingUpdate, Predicate<Pod> match, Predicate<Pod> ready, Predicate<Pod> resized) {

@@ -371,8 +371,8 @@ final class StatefulSetReconciler implements Reconciler {
         }
         return new StatefulSetPlanner.Claims(true,
                 p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.matches(e.getKey(), e.getValue())),
-                p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.matches(e.getKey(), e.getValue())
-                        && StatefulSetClaims.ready(e.getKey())),
+                p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.compatibleWithoutSize(e.getKey(),
+                        e.getValue()) && StatefulSetClaims.ready(e.getKey())),
                 p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.resizeCompleted(e.getKey(),
                         e.getValue())));
     }

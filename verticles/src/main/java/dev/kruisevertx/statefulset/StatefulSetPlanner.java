@@ -29,6 +29,8 @@ import java.util.function.Predicate;
  * {@code rollingUpdate.maxUnavailable}.
  */
 public final class StatefulSetPlanner {
+    /** How often a set looks at PVCs expanding for OnPodRollingUpdate. */
+    static final Duration CLAIM_RESIZE_RECHECK = Duration.ofSeconds(5);
     private StatefulSetPlanner() {
     }
 
@@ -268,6 +270,11 @@ public final class StatefulSetPlanner {
         // A ready pod becoming available after minReadySeconds produces no event; look again then.
         for (Pod pod : s.pods().values()) {
             requeue = earliest(requeue, availableIn(s, pod));
+        }
+        // PVC capacity growing produces no event this controller maps to the set; look again while any expands.
+        if (s.claims().onRollingUpdate() && (!resize.isEmpty() || s.pods().values().stream()
+                .anyMatch(p -> !Pods.isTerminating(p) && !s.claims().ready().test(p)))) {
+            requeue = earliest(requeue, CLAIM_RESIZE_RECHECK);
         }
         String note = blockedBy != null ? blockedBy : updateNote;
         return new StatefulSetPlan(creates, deletes, inPlace, resize, summary(s, creates, deletes, inPlace, resize, note),

@@ -237,6 +237,7 @@ class StatefulSetPlannerTest {
         growing.add("web-2");
         StatefulSetPlan waiting = b.plan();
         assertTrue(waiting.isEmpty(), waiting.summary());
+        assertEquals(StatefulSetPlanner.CLAIM_RESIZE_RECHECK, waiting.requeueAfter(), "looks again while expanding");
 
         // Expanded: web-2 stays (same revision), the next pod's PVCs grow.
         growing.remove("web-2");
@@ -245,6 +246,7 @@ class StatefulSetPlannerTest {
         // Without the strategy the same pods need nothing.
         b.claims = StatefulSetPlanner.Claims.NONE;
         assertTrue(b.plan().isEmpty());
+        assertEquals(Duration.ZERO, b.plan().requeueAfter());
     }
 
     @Test

@@ -252,7 +252,7 @@ final class StatefulSetReconciler implements Reconciler {
 
         StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
         Set<Integer> desired = new HashSet<>(state.desired());
-        Future<Void> acted = maintainClaims(set, owned, desired, failures)
+        Future<Void> acted = maintainPods(set, owned, desired, failures)
                 .compose(v -> execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
                         updateRevision, failures))
                 .compose(v -> refreshInPlace(set, owned, updateRevision, now));
@@ -378,17 +378,14 @@ final class StatefulSetReconciler implements Reconciler {
     }
 
     /**
-     * Keeps each pod's PVCs in line with the set before pods are created or deleted: ownerReferences as the
+     * Keeps each pod's identity and PVCs in line with the set before pods are created or deleted (upstream's
+     * UpdateStatefulPod; a failure is FailedUpdatePod): the pod-name label, PVC ownerReferences as the
      * retention policy asks (gate StatefulSetAutoDeletePVC; condemned pods get theirs before they go), and missing
      * PVCs created for a pod still Pending or one that predates a volumeClaimTemplate. A pod's volumes cannot change
      * after creation, so such a pod mounts the new PVC once it is recreated by the next update.
      */
-    private Future<Void> maintainClaims(StatefulSet set, List<Pod> owned, Set<Integer> desired,
+    private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, Set<Integer> desired,
                                         StatefulSetConditions.Failures failures) {
-        List<PersistentVolumeClaim> templates = set.getSpec().getVolumeClaimTemplates();
-        if (templates == null || templates.isEmpty()) {
-            return Future.succeededFuture();
-        }
         boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
         var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
         boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());
@@ -410,6 +407,9 @@ final class StatefulSetReconciler implements Reconciler {
             if (condemned) {
                 continue;
             }
+            if (!p.getMetadata().getName().equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))) {
+                out.add(restoreIdentity(p, ordinal).onFailure(failures::updateFailed));
+            }
             boolean storageMatches = StatefulSetClaims.storageMatches(set, p, ordinal);
             if (!storageMatches || Pods.PHASE_PENDING.equals(Pods.phase(p))) {
                 Future<Void> created = createClaims(set, p.getMetadata().getName(),
@@ -418,6 +418,35 @@ final class StatefulSetReconciler implements Reconciler {
             }
         }
         return Future.join(out).mapEmpty();
+    }
+
+    /** Puts back the pod-name label (and the index labels with gate PodIndexLabel) a pod lost, as upstream. */
+    private Future<Void> restoreIdentity(Pod pod, int ordinal) {
+        boolean podIndexLabel = ctx.gates().enabled(Feature.PodIndexLabel);
+        String name = pod.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(name).edit(live -> {
+                    var meta = new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata()
+                            .addToLabels(StatefulSetPods.POD_NAME_LABEL, name);
+                    if (podIndexLabel) {
+                        meta.addToLabels(StatefulSetPods.K8S_POD_INDEX_LABEL, Integer.toString(ordinal))
+                                .addToLabels(StatefulSetPods.KRUISE_POD_INDEX_LABEL, Integer.toString(ordinal));
+                    }
+                    return meta.endMetadata().build();
+                });
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).map(written -> {
+            if (written != null) {
+                versions.expect(written);
+            }
+            return null;
+        });
     }
 
     private Future<Void> patchClaimOwners(StatefulSet set, PersistentVolumeClaim claim, Pod pod, boolean condemned) {

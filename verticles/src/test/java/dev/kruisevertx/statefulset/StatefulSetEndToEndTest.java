@@ -402,6 +402,12 @@ class StatefulSetEndToEndTest {
             return p != null && Pods.isControlledBy(p, uid);
         });
         Await.waitFor("adopt-0 created", WAIT, () -> client.pods().inNamespace(NS).withName("adopt-0").get() != null);
+        // The adopted pod gets the identity labels a pod of the set has (upstream UpdateStatefulPod).
+        Await.waitFor("adopt-1 labelled with its identity", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            return "adopt-1".equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))
+                    && "1".equals(Pods.label(p, StatefulSetPods.KRUISE_POD_INDEX_LABEL));
+        });
 
         client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
             p.getMetadata().getLabels().put("app", "elsewhere");

@@ -3,6 +3,7 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimStatus;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -15,7 +16,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
@@ -106,16 +106,7 @@ final class StatefulSetClaims {
 
     /** Same storage class (when both name one) and the same access modes in the same order: all but the size. */
     static boolean compatibleWithoutSize(PersistentVolumeClaim claim, PersistentVolumeClaim template) {
-        String tsc = template.getSpec() == null ? null : template.getSpec().getStorageClassName();
-        String csc = claim.getSpec() == null ? null : claim.getSpec().getStorageClassName();
-        if (tsc != null && csc != null && !tsc.equals(csc)) {
-            return false;
-        }
-        List<String> cm = claim.getSpec() == null || claim.getSpec().getAccessModes() == null ? List.of()
-                : claim.getSpec().getAccessModes();
-        List<String> tm = template.getSpec() == null || template.getSpec().getAccessModes() == null ? List.of()
-                : template.getSpec().getAccessModes();
-        return cm.equals(tm);
+        return VolumeClaimComparison.compatibleWithoutSize(claim, template);
     }
 
     /** The claim requests less storage than its template: it must be expanded. */
@@ -178,9 +169,7 @@ final class StatefulSetClaims {
     }
 
     private static BigDecimal requested(PersistentVolumeClaim claim) {
-        Map<String, Quantity> requests = claim.getSpec() == null || claim.getSpec().getResources() == null ? null
-                : claim.getSpec().getResources().getRequests();
-        return amount(requests == null ? null : requests.get("storage"));
+        return VolumeClaimComparison.requestedStorage(claim);
     }
 
     private static BigDecimal amount(Quantity q) {

@@ -385,7 +385,7 @@ final class StatefulSetReconciler implements Reconciler {
      * after creation, so such a pod mounts the new PVC once it is recreated by the next update.
      */
     private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, Set<Integer> desired,
-                                        StatefulSetConditions.Failures failures) {
+                                      StatefulSetConditions.Failures failures) {
         boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
         var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
         boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());

@@ -116,6 +116,39 @@ class StatefulSetValidationTest {
                 message);
     }
 
+    static io.fabric8.kubernetes.api.model.PersistentVolumeClaim vct(String name, String size, String mode) {
+        return new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder().withNewMetadata().withName(name)
+                .endMetadata().withNewSpec().withAccessModes(mode).withNewResources()
+                .addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity(size)).endResources().endSpec()
+                .build();
+    }
+
+    @Test
+    void onPodRollingUpdateTemplatesMayOnlyChangeTheirSize() {
+        StatefulSet old = valid();
+        old.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteOnce")));
+        StatefulSet changed = valid();
+        // Under OnDelete anything goes (the PVCs change when deleted).
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteMany"), vct("logs", "1Gi",
+                "ReadWriteOnce")));
+        assertEquals(List.of(), StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old));
+
+        dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy strategy =
+                new dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy();
+        strategy.setType("OnPodRollingUpdate");
+        changed.getSpec().setVolumeClaimUpdateStrategy(strategy);
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate can not be added or deleted when OnRollingUpdate"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("logs", "1Gi", "ReadWriteOnce")));
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate name can not be modified"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteMany")));
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate can not be modified when OnRollingUpdate"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "5Gi", "ReadWriteOnce")));
+        assertEquals(List.of(), StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old));
+    }
+
     static RollingUpdateStatefulSetStrategy ru(StatefulSet s) {
         return s.getSpec().getUpdateStrategy().getRollingUpdate();
     }

@@ -79,6 +79,15 @@ final class StatefulSetClaims {
         return out;
     }
 
+    /**
+     * A claim still referencing an earlier pod of the same name (upstream PodClaimIsStale, whenScaled=Delete): the
+     * pod about to be created must wait until the garbage collector removes it, or it would lose the claim.
+     */
+    static boolean staleForNewPod(PersistentVolumeClaim claim, String podName) {
+        return claim.getMetadata().getOwnerReferences() != null && claim.getMetadata().getOwnerReferences().stream()
+                .anyMatch(r -> "Pod".equals(r.getKind()) && podName.equals(r.getName()));
+    }
+
     /** A plain (non-controller) reference to the set, as Kubernetes puts on claims for garbage collection. */
     static OwnerReference setReference(StatefulSet set) {
         return new OwnerReferenceBuilder().withApiVersion(StatefulSet.API_VERSION).withKind(StatefulSet.KIND)

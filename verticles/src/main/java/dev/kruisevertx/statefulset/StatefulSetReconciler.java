@@ -297,6 +297,17 @@ final class StatefulSetReconciler implements Reconciler {
                 Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), clock.instant());
             }
             List<PersistentVolumeClaim> pvcs = StatefulSetPods.newClaims(set, c.ordinal(), ownClaims);
+            if (deleteOnScale) {
+                PersistentVolumeClaim stale = pvcs.stream().map(x -> claims.get(x.getMetadata().getNamespace(),
+                        x.getMetadata().getName())).filter(x -> x != null
+                        && StatefulSetClaims.staleForNewPod(x, pod.getMetadata().getName())).findFirst().orElse(null);
+                if (stale != null) {
+                    steps.add(Future.failedFuture(new IllegalStateException("PVC " + stale.getMetadata().getName()
+                            + " still belongs to an earlier pod " + pod.getMetadata().getName()
+                            + "; waiting for it to be collected before creating the pod")));
+                    continue;
+                }
+            }
             steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod))
                     .onFailure(failures::createFailed));
         }

@@ -141,4 +141,14 @@ class StatefulSetClaimsTest {
         s.getSpec().setVolumeClaimTemplates(List.of());
         assertNull(StatefulSetClaims.status(s, List.of(0), (ns, n) -> null));
     }
+
+    @Test
+    void aClaimOfAnEarlierPodOfTheSameNameIsStale() {
+        OwnerReference oldPod = new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod").withName("web-1")
+                .withUid("gone").build();
+        assertTrue(StatefulSetClaims.staleForNewPod(claim("1Gi", null, FOREIGN, oldPod), "web-1"));
+        assertFalse(StatefulSetClaims.staleForNewPod(claim("1Gi", null, FOREIGN), "web-1"));
+        assertFalse(StatefulSetClaims.staleForNewPod(claim("1Gi", null,
+                StatefulSetClaims.setReference(set("Delete", "Delete"))), "web-1"));
+    }
 }

@@ -13,7 +13,8 @@ import java.util.UUID;
 
 /**
  * Kubernetes Events on an Advanced StatefulSet with the upstream reasons and wording (SuccessfulCreate,
- * FailedCreate, SuccessfulDelete, FailedDelete, SuccessfulUpdatePodInPlace...), source {@code statefulset-controller}.
+ * FailedCreate, SuccessfulDelete, FailedDelete, SuccessfulUpdatePodInPlace, SuccessfulResize...), source
+ * {@code statefulset-controller}.
  * Best effort: a failed event write is logged and never fails a reconcile.
  */
 final class StatefulSetEvents {
@@ -41,15 +42,21 @@ final class StatefulSetEvents {
         }
     }
 
-    void claimCreated(StatefulSet set, String claim, String pod, Throwable failure) {
+    /** Upstream's claim events: SuccessfulCreate/FailedCreate, and SuccessfulResize/FailedResize for expansions. */
+    void claimAction(StatefulSet set, String verb, String claim, String pod, Throwable failure) {
         String setName = set.getMetadata().getName();
         if (failure == null) {
-            emit(set, "Normal", "SuccessfulCreate", "create Claim " + claim + " Pod " + pod + " in StatefulSet "
-                    + setName + " success");
+            emit(set, "Normal", "Successful" + capitalized(verb), verb + " Claim " + claim + " Pod " + pod
+                    + " in StatefulSet " + setName + " success");
         } else {
-            emit(set, "Warning", "FailedCreate", "create Claim " + claim + " for Pod " + pod + " in StatefulSet "
-                    + setName + " failed error: " + failure.getMessage());
+            emit(set, "Warning", "Failed" + capitalized(verb), verb + " Claim " + claim + " for Pod " + pod
+                    + " in StatefulSet " + setName + " failed error: " + failure.getMessage());
         }
+    }
+
+    void claimNotUpdatable(StatefulSet set, String claim) {
+        emit(set, "Warning", "FailedUpdatePVC", "failed to update pvc " + claim
+                + ": contains diff other than spec resource, wait pvc to be deleted");
     }
 
     void inPlace(StatefulSet set, String pod, String revision, Throwable failure) {

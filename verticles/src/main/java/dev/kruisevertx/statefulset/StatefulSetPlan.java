@@ -9,15 +9,17 @@ import java.util.List;
  * @param creates      pods (with their PVCs) to create, in order
  * @param deletes      pods to delete: failed ones, condemned ones (scale-down, reserved) and ones recreated by an update
  * @param inPlace      pods to update in place to the update revision
+ * @param resize       pods whose PVCs are expanded to the grown volumeClaimTemplates (OnPodRollingUpdate)
  * @param summary      one line for {@code /debug/plans} and the log
  * @param requeueAfter when to look again although no event will come (minReadySeconds running out); zero for never
  */
-public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, String summary,
-                              Duration requeueAfter) {
+public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
+                              String summary, Duration requeueAfter) {
     public StatefulSetPlan {
         creates = List.copyOf(creates);
         deletes = List.copyOf(deletes);
         inPlace = List.copyOf(inPlace);
+        resize = List.copyOf(resize);
     }
 
     /** A pod to create at {@code revision}. */
@@ -38,6 +40,6 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
     }
 
     public boolean isEmpty() {
-        return creates.isEmpty() && deletes.isEmpty() && inPlace.isEmpty();
+        return creates.isEmpty() && deletes.isEmpty() && inPlace.isEmpty() && resize.isEmpty();
     }
 }

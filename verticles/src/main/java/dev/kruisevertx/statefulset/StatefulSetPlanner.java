@@ -29,6 +29,8 @@ import java.util.function.Predicate;
  * {@code rollingUpdate.maxUnavailable}.
  */
 public final class StatefulSetPlanner {
+    /** How often a set looks at PVCs expanding for OnPodRollingUpdate. */
+    static final Duration CLAIM_RESIZE_RECHECK = Duration.ofSeconds(5);
     private StatefulSetPlanner() {
     }
 
@@ -53,18 +55,46 @@ public final class StatefulSetPlanner {
      * @param inPlaceOnly         podUpdatePolicy InPlaceOnly: a pod that cannot be updated in place waits
      * @param priority            unorderedUpdate.priorityStrategy (Parallel only), or null for descending ordinals
      * @param now                 the time of the decision
+     * @param claims              the pods' PVCs against grown templates (volumeClaimUpdateStrategy)
      */
     public record State(String setName, List<Integer> desired, boolean parallel, boolean rollingUpdate, int partition,
                         int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
                         String currentRevision, String updateRevision, Map<Integer, Pod> pods,
                         Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
-                        UpdatePriorityStrategy priority, Instant now) {
+                        UpdatePriorityStrategy priority, Instant now, Claims claims) {
+        /** Without volumeClaimUpdateStrategy: PVCs play no part in the rolling update. */
+        public State(String setName, List<Integer> desired, boolean parallel, boolean rollingUpdate, int partition,
+                     int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
+                     String currentRevision, String updateRevision, Map<Integer, Pod> pods,
+                     Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
+                     UpdatePriorityStrategy priority, Instant now) {
+            this(setName, desired, parallel, rollingUpdate, partition, maxUnavailable, paused, scaleMaxUnavailable,
+                    minReadySeconds, currentRevision, updateRevision, pods, revisionOf, inPlaceUpdatable, inPlaceOnly,
+                    priority, now, Claims.NONE);
+        }
+    }
+
+    /**
+     * What the rolling update knows about each pod's PVCs when volumeClaimUpdateStrategy is OnPodRollingUpdate (gate
+     * StatefulSetAutoResizePVCGate): a pod whose PVCs request less than the templates is due for an update even at
+     * the update revision; its PVCs are expanded first (within maxUnavailable) and the pod waits until the expansion
+     * completes; a pod whose PVCs are not ready counts as unavailable.
+     *
+     * @param onRollingUpdate whether the strategy applies at all
+     * @param match           every existing PVC of the pod is compatible with its template and large enough
+     * @param ready           every existing PVC of the pod reports the capacity it requests (a smaller, not yet
+     *                        expanded PVC is ready)
+     * @param resized         every existing PVC of the pod finished expanding (or only waits for the file system)
+     */
+    public record Claims(boolean onRollingUpdate, Predicate<Pod> match, Predicate<Pod> ready, Predicate<Pod> resized) {
+        public static final Claims NONE = new Claims(false, p -> true, p -> true, p -> true);
     }
 
     public static StatefulSetPlan plan(State s) {
         List<StatefulSetPlan.Create> creates = new ArrayList<>();
         List<StatefulSetPlan.Delete> deletes = new ArrayList<>();
         List<String> inPlace = new ArrayList<>();
+        List<String> resize = new ArrayList<>();
         Set<Integer> desiredSet = new HashSet<>(s.desired());
         boolean monotonic = !s.parallel();
         Duration requeue = Duration.ZERO;
@@ -119,8 +149,8 @@ public final class StatefulSetPlanner {
             }
         }
         if (monotonic && blockedBy != null) {
-            return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, blockedBy),
-                    requeue);
+            return new StatefulSetPlan(creates, deletes, inPlace, resize,
+                    summary(s, creates, deletes, inPlace, resize, blockedBy), requeue);
         }
 
         // 2. Condemned pods go, highest ordinal first.
@@ -150,8 +180,8 @@ public final class StatefulSetPlanner {
             }
         }
         if (monotonic && blockedBy != null) {
-            return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, blockedBy),
-                    requeue);
+            return new StatefulSetPlan(creates, deletes, inPlace, resize,
+                    summary(s, creates, deletes, inPlace, resize, blockedBy), requeue);
         }
 
         // 3. Rolling update of ordinals from the partition on.
@@ -175,8 +205,9 @@ public final class StatefulSetPlanner {
                     }
                     continue;
                 }
-                boolean current = s.updateRevision().equals(s.revisionOf().apply(pod));
-                boolean healthy = !Pods.isTerminating(pod) && available(s, pod);
+                boolean current = s.updateRevision().equals(s.revisionOf().apply(pod))
+                        && (!s.claims().onRollingUpdate() || s.claims().match().test(pod));
+                boolean healthy = !Pods.isTerminating(pod) && updateAvailable(s, pod);
                 if (!healthy) {
                     updateUnavailable++;
                     requeue = earliest(requeue, availableIn(s, pod));
@@ -192,7 +223,7 @@ public final class StatefulSetPlanner {
             }
             for (int idx : order) {
                 Pod pod = all.get(idx);
-                boolean healthy = available(s, pod);
+                boolean healthy = updateAvailable(s, pod);
                 if (healthy && updateUnavailable >= budget) {
                     // Unavailable pods later in the order may still be updated: that costs no availability.
                     updateNote = "maxUnavailable " + budget + " reached";
@@ -203,6 +234,26 @@ public final class StatefulSetPlanner {
                     break;
                 }
                 String name = pod.getMetadata().getName();
+                if (s.claims().onRollingUpdate()) {
+                    if (!s.claims().match().test(pod)) {
+                        // PVCs grow first; the pod follows once the expansion is done.
+                        resize.add(name);
+                        if (healthy) {
+                            updateUnavailable++;
+                        }
+                        continue;
+                    }
+                    if (!s.claims().resized().test(pod)) {
+                        updateNote = "waiting for the PVCs of " + name + " to finish resizing";
+                        if (healthy) {
+                            updateUnavailable++;
+                        }
+                        continue;
+                    }
+                    if (s.updateRevision().equals(s.revisionOf().apply(pod))) {
+                        continue;
+                    }
+                }
                 if (s.inPlaceUpdatable().test(pod)) {
                     inPlace.add(name);
                 } else if (s.inPlaceOnly()) {
@@ -220,8 +271,14 @@ public final class StatefulSetPlanner {
         for (Pod pod : s.pods().values()) {
             requeue = earliest(requeue, availableIn(s, pod));
         }
+        // PVC capacity growing produces no event this controller maps to the set; look again while any expands.
+        if (s.claims().onRollingUpdate() && (!resize.isEmpty() || s.pods().values().stream()
+                .anyMatch(p -> !Pods.isTerminating(p) && !s.claims().ready().test(p)))) {
+            requeue = earliest(requeue, CLAIM_RESIZE_RECHECK);
+        }
         String note = blockedBy != null ? blockedBy : updateNote;
-        return new StatefulSetPlan(creates, deletes, inPlace, summary(s, creates, deletes, inPlace, note), requeue);
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary(s, creates, deletes, inPlace, resize, note),
+                requeue);
     }
 
     private static StatefulSetPlan.Create create(State s, int ordinal) {
@@ -233,6 +290,11 @@ public final class StatefulSetPlanner {
 
     private static boolean available(State s, Pod pod) {
         return Pods.isRunningAndReady(pod) && Pods.isAvailable(pod, s.minReadySeconds(), s.now());
+    }
+
+    /** Available for the rolling update: also, with OnPodRollingUpdate, its PVCs have the capacity they request. */
+    private static boolean updateAvailable(State s, Pod pod) {
+        return available(s, pod) && (!s.claims().onRollingUpdate() || s.claims().ready().test(pod));
     }
 
     private static Duration availableIn(State s, Pod pod) {
@@ -263,7 +325,7 @@ public final class StatefulSetPlanner {
     }
 
     private static String summary(State s, List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
-                                  List<String> inPlace, String note) {
+                                  List<String> inPlace, List<String> resize, String note) {
         StringBuilder b = new StringBuilder();
         b.append("desired ordinals ").append(s.desired());
         if (!creates.isEmpty()) {
@@ -274,6 +336,9 @@ public final class StatefulSetPlanner {
         }
         if (!inPlace.isEmpty()) {
             b.append("; update in place ").append(inPlace);
+        }
+        if (!resize.isEmpty()) {
+            b.append("; resize PVCs of ").append(resize);
         }
         if (note != null) {
             b.append("; ").append(note);

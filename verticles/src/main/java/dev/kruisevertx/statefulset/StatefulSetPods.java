@@ -88,7 +88,7 @@ final class StatefulSetPods {
     }
 
     /**
-     * The PVCs of one ordinal: labelled with the set's selector labels; owned by the set when
+     * The PVCs of one ordinal: labelled with the set's selector labels; referencing the set when
      * {@code whenDeleted: Delete} (so they go with it), else unowned and retained.
      */
     static List<PersistentVolumeClaim> newClaims(StatefulSet set, int ordinal, boolean ownedBySet) {
@@ -115,7 +115,7 @@ final class StatefulSetPods {
                     .endMetadata()
                     .withSpec(t.getSpec());
             if (ownedBySet) {
-                b.editMetadata().withOwnerReferences(StatefulSetRevisions.ownerReference(set)).endMetadata();
+                b.editMetadata().withOwnerReferences(StatefulSetClaims.setReference(set)).endMetadata();
             }
             out.add(b.build());
         }

@@ -69,6 +69,9 @@ final class StatefulSetReconciler implements Reconciler {
     static final String IN_PLACE_IF_POSSIBLE = "InPlaceIfPossible";
     static final String IN_PLACE_ONLY = "InPlaceOnly";
     static final String DELETE = "Delete";
+    static final String ON_POD_ROLLING_UPDATE = "OnPodRollingUpdate";
+    /** Hash collisions are rare; a run of them this long means something else keeps taking the names. */
+    private static final int MAX_REVISION_ATTEMPTS = 10;
 
     private final ControllerContext ctx;
     private final CachedResource<StatefulSet> sets;
@@ -168,17 +171,19 @@ final class StatefulSetReconciler implements Reconciler {
                 history.add(r);
             }
         }
-        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, history);
-        Map<String, ControllerRevision> byName = new HashMap<>();
-        history.forEach(r -> byName.put(r.getMetadata().getName(), r));
-        byName.put(revs.update().getMetadata().getName(), revs.update());
-        return writeRevision(revs).compose(v -> sync(request, set, byOrdinal, owned, reserved, history, byName,
-                revs.update()));
+        StatefulSetRevisions.Resolution resolution = StatefulSetRevisions.resolve(set, history);
+        return writeRevision(set, resolution).compose(revs -> {
+            Map<String, ControllerRevision> byName = new HashMap<>();
+            history.forEach(r -> byName.put(r.getMetadata().getName(), r));
+            byName.put(revs.update().getMetadata().getName(), revs.update());
+            return sync(request, set, byOrdinal, owned, reserved, history, byName, revs);
+        });
     }
 
     private Future<Result> sync(Request request, StatefulSet set, Map<Integer, Pod> byOrdinal, List<Pod> owned,
                                 Set<Integer> reserved, List<ControllerRevision> history,
-                                Map<String, ControllerRevision> byName, ControllerRevision update) {
+                                Map<String, ControllerRevision> byName, StatefulSetRevisions.Resolution revs) {
+        ControllerRevision update = revs.update();
         StatefulSetSpec spec = set.getSpec();
         String updateRevision = update.getMetadata().getName();
         String statusCurrent = set.getStatus() == null ? null : set.getStatus().getCurrentRevision();
@@ -238,19 +243,25 @@ final class StatefulSetReconciler implements Reconciler {
                 ru != null && ru.isPaused(), scaleMaxUnavailable, minReady, currentRevision, updateRevision,
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
-                        ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now);
+                        ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
         StatefulSetPlan plan = StatefulSetPlanner.plan(state);
         record(request, plan.summary(), plan);
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());
         }
 
-        Future<Void> acted = execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
-                updateRevision)
+        StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
+        Set<Integer> desired = new HashSet<>(state.desired());
+        Future<Void> acted = maintainPods(set, owned, desired, failures)
+                .compose(v -> execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
+                        updateRevision, failures))
                 .compose(v -> refreshInPlace(set, owned, updateRevision, now));
         return acted.transform(ar -> {
             StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
-                    updateRevision, replicas, minReady, now);
+                    updateRevision, replicas, minReady, now, revs.collisionCount(),
+                    StatefulSetConditions.of(set.getStatus() == null ? null : set.getStatus().getConditions(),
+                            failures.messages(), now),
+                    StatefulSetClaims.status(set, state.desired(), claims::get));
             Future<Void> written = writeStatus(set, status).compose(v -> prune(set, history, owned, status));
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
@@ -262,7 +273,8 @@ final class StatefulSetReconciler implements Reconciler {
 
     private Future<Void> execute(StatefulSet set, StatefulSetPlan plan, Map<String, ControllerRevision> byName,
                                  Map<Integer, Pod> byOrdinal, Map<String, InPlaceUpdateSpec> inPlaceSpecs,
-                                 Function<Pod, String> revisionOf, boolean inPlacePolicy, String updateRevision) {
+                                 Function<Pod, String> revisionOf, boolean inPlacePolicy, String updateRevision,
+                                 StatefulSetConditions.Failures failures) {
         String key = set.getMetadata().getNamespace() + "/" + set.getMetadata().getName();
         boolean podIndexLabel = ctx.gates().enabled(Feature.PodIndexLabel);
         boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
@@ -285,7 +297,19 @@ final class StatefulSetReconciler implements Reconciler {
                 Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), clock.instant());
             }
             List<PersistentVolumeClaim> pvcs = StatefulSetPods.newClaims(set, c.ordinal(), ownClaims);
-            steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod)));
+            if (deleteOnScale) {
+                PersistentVolumeClaim stale = pvcs.stream().map(x -> claims.get(x.getMetadata().getNamespace(),
+                        x.getMetadata().getName())).filter(x -> x != null
+                        && StatefulSetClaims.staleForNewPod(x, pod.getMetadata().getName())).findFirst().orElse(null);
+                if (stale != null) {
+                    steps.add(Future.failedFuture(new IllegalStateException("PVC " + stale.getMetadata().getName()
+                            + " still belongs to an earlier pod " + pod.getMetadata().getName()
+                            + "; waiting for it to be collected before creating the pod")));
+                    continue;
+                }
+            }
+            steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod))
+                    .onFailure(failures::createFailed));
         }
         for (StatefulSetPlan.Delete d : plan.deletes()) {
             Pod victim = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name()));
@@ -302,6 +326,12 @@ final class StatefulSetReconciler implements Reconciler {
                 del = del.compose(v -> deleteClaims(set, ordinal));
             }
             steps.add(del);
+        }
+        for (String name : plan.resize()) {
+            Pod pod = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), name));
+            if (pod != null) {
+                steps.add(resizeClaims(set, pod));
+            }
         }
         for (String name : plan.inPlace()) {
             Pod pod = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), name));
@@ -325,6 +355,182 @@ final class StatefulSetReconciler implements Reconciler {
         return Future.join(steps).mapEmpty();
     }
 
+    /** The existing, not terminating PVCs of a pod, each with its template. */
+    private List<Map.Entry<PersistentVolumeClaim, PersistentVolumeClaim>> claimsOf(StatefulSet set, Pod pod) {
+        List<PersistentVolumeClaim> templates = set.getSpec().getVolumeClaimTemplates();
+        int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), pod.getMetadata().getName());
+        if (templates == null || ordinal < 0) {
+            return List.of();
+        }
+        List<Map.Entry<PersistentVolumeClaim, PersistentVolumeClaim>> out = new ArrayList<>();
+        for (PersistentVolumeClaim t : templates) {
+            PersistentVolumeClaim c = claims.get(set.getMetadata().getNamespace(),
+                    PodOrdinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal));
+            if (c != null && c.getMetadata().getDeletionTimestamp() == null) {
+                out.add(Map.entry(c, t));
+            }
+        }
+        return out;
+    }
+
+    /** volumeClaimUpdateStrategy OnPodRollingUpdate (gate StatefulSetAutoResizePVCGate) as the planner sees it. */
+    private StatefulSetPlanner.Claims claimsState(StatefulSet set) {
+        var strategy = set.getSpec().getVolumeClaimUpdateStrategy();
+        if (!ctx.gates().enabled(Feature.StatefulSetAutoResizePVCGate) || strategy == null
+                || !ON_POD_ROLLING_UPDATE.equals(strategy.getType())) {
+            return StatefulSetPlanner.Claims.NONE;
+        }
+        return new StatefulSetPlanner.Claims(true,
+                p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.matches(e.getKey(), e.getValue())),
+                p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.compatibleWithoutSize(e.getKey(),
+                        e.getValue()) && StatefulSetClaims.ready(e.getKey())),
+                p -> claimsOf(set, p).stream().allMatch(e -> StatefulSetClaims.resizeCompleted(e.getKey(),
+                        e.getValue())));
+    }
+
+    /**
+     * Keeps each pod's identity and PVCs in line with the set before pods are created or deleted (upstream's
+     * UpdateStatefulPod; a failure is FailedUpdatePod): the pod-name label, PVC ownerReferences as the
+     * retention policy asks (gate StatefulSetAutoDeletePVC; condemned pods get theirs before they go), and missing
+     * PVCs created for a pod still Pending or one that predates a volumeClaimTemplate. A pod's volumes cannot change
+     * after creation, so such a pod mounts the new PVC once it is recreated by the next update.
+     */
+    private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, Set<Integer> desired,
+                                      StatefulSetConditions.Failures failures) {
+        boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
+        var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
+        boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());
+        List<Future<Void>> out = new ArrayList<>();
+        for (Pod p : owned) {
+            if (Pods.isTerminating(p)) {
+                continue;
+            }
+            int ordinal = PodOrdinals.ordinalOf(set.getMetadata().getName(), p.getMetadata().getName());
+            boolean condemned = !desired.contains(ordinal);
+            if (autoDeletePvc) {
+                for (var e : claimsOf(set, p)) {
+                    if (StatefulSetClaims.ownerReferencesFor(e.getKey(), set, p, condemned) != null) {
+                        Future<Void> fixed = patchClaimOwners(set, e.getKey(), p, condemned);
+                        out.add(condemned ? fixed : fixed.onFailure(failures::updateFailed));
+                    }
+                }
+            }
+            if (condemned) {
+                continue;
+            }
+            if (!p.getMetadata().getName().equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))) {
+                out.add(restoreIdentity(p, ordinal).onFailure(failures::updateFailed));
+            }
+            boolean storageMatches = StatefulSetClaims.storageMatches(set, p, ordinal);
+            if (!storageMatches || Pods.PHASE_PENDING.equals(Pods.phase(p))) {
+                Future<Void> created = createClaims(set, p.getMetadata().getName(),
+                        StatefulSetPods.newClaims(set, ordinal, ownClaims));
+                out.add(storageMatches ? created : created.onFailure(failures::updateFailed));
+            }
+        }
+        return Future.join(out).mapEmpty();
+    }
+
+    /** Puts back the pod-name label (and the index labels with gate PodIndexLabel) a pod lost, as upstream. */
+    private Future<Void> restoreIdentity(Pod pod, int ordinal) {
+        boolean podIndexLabel = ctx.gates().enabled(Feature.PodIndexLabel);
+        String name = pod.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(name).edit(live -> {
+                    var meta = new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata()
+                            .addToLabels(StatefulSetPods.POD_NAME_LABEL, name);
+                    if (podIndexLabel) {
+                        meta.addToLabels(StatefulSetPods.K8S_POD_INDEX_LABEL, Integer.toString(ordinal))
+                                .addToLabels(StatefulSetPods.KRUISE_POD_INDEX_LABEL, Integer.toString(ordinal));
+                    }
+                    return meta.endMetadata().build();
+                });
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).map(written -> {
+            if (written != null) {
+                versions.expect(written);
+            }
+            return null;
+        });
+    }
+
+    private Future<Void> patchClaimOwners(StatefulSet set, PersistentVolumeClaim claim, Pod pod, boolean condemned) {
+        String ns = claim.getMetadata().getNamespace();
+        String name = claim.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            try {
+                return ctx.client().persistentVolumeClaims().inNamespace(ns).withName(name).edit(live -> {
+                    List<io.fabric8.kubernetes.api.model.OwnerReference> refs =
+                            StatefulSetClaims.ownerReferencesFor(live, set, pod, condemned);
+                    return refs == null ? live : new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(live)
+                            .editMetadata().withOwnerReferences(refs).endMetadata().build();
+                });
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return null;
+                }
+                throw e;
+            }
+        }).mapEmpty();
+    }
+
+    /**
+     * Expands a pod's PVCs to their grown templates (OnPodRollingUpdate), as OpenKruise: only the size may differ,
+     * and the storage class must allow expansion; the PVC is annotated with the set that resized it.
+     */
+    private Future<Void> resizeClaims(StatefulSet set, Pod pod) {
+        String podName = pod.getMetadata().getName();
+        List<Future<Void>> out = new ArrayList<>();
+        for (var e : claimsOf(set, pod)) {
+            PersistentVolumeClaim claim = e.getKey();
+            PersistentVolumeClaim template = e.getValue();
+            String name = claim.getMetadata().getName();
+            if (StatefulSetClaims.matches(claim, template)) {
+                continue;
+            }
+            if (!StatefulSetClaims.compatibleWithoutSize(claim, template)) {
+                events.claimNotUpdatable(set, name);
+                out.add(Future.failedFuture(new IllegalStateException("can not patch pvc " + name
+                        + ": contains diff other than spec resource, wait pvc to be deleted")));
+                continue;
+            }
+            out.add(ctx.kube().write(() -> {
+                String className = claim.getSpec().getStorageClassName();
+                if (className != null) {
+                    var storageClass = ctx.client().storage().v1().storageClasses().withName(className).get();
+                    if (storageClass == null) {
+                        throw new IllegalStateException("could not get sc " + className + " for " + podName
+                                + " when checking PVC spec");
+                    }
+                    if (!Boolean.TRUE.equals(storageClass.getAllowVolumeExpansion())) {
+                        throw new IllegalStateException("storage class " + className + " for " + podName
+                                + " does not support volume expansion");
+                    }
+                }
+                return ctx.client().persistentVolumeClaims().inNamespace(claim.getMetadata().getNamespace())
+                        .withName(name).edit(live -> {
+                            var b = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(live)
+                                    .editMetadata().addToAnnotations(StatefulSetClaims.OWNED_BY_ASTS_ANNOTATION,
+                                            set.getMetadata().getName()).endMetadata();
+                            if (StatefulSetClaims.needsExpansion(live, template)) {
+                                b.editSpec().withResources(template.getSpec().getResources()).endSpec();
+                            }
+                            return b.build();
+                        });
+            }).transform(ar -> {
+                events.claimAction(set, "resize", name, podName, ar.cause());
+                return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
+            }));
+        }
+        return Future.join(out).mapEmpty();
+    }
+
     private Future<Void> createClaims(StatefulSet set, String podName, List<PersistentVolumeClaim> pvcs) {
         Future<Void> chain = Future.succeededFuture();
         for (PersistentVolumeClaim c : pvcs) {
@@ -344,7 +550,7 @@ final class StatefulSetReconciler implements Reconciler {
                 }
             }).transform(ar -> {
                 if (ar.failed() || ar.result() != null) {
-                    events.claimCreated(set, c.getMetadata().getName(), podName, ar.cause());
+                    events.claimAction(set, "create", c.getMetadata().getName(), podName, ar.cause());
                 }
                 return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
             }));
@@ -520,22 +726,47 @@ final class StatefulSetReconciler implements Reconciler {
         });
     }
 
-    private Future<Void> writeRevision(StatefulSetRevisions.Resolution revs) {
-        ControllerRevision r = revs.toCreate();
-        if (r == null) {
-            return Future.succeededFuture();
+    /**
+     * Creates (or renumbers) the update revision. A name taken by a revision our cache has not shown yet is checked
+     * against the API: the same data means it is ours, other data a hash collision, which bumps the collision count
+     * and tries the next name, as Kubernetes' controller history does.
+     */
+    private Future<StatefulSetRevisions.Resolution> writeRevision(StatefulSet set,
+                                                                   StatefulSetRevisions.Resolution revs) {
+        if (revs.renumber() != null) {
+            ControllerRevision r = revs.renumber();
+            return ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
+                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName())
+                    .edit(live -> new io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder(live)
+                            .withRevision(revs.nextNumber()).build())).map(v -> revs);
+        }
+        if (revs.toCreate() == null) {
+            return Future.succeededFuture(revs);
         }
         return ctx.kube().write(() -> {
-            try {
-                return ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
-                        .resource(r).create();
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 409) {
-                    return r;
+            StatefulSetRevisions.Resolution current = revs;
+            for (int attempt = 1; ; attempt++) {
+                ControllerRevision r = current.toCreate();
+                try {
+                    ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
+                            .resource(r).create();
+                    return current;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 409 || attempt >= MAX_REVISION_ATTEMPTS) {
+                        throw e;
+                    }
                 }
-                throw e;
+                ControllerRevision existing = ctx.client().apps().controllerRevisions()
+                        .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).get();
+                current = StatefulSetRevisions.afterConflict(set, current, existing);
+                if (current.toCreate() == null) {
+                    return current;
+                }
+                LOG.info("StatefulSet {}/{}: ControllerRevision {} exists with other data, collision count now {}",
+                        set.getMetadata().getNamespace(), set.getMetadata().getName(), r.getMetadata().getName(),
+                        current.collisionCount());
             }
-        }).mapEmpty();
+        });
     }
 
     private Future<Void> writeStatus(StatefulSet set, StatefulSetStatus status) {

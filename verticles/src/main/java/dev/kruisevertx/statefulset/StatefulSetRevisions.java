@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.cloneset.CloneSetRevisions;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -29,32 +30,84 @@ final class StatefulSetRevisions {
     private StatefulSetRevisions() {
     }
 
-    /** The revision the current template maps to, and whether it must be created. */
-    record Resolution(ControllerRevision update, ControllerRevision toCreate) {
+    /**
+     * The revision the current template maps to, as Kubernetes' StatefulSet resolves it: an existing revision with
+     * the same data is reused (and renumbered to be the newest when it is not, which is a rollback); otherwise a new
+     * one is named from the hash of the data and the collision count, and a name already taken by a revision with
+     * other data bumps the count until the name is free.
+     *
+     * @param update         the update revision (as it will exist once {@code toCreate} is created)
+     * @param toCreate       a revision to create first, or null
+     * @param renumber       an existing revision whose number must become {@code nextNumber}, or null
+     * @param nextNumber     the number after the newest revision
+     * @param collisionCount the collision count to write to status
+     */
+    record Resolution(ControllerRevision update, ControllerRevision toCreate, ControllerRevision renumber,
+                      long nextNumber, int collisionCount) {
     }
 
     static Resolution resolve(StatefulSet set, List<ControllerRevision> history) {
         JsonNode data = dataOf(set.getSpec().getTemplate());
-        Integer collisions = set.getStatus() == null ? null : set.getStatus().getCollisionCount();
-        String name = set.getMetadata().getName() + "-" + hash(data, collisions);
-        for (ControllerRevision r : history) {
-            if (r.getMetadata().getName().equals(name)) {
-                return new Resolution(r, null);
+        List<ControllerRevision> sorted = CloneSetRevisions.sorted(history);
+        long next = sorted.isEmpty() || sorted.get(sorted.size() - 1).getRevision() == null ? 1
+                : sorted.get(sorted.size() - 1).getRevision() + 1;
+        int collisions = set.getStatus() == null || set.getStatus().getCollisionCount() == null ? 0
+                : set.getStatus().getCollisionCount();
+        ControllerRevision equal = null;
+        for (ControllerRevision r : sorted) {
+            if (sameData(r, data)) {
+                equal = r;
             }
         }
-        long next = history.stream().mapToLong(r -> r.getRevision() == null ? 0 : r.getRevision()).max().orElse(0) + 1;
+        if (equal != null) {
+            if (equal == sorted.get(sorted.size() - 1)) {
+                return new Resolution(equal, null, null, next, collisions);
+            }
+            ControllerRevision renumbered = new ControllerRevisionBuilder(equal).withRevision(next).build();
+            return new Resolution(renumbered, null, equal, next, collisions);
+        }
+        Set<String> taken = new java.util.HashSet<>();
+        history.forEach(r -> taken.add(r.getMetadata().getName()));
+        ControllerRevision candidate = build(set, data, collisions, next);
+        while (taken.contains(candidate.getMetadata().getName())) {
+            collisions++;
+            candidate = build(set, data, collisions, next);
+        }
+        return new Resolution(candidate, candidate, null, next, collisions);
+    }
+
+    /**
+     * The resolution after the API refused {@code toCreate} because its name exists: the existing revision when its
+     * data is the same (our cache had not seen it yet), else the next free name with the collision count bumped.
+     */
+    static Resolution afterConflict(StatefulSet set, Resolution refused, ControllerRevision existing) {
+        JsonNode data = dataOf(set.getSpec().getTemplate());
+        if (existing != null && sameData(existing, data)) {
+            return new Resolution(existing, null, null, refused.nextNumber(), refused.collisionCount());
+        }
+        int collisions = refused.collisionCount() + 1;
+        ControllerRevision candidate = build(set, data, collisions, refused.nextNumber());
+        return new Resolution(candidate, candidate, null, refused.nextNumber(), collisions);
+    }
+
+    static boolean sameData(ControllerRevision revision, JsonNode data) {
+        // One notion of "same revision data" for every workload (numbers and empty fields normalised).
+        return CloneSetRevisions.sameData(revision, data);
+    }
+
+    private static ControllerRevision build(StatefulSet set, JsonNode data, int collisions, long number) {
+        String name = set.getMetadata().getName() + "-" + hash(data, collisions);
         Map<String, String> labels = new java.util.LinkedHashMap<>();
         if (set.getSpec().getSelector() != null && set.getSpec().getSelector().getMatchLabels() != null) {
             labels.putAll(set.getSpec().getSelector().getMatchLabels());
         }
         labels.put(WellKnown.CONTROLLER_REVISION_HASH_LABEL, name);
-        ControllerRevision r = new ControllerRevisionBuilder()
+        return new ControllerRevisionBuilder()
                 .withNewMetadata().withName(name).withNamespace(set.getMetadata().getNamespace()).withLabels(labels)
                 .withOwnerReferences(ownerReference(set)).endMetadata()
                 .withData(ApiJson.serialization().convertValue(data, Object.class))
-                .withRevision(next)
+                .withRevision(number)
                 .build();
-        return new Resolution(r, r);
     }
 
     static JsonNode dataOf(PodTemplateSpec template) {

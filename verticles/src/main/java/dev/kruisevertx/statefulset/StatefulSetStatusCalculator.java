@@ -1,13 +1,16 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetCondition;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimStatus;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -23,7 +26,8 @@ final class StatefulSetStatusCalculator {
 
     static StatefulSetStatus calculate(StatefulSet set, Collection<Pod> pods, Function<Pod, String> revisionOf,
                                        String currentRevision, String updateRevision, int desiredReplicas,
-                                       int minReadySeconds, Instant now) {
+                                       int minReadySeconds, Instant now, int collisionCount,
+                                       List<StatefulSetCondition> conditions, List<VolumeClaimStatus> volumeClaims) {
         StatefulSetStatus s = new StatefulSetStatus();
         s.setObservedGeneration(set.getMetadata().getGeneration() == null ? 0 : set.getMetadata().getGeneration());
         for (Pod p : pods) {
@@ -60,10 +64,9 @@ final class StatefulSetStatusCalculator {
             s.setCurrentRevision(updateRevision);
             s.setCurrentReplicas(s.getUpdatedReplicas());
         }
-        if (set.getStatus() != null) {
-            s.setCollisionCount(set.getStatus().getCollisionCount());
-            s.setConditions(set.getStatus().getConditions());
-        }
+        s.setCollisionCount(collisionCount);
+        s.setConditions(conditions);
+        s.setVolumeClaims(volumeClaims);
         s.setLabelSelector(selectorString(set.getSpec().getSelector()));
         return s;
     }

@@ -76,7 +76,7 @@ class StatefulSetEndToEndTest {
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
-                "--feature-gates=StatefulSetStartOrdinal=true");
+                "--feature-gates=StatefulSetStartOrdinal=true,StatefulSetAutoResizePVCGate=true");
         try {
             return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(),
                     java.nio.file.Files.createTempDirectory("asts-webhook-certs")));
@@ -402,6 +402,12 @@ class StatefulSetEndToEndTest {
             return p != null && Pods.isControlledBy(p, uid);
         });
         Await.waitFor("adopt-0 created", WAIT, () -> client.pods().inNamespace(NS).withName("adopt-0").get() != null);
+        // The adopted pod gets the identity labels a pod of the set has (upstream UpdateStatefulPod).
+        Await.waitFor("adopt-1 labelled with its identity", WAIT, () -> {
+            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            return "adopt-1".equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))
+                    && "1".equals(Pods.label(p, StatefulSetPods.KRUISE_POD_INDEX_LABEL));
+        });
 
         client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
             p.getMetadata().getLabels().put("app", "elsewhere");
@@ -411,5 +417,157 @@ class StatefulSetEndToEndTest {
             Pod p = client.pods().inNamespace(NS).withName("adopt-0").get();
             return p != null && Pods.controllerOf(p).isEmpty();
         });
+    }
+
+    @Test
+    void aFailedCreateShowsAsFailedCreatePodUntilARetrySucceeds() {
+        String name = "failing";
+        StatefulSet set = statefulSet(name, 1, "nginx:1");
+        // "<template>-failing-0" is longer than the 253 characters a PVC name may have: the API refuses it.
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("d".repeat(250))));
+        resource(name).create(set);
+        StatefulSet failed = waitStatus(name, "FailedCreatePod condition", s -> s.getStatus().getConditions() != null
+                && s.getStatus().getConditions().stream().anyMatch(c -> "FailedCreatePod".equals(c.getType())));
+        var condition = failed.getStatus().getConditions().get(0);
+        assertEquals("True", condition.getStatus());
+        assertTrue(condition.getMessage().startsWith("StatefulPodControl failed to create Pod error: "),
+                condition.getMessage());
+        assertTrue(condition.getLastTransitionTime() != null);
+        assertTrue(livePods(name).isEmpty());
+        Await.waitFor("FailedCreate event", WAIT, () -> client.v1().events().inNamespace(NS).list().getItems()
+                .stream().anyMatch(e -> name.equals(e.getInvolvedObject().getName())
+                        && "FailedCreate".equals(e.getReason())));
+
+        edit(name, sp -> sp.setVolumeClaimTemplates(List.of(claimTemplate("data"))));
+        StatefulSet ok = settled(name, Set.of(0));
+        Await.waitFor("condition cleared", WAIT, () -> resource(name).get().getStatus().getConditions() == null);
+        assertEquals(Set.of("data-failing-0"), claimNames(name), ok.getStatus().toString());
+    }
+
+    @Test
+    void aRevisionNameTakenByOtherDataBumpsTheCollisionCount() {
+        String name = "collide";
+        resource(name).create(statefulSet(name, 0, "nginx:1"));
+        String taken = waitStatus(name, "first revision", s -> s.getStatus().getUpdateRevision() != null)
+                .getStatus().getUpdateRevision();
+        assertEquals(0, resource(name).get().getStatus().getCollisionCount());
+        resource(name).delete();
+        Await.waitFor("set and its revision collected", WAIT, () -> resource(name).get() == null
+                && client.apps().controllerRevisions().inNamespace(NS).withName(taken).get() == null);
+        // Someone else's revision under the name the same set will compute again.
+        client.apps().controllerRevisions().inNamespace(NS).resource(
+                new io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder().withNewMetadata().withName(taken)
+                        .withNamespace(NS).endMetadata().withRevision(1L)
+                        .withData(Map.of("spec", Map.of("template", Map.of("metadata",
+                                Map.of("labels", Map.of("squatter", "true")))))).build()).create();
+
+        resource(name).create(statefulSet(name, 1, "nginx:1"));
+        StatefulSet s = settled(name, Set.of(0));
+        assertEquals(1, s.getStatus().getCollisionCount());
+        assertNotEquals(taken, s.getStatus().getUpdateRevision());
+        assertEquals(s.getStatus().getUpdateRevision(),
+                Pods.label(livePods(name).get(0), WellKnown.CONTROLLER_REVISION_HASH_LABEL));
+        var squatter = client.apps().controllerRevisions().inNamespace(NS).withName(taken).get();
+        assertTrue(squatter != null && squatter.getMetadata().getOwnerReferences().isEmpty(), "left alone");
+    }
+
+    @Test
+    void newTemplatesGetClaimsForExistingPodsAndPolicyChangesMoveOwnerReferences() {
+        String name = "claims";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        resource(name).create(set);
+        settled(name, Set.of(0, 1));
+        Map<String, String> uids = livePods(name).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+        String setUid = resource(name).get().getMetadata().getUid();
+
+        // A template added after the pods exist: their PVCs are created (the pods mount them once recreated).
+        edit(name, sp -> sp.setVolumeClaimTemplates(List.of(claimTemplate("data"))));
+        Await.waitFor("claims for the existing pods", WAIT,
+                () -> claimNames(name).equals(Set.of("data-claims-0", "data-claims-1")));
+        assertEquals(uids, livePods(name).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())));
+        Predicate<Boolean> ownedBySet = want -> claimNames(name).stream().allMatch(c -> want
+                == client.persistentVolumeClaims().inNamespace(NS).withName(c).get().getMetadata().getOwnerReferences()
+                .stream().anyMatch(r -> setUid.equals(r.getUid())));
+        assertTrue(ownedBySet.test(false), "Retain keeps them unowned");
+
+        edit(name, sp -> {
+            StatefulSetPersistentVolumeClaimRetentionPolicy policy = new StatefulSetPersistentVolumeClaimRetentionPolicy();
+            policy.setWhenDeleted("Delete");
+            policy.setWhenScaled("Retain");
+            sp.setPersistentVolumeClaimRetentionPolicy(policy);
+        });
+        Await.waitFor("whenDeleted=Delete: the set owns the existing claims", WAIT, () -> ownedBySet.test(true));
+
+        edit(name, sp -> sp.getPersistentVolumeClaimRetentionPolicy().setWhenDeleted("Retain"));
+        Await.waitFor("back to Retain: the reference is removed", WAIT, () -> ownedBySet.test(false));
+    }
+
+    @Test
+    void onPodRollingUpdateExpandsClaimsOneAtATime() {
+        String name = "resize";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+        dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy strategy =
+                new dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy();
+        strategy.setType("OnPodRollingUpdate");
+        set.getSpec().setVolumeClaimUpdateStrategy(strategy);
+        resource(name).create(set);
+        settled(name, Set.of(0, 1));
+        expandVolumes(name);
+        Map<String, String> uids = livePods(name).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+        waitStatus(name, "claims compatible and ready", s -> s.getStatus().getVolumeClaims() != null
+                && s.getStatus().getVolumeClaims().equals(List.of(
+                new dev.kruisevertx.api.apps.v1beta1.VolumeClaimStatus("data", 2, 2))));
+
+        edit(name, sp -> sp.getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests()
+                .put("storage", new Quantity("2Gi")));
+        int[] maxExpanding = {0};
+        // The test plays the CSI driver: a claim asking for more than its capacity gets it on the next look.
+        Await.waitFor("both claims expanded to 2Gi", WAIT, () -> {
+            maxExpanding[0] = Math.max(maxExpanding[0], expandVolumes(name));
+            return claimNames(name).stream().allMatch(c -> {
+                PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(NS).withName(c).get();
+                return new Quantity("2Gi").equals(pvc.getSpec().getResources().getRequests().get("storage"))
+                        && name.equals(pvc.getMetadata().getAnnotations().get("apps.kruise.io/owned-by-asts"));
+            });
+        });
+        expandVolumes(name);
+        waitStatus(name, "status.volumeClaims caught up", s -> s.getStatus().getVolumeClaims() != null
+                && s.getStatus().getVolumeClaims().equals(List.of(
+                new dev.kruisevertx.api.apps.v1beta1.VolumeClaimStatus("data", 2, 2))));
+        assertTrue(maxExpanding[0] <= 1, "maxUnavailable 1: at most one claim expanding, saw " + maxExpanding[0]);
+        assertEquals(uids, livePods(name).stream()
+                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())),
+                "pods at the update revision keep running");
+        Await.waitFor("SuccessfulResize events", WAIT, () -> client.v1().events().inNamespace(NS).list().getItems()
+                .stream().filter(e -> name.equals(e.getInvolvedObject().getName())
+                        && "SuccessfulResize".equals(e.getReason())).count() >= 2);
+    }
+
+    /** Sets status.capacity to the request on every claim of the set that asks for more; returns how many did. */
+    static int expandVolumes(String app) {
+        int expanding = 0;
+        for (String c : claimNames(app)) {
+            PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(NS).withName(c).get();
+            Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
+            Quantity capacity = pvc.getStatus() == null || pvc.getStatus().getCapacity() == null ? null
+                    : pvc.getStatus().getCapacity().get("storage");
+            if (capacity == null || capacity.getNumericalAmount().compareTo(requested.getNumericalAmount()) < 0) {
+                if (capacity != null) {
+                    expanding++;
+                }
+                client.persistentVolumeClaims().inNamespace(NS).withName(c).editStatus(live -> {
+                    live.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder()
+                            .withPhase("Bound").addToCapacity("storage", requested).build());
+                    return live;
+                });
+            }
+        }
+        return expanding;
     }
 }

@@ -59,6 +59,7 @@ class StatefulSetPlannerTest {
         Predicate<Pod> inPlace = p -> false;
         boolean inPlaceOnly;
         UpdatePriorityStrategy priority;
+        StatefulSetPlanner.Claims claims = StatefulSetPlanner.Claims.NONE;
 
         Builder pods(Pod... ps) {
             for (Pod p : ps) {
@@ -70,7 +71,8 @@ class StatefulSetPlannerTest {
         StatefulSetPlan plan() {
             return StatefulSetPlanner.plan(new StatefulSetPlanner.State("web", desired, parallel, rolling, partition,
                     maxUnavailable, paused, scaleMax, minReady, OLD, NEW, pods,
-                    p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, NOW));
+                    p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, NOW,
+                    claims));
         }
     }
 
@@ -213,5 +215,52 @@ class StatefulSetPlannerTest {
         assertTrue(p.deletes().isEmpty(), p.summary());
         assertTrue(p.requeueAfter().compareTo(Duration.ZERO) > 0
                 && p.requeueAfter().compareTo(Duration.ofSeconds(30)) <= 0, p.requeueAfter().toString());
+    }
+
+    @Test
+    void onPodRollingUpdateExpandsClaimsWithinMaxUnavailableBeforeTouchingPods() {
+        Builder b = new Builder();
+        b.parallel = true;
+        b.pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, NEW, "ready"));
+        Set<String> small = new java.util.HashSet<>(Set.of("web-0", "web-1", "web-2"));
+        Set<String> growing = new java.util.HashSet<>();
+        b.claims = new StatefulSetPlanner.Claims(true, p -> !small.contains(p.getMetadata().getName()),
+                p -> !growing.contains(p.getMetadata().getName()),
+                p -> !growing.contains(p.getMetadata().getName()));
+        // Pods at the update revision still owe an update while their PVCs are smaller than the templates.
+        StatefulSetPlan first = b.plan();
+        assertEquals(List.of("web-2"), first.resize(), first.summary());
+        assertTrue(first.deletes().isEmpty() && first.inPlace().isEmpty(), first.summary());
+
+        // web-2's PVC is expanding: it counts as unavailable, so nothing else moves.
+        small.remove("web-2");
+        growing.add("web-2");
+        StatefulSetPlan waiting = b.plan();
+        assertTrue(waiting.isEmpty(), waiting.summary());
+        assertEquals(StatefulSetPlanner.CLAIM_RESIZE_RECHECK, waiting.requeueAfter(), "looks again while expanding");
+
+        // Expanded: web-2 stays (same revision), the next pod's PVCs grow.
+        growing.remove("web-2");
+        assertEquals(List.of("web-1"), b.plan().resize());
+
+        // Without the strategy the same pods need nothing.
+        b.claims = StatefulSetPlanner.Claims.NONE;
+        assertTrue(b.plan().isEmpty());
+        assertEquals(Duration.ZERO, b.plan().requeueAfter());
+    }
+
+    @Test
+    void onPodRollingUpdateRecreatesAnOldPodOnceItsClaimsAreExpanded() {
+        Builder b = new Builder();
+        b.parallel = true;
+        b.pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, OLD, "ready"));
+        Set<String> growing = new java.util.HashSet<>(Set.of("web-2"));
+        b.claims = new StatefulSetPlanner.Claims(true, p -> true, p -> true,
+                p -> !growing.contains(p.getMetadata().getName()));
+        StatefulSetPlan waiting = b.plan();
+        assertTrue(waiting.deletes().isEmpty(), waiting.summary());
+        assertTrue(waiting.summary().contains("resizing"), waiting.summary());
+        growing.clear();
+        assertEquals(List.of("web-2"), deleted(b.plan(), StatefulSetPlan.Reason.UPDATE));
     }
 }

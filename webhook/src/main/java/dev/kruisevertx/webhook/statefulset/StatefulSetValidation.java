@@ -6,6 +6,7 @@ import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.podutil.LabelSelectors;
@@ -13,12 +14,14 @@ import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -34,13 +37,14 @@ public final class StatefulSetValidation {
     static final List<String> VCT_UPDATE_TYPES = List.of("OnDelete", "OnPodRollingUpdate");
     /** OpenKruise caps rollingUpdate.minReadySeconds at 5 minutes. */
     static final int MAX_MIN_READY_SECONDS = 300;
+    /** OpenKruise v1.9's updatable spec fields (scaleStrategy is allowed although its message does not say so). */
     static final List<String> UPDATABLE = List.of("replicas", "template", "updateStrategy", "reserveOrdinals",
             "lifecycle", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "scaleStrategy", "ordinals",
-            "volumeClaimUpdateStrategy");
+            "volumeClaimTemplates", "volumeClaimUpdateStrategy");
     static final String UPDATABLE_FIELDS_MESSAGE = "updates to statefulset spec for fields other than 'replicas', "
-            + "'template', 'updateStrategy', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
-            + "'persistentVolumeClaimRetentionPolicy', 'scaleStrategy', 'ordinals' and 'volumeClaimUpdateStrategy' "
-            + "are forbidden";
+            + "'ordinals', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
+            + "'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and "
+            + "'updateStrategy' are forbidden";
     private static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
 
     private StatefulSetValidation() {
@@ -77,6 +81,41 @@ public final class StatefulSetValidation {
         }
         errors.addAll(validateCreate(set));
         return errors;
+    }
+
+    /**
+     * OpenKruise's volumeClaimTemplates update check (gate StatefulSetAutoResizePVCGate) for
+     * {@code volumeClaimUpdateStrategy.type: OnPodRollingUpdate}: no template may be added, removed or renamed, and
+     * a template may change only its storage size. (OpenKruise also looks up the StorageClass to refuse a size change
+     * it cannot expand; here the controller refuses it when it resizes.)
+     */
+    public static List<FieldError> validateVolumeClaimTemplateUpdate(StatefulSet set, StatefulSet old) {
+        if (set.getSpec() == null || old.getSpec() == null || set.getSpec().getVolumeClaimUpdateStrategy() == null
+                || !"OnPodRollingUpdate".equals(set.getSpec().getVolumeClaimUpdateStrategy().getType())) {
+            return List.of();
+        }
+        List<PersistentVolumeClaim> now = set.getSpec().getVolumeClaimTemplates() == null ? List.of()
+                : set.getSpec().getVolumeClaimTemplates();
+        List<PersistentVolumeClaim> before = old.getSpec().getVolumeClaimTemplates() == null ? List.of()
+                : old.getSpec().getVolumeClaimTemplates();
+        if (now.size() != before.size()) {
+            return List.of(FieldError.invalid("spec.volumeClaimTemplates", Json.toNode(now).toString(),
+                    "volumeClaimTemplate can not be added or deleted when OnRollingUpdate"));
+        }
+        for (PersistentVolumeClaim t : now) {
+            String name = t.getMetadata() == null ? null : t.getMetadata().getName();
+            String field = "spec.volumeClaimTemplates[" + name + "]";
+            PersistentVolumeClaim previous = before.stream().filter(b -> b.getMetadata() != null
+                    && Objects.equals(name, b.getMetadata().getName())).findFirst().orElse(null);
+            if (previous == null) {
+                return List.of(FieldError.forbidden(field + ".name", "volumeClaimTemplate name can not be modified"));
+            }
+            if (!VolumeClaimComparison.compatibleWithoutSize(previous, t)) {
+                return List.of(FieldError.invalid(field, Json.toNode(t).toString(),
+                        "volumeClaimTemplate can not be modified when OnRollingUpdate"));
+            }
+        }
+        return List.of();
     }
 
     static List<FieldError> validateSpec(StatefulSetSpec spec) {

@@ -39,7 +39,7 @@ public final class StatefulSetWebhooks {
 
     public static void register(AdmissionRegistry registry, Gates gates) {
         registry.register(MUTATE_PATH, mutating(gates));
-        registry.register(VALIDATE_PATH, validating());
+        registry.register(VALIDATE_PATH, validating(gates));
     }
 
     /** Registers {@link #converter()} for StatefulSet.apps.kruise.io. */
@@ -105,6 +105,11 @@ public final class StatefulSetWebhooks {
     }
 
     public static AdmissionHandler validating() {
+        return validating(new Gates(false, false, false));
+    }
+
+    /** Validation; with gate StatefulSetAutoResizePVCGate also OpenKruise's volumeClaimTemplates update check. */
+    public static AdmissionHandler validating(Gates gates) {
         return request -> {
             if (request.isDelete() || request.object() == null) {
                 return Future.succeededFuture(AdmissionResponse.allow());
@@ -122,6 +127,9 @@ public final class StatefulSetWebhooks {
             }
             List<FieldError> errors = old == null ? StatefulSetValidation.validateCreate(set)
                     : StatefulSetValidation.validateUpdate(set, old);
+            if (errors.isEmpty() && old != null && gates.autoResizePvc()) {
+                errors = StatefulSetValidation.validateVolumeClaimTemplateUpdate(set, old);
+            }
             if (errors.isEmpty()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }

@@ -103,10 +103,50 @@ class StatefulSetValidationTest {
         changed.getSpec().setReplicas(5);
         changed.getSpec().setReserveOrdinals(List.of(new IntOrString(2)));
         ru(changed).setPartition(3);
+        // OpenKruise v1.9 lets volumeClaimTemplates change (new templates, grown requests).
+        changed.getSpec().setVolumeClaimTemplates(List.of(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("data").endMetadata().withNewSpec().withAccessModes("ReadWriteOnce")
+                .withNewResources().addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("2Gi"))
+                .endResources().endSpec().build()));
         assertEquals(List.of(), StatefulSetValidation.validateUpdate(changed, old));
         changed.getSpec().setServiceName("other");
         String message = FieldError.aggregate(StatefulSetValidation.validateUpdate(changed, old));
         assertTrue(message.contains(StatefulSetValidation.UPDATABLE_FIELDS_MESSAGE), message);
+        assertTrue(message.contains("`volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and 'updateStrategy'"),
+                message);
+    }
+
+    static io.fabric8.kubernetes.api.model.PersistentVolumeClaim vct(String name, String size, String mode) {
+        return new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder().withNewMetadata().withName(name)
+                .endMetadata().withNewSpec().withAccessModes(mode).withNewResources()
+                .addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity(size)).endResources().endSpec()
+                .build();
+    }
+
+    @Test
+    void onPodRollingUpdateTemplatesMayOnlyChangeTheirSize() {
+        StatefulSet old = valid();
+        old.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteOnce")));
+        StatefulSet changed = valid();
+        // Under OnDelete anything goes (the PVCs change when deleted).
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteMany"), vct("logs", "1Gi",
+                "ReadWriteOnce")));
+        assertEquals(List.of(), StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old));
+
+        dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy strategy =
+                new dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy();
+        strategy.setType("OnPodRollingUpdate");
+        changed.getSpec().setVolumeClaimUpdateStrategy(strategy);
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate can not be added or deleted when OnRollingUpdate"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("logs", "1Gi", "ReadWriteOnce")));
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate name can not be modified"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteMany")));
+        assertTrue(FieldError.aggregate(StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old))
+                .contains("volumeClaimTemplate can not be modified when OnRollingUpdate"));
+        changed.getSpec().setVolumeClaimTemplates(List.of(vct("data", "5Gi", "ReadWriteOnce")));
+        assertEquals(List.of(), StatefulSetValidation.validateVolumeClaimTemplateUpdate(changed, old));
     }
 
     static RollingUpdateStatefulSetStrategy ru(StatefulSet s) {

@@ -64,6 +64,9 @@ public class StatefulSetStatus extends UnknownFields {
     @JsonPropertyDescription("The selector in string form, for the scale subresource (HPA).")
     private String labelSelector;
 
+    @JsonPropertyDescription("Per volumeClaimTemplate, how many replicas' PVCs are compatible with it and ready.")
+    private List<VolumeClaimStatus> volumeClaims;
+
     public long getObservedGeneration() {
         return observedGeneration;
     }
@@ -168,6 +171,14 @@ public class StatefulSetStatus extends UnknownFields {
         this.labelSelector = labelSelector;
     }
 
+    public List<VolumeClaimStatus> getVolumeClaims() {
+        return volumeClaims;
+    }
+
+    public void setVolumeClaims(List<VolumeClaimStatus> volumeClaims) {
+        this.volumeClaims = volumeClaims;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) return true;
@@ -185,16 +196,17 @@ public class StatefulSetStatus extends UnknownFields {
                 && Objects.equals(collisionCount, that.collisionCount)
                 && Objects.equals(conditions, that.conditions)
                 && Objects.equals(labelSelector, that.labelSelector)
+                && Objects.equals(volumeClaims, that.volumeClaims)
                 && unknownFieldsEqual(that);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(observedGeneration, replicas, readyReplicas, availableReplicas, currentReplicas, updatedReplicas, updatedReadyReplicas, updatedAvailableReplicas, currentRevision, updateRevision, collisionCount, conditions, labelSelector, unknownFieldsHash());
+        return Objects.hash(observedGeneration, replicas, readyReplicas, availableReplicas, currentReplicas, updatedReplicas, updatedReadyReplicas, updatedAvailableReplicas, currentRevision, updateRevision, collisionCount, conditions, labelSelector, volumeClaims, unknownFieldsHash());
     }
 
     @Override
     public String toString() {
-        return "StatefulSetStatus{" + "observedGeneration=" + observedGeneration + ", " + "replicas=" + replicas + ", " + "readyReplicas=" + readyReplicas + ", " + "availableReplicas=" + availableReplicas + ", " + "currentReplicas=" + currentReplicas + ", " + "updatedReplicas=" + updatedReplicas + ", " + "updatedReadyReplicas=" + updatedReadyReplicas + ", " + "updatedAvailableReplicas=" + updatedAvailableReplicas + ", " + "currentRevision=" + currentRevision + ", " + "updateRevision=" + updateRevision + ", " + "collisionCount=" + collisionCount + ", " + "conditions=" + conditions + ", " + "labelSelector=" + labelSelector + '}';
+        return "StatefulSetStatus{" + "observedGeneration=" + observedGeneration + ", " + "replicas=" + replicas + ", " + "readyReplicas=" + readyReplicas + ", " + "availableReplicas=" + availableReplicas + ", " + "currentReplicas=" + currentReplicas + ", " + "updatedReplicas=" + updatedReplicas + ", " + "updatedReadyReplicas=" + updatedReadyReplicas + ", " + "updatedAvailableReplicas=" + updatedAvailableReplicas + ", " + "currentRevision=" + currentRevision + ", " + "updateRevision=" + updateRevision + ", " + "collisionCount=" + collisionCount + ", " + "conditions=" + conditions + ", " + "labelSelector=" + labelSelector + ", " + "volumeClaims=" + volumeClaims + '}';
     }
 }

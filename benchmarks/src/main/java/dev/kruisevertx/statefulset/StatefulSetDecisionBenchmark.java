@@ -193,7 +193,7 @@ public class StatefulSetDecisionBenchmark {
                 ? ru.getUnorderedUpdate().getPriorityStrategy() : null, NOW);
         StatefulSetPlan plan = StatefulSetPlanner.plan(state);
         StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, podList, revisionOf, oldRevision,
-                updateRevision, replicas, 0, NOW);
+                updateRevision, replicas, 0, NOW, 0, List.of(), List.of());
         return new Decision(plan, status);
     }
 
@@ -228,6 +228,7 @@ public class StatefulSetDecisionBenchmark {
     @Benchmark
     public StatefulSetStatus statusOnly() {
         return StatefulSetStatusCalculator.calculate(rollout, rolloutPods,
-                p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), oldRevision, newRevision, pods, 0, NOW);
+                p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), oldRevision, newRevision, pods, 0, NOW,
+                0, List.of(), List.of());
     }
 }

@@ -1,10 +1,9 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.revision.RevisionData;
 import dev.kruisevertx.revision.RevisionHash;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -12,13 +11,9 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,8 +28,7 @@ public final class CloneSetRevisions {
     /** Label Kubernetes' controller history puts on a revision. */
     public static final String HASH_LABEL = "controller.kubernetes.io/hash";
 
-    private static final ObjectMapper SORTED = Serialization.jsonMapper().copy()
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    private static final ObjectMapper SORTED = RevisionData.SORTED;
 
     private CloneSetRevisions() {
     }
@@ -51,11 +45,7 @@ public final class CloneSetRevisions {
     }
 
     public static byte[] bytes(JsonNode data) {
-        try {
-            return SORTED.writeValueAsString(data).getBytes(StandardCharsets.UTF_8);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot serialize revision data: " + e.getMessage(), e);
-        }
+        return RevisionData.bytes(data);
     }
 
     /** A new revision object (not yet created) of the CloneSet's current template. */
@@ -86,14 +76,7 @@ public final class CloneSetRevisions {
 
     /** Whether two revisions hold the same template, ignoring null and empty fields. */
     public static boolean sameData(ControllerRevision revision, JsonNode data) {
-        if (revision.getData() == null) {
-            return false;
-        }
-        JsonNode stored = SORTED.valueToTree(revision.getData());
-        // Compared as canonical text: a revision read back from the API holds 30 as an int where the template
-        // gives a long, and JsonNode equality tells IntNode(30) from LongNode(30).
-        return new String(bytes(sortKeys(prune(stored.deepCopy()))), StandardCharsets.UTF_8)
-                .equals(new String(bytes(sortKeys(prune(data.deepCopy()))), StandardCharsets.UTF_8));
+        return RevisionData.sameData(revision, data);
     }
 
     /** The pod template stored in a revision. */
@@ -111,10 +94,7 @@ public final class CloneSetRevisions {
 
     /** Revisions in ascending revision number (name breaks ties so the order is total). */
     public static List<ControllerRevision> sorted(List<ControllerRevision> revisions) {
-        List<ControllerRevision> out = new ArrayList<>(revisions);
-        out.sort(Comparator.comparing((ControllerRevision r) -> r.getRevision() == null ? 0L : r.getRevision())
-                .thenComparing(r -> r.getMetadata().getName()));
-        return out;
+        return RevisionData.sorted(revisions);
     }
 
     /**
@@ -138,25 +118,7 @@ public final class CloneSetRevisions {
     }
 
     private static JsonNode sortKeys(JsonNode node) {
-        return SORTED.convertValue(SORTED.convertValue(node, Object.class), JsonNode.class);
+        return RevisionData.sortKeys(node);
     }
 
-    /** Drops nulls, empty objects and empty arrays, recursively. */
-    private static JsonNode prune(JsonNode node) {
-        if (node instanceof ObjectNode o) {
-            Iterator<Map.Entry<String, JsonNode>> it = o.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                JsonNode v = prune(e.getValue());
-                if (v.isNull() || (v.isContainerNode() && v.isEmpty())) {
-                    it.remove();
-                }
-            }
-        } else if (node instanceof ArrayNode a) {
-            for (int i = 0; i < a.size(); i++) {
-                a.set(i, prune(a.get(i)));
-            }
-        }
-        return node;
-    }
 }

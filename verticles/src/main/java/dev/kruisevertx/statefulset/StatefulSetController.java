@@ -74,7 +74,7 @@ public final class StatefulSetController implements ControllerDefinition {
         return new Controller(reconciler, List.of(
                 WatchSpec.of(StatefulSet.class, handlers::onSet),
                 WatchSpec.of(Pod.class, handlers::onPod),
-                WatchSpec.of(PersistentVolumeClaim.class, handlers::onOwned),
+                WatchSpec.of(PersistentVolumeClaim.class, handlers::onClaim),
                 WatchSpec.of(ControllerRevision.class, handlers::onOwned)));
     }
 
@@ -153,6 +153,25 @@ public final class StatefulSetController implements ControllerDefinition {
                     }
                 }
             }
+        }
+
+        /**
+         * A PVC disappearing matters to its owning set; an update matters only for a PVC this controller is
+         * expanding (annotated {@code apps.kruise.io/owned-by-asts} with the set's name, as OpenKruise's PVC
+         * handler reads it): its capacity or resize conditions decide when the pod may be updated.
+         */
+        void onClaim(CacheEvent<PersistentVolumeClaim> event, Enqueuer queue) {
+            if (event.type() == CacheEvent.Type.UPDATED) {
+                PersistentVolumeClaim claim = event.newObject();
+                var annotations = claim.getMetadata().getAnnotations();
+                String setName = annotations == null ? null : annotations.get(StatefulSetClaims.OWNED_BY_ASTS_ANNOTATION);
+                if (setName != null && !setName.isEmpty()
+                        && !Objects.equals(event.oldObject().getStatus(), claim.getStatus())) {
+                    queue.add(new Request(claim.getMetadata().getNamespace(), setName));
+                }
+                return;
+            }
+            onOwned(event, queue);
         }
 
         <T extends HasMetadata> void onOwned(CacheEvent<T> event, Enqueuer queue) {

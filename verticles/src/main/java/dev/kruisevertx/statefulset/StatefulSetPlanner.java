@@ -271,7 +271,8 @@ public final class StatefulSetPlanner {
         for (Pod pod : s.pods().values()) {
             requeue = earliest(requeue, availableIn(s, pod));
         }
-        // PVC capacity growing produces no event this controller maps to the set; look again while any expands.
+        // Status changes of PVCs being expanded enqueue the set; a claim not yet annotated (not bound, or
+        // expanded by someone else) produces no such event, so look again while any is not ready.
         if (s.claims().onRollingUpdate() && (!resize.isEmpty() || s.pods().values().stream()
                 .anyMatch(p -> !Pods.isTerminating(p) && !s.claims().ready().test(p)))) {
             requeue = earliest(requeue, CLAIM_RESIZE_RECHECK);

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.cloneset.CloneSetRevisions;
+import dev.kruisevertx.revision.RevisionData;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -48,7 +48,7 @@ final class StatefulSetRevisions {
 
     static Resolution resolve(StatefulSet set, List<ControllerRevision> history) {
         JsonNode data = dataOf(set.getSpec().getTemplate());
-        List<ControllerRevision> sorted = CloneSetRevisions.sorted(history);
+        List<ControllerRevision> sorted = RevisionData.sorted(history);
         long next = sorted.isEmpty() || sorted.get(sorted.size() - 1).getRevision() == null ? 1
                 : sorted.get(sorted.size() - 1).getRevision() + 1;
         int collisions = set.getStatus() == null || set.getStatus().getCollisionCount() == null ? 0
@@ -92,7 +92,7 @@ final class StatefulSetRevisions {
 
     static boolean sameData(ControllerRevision revision, JsonNode data) {
         // One notion of "same revision data" for every workload (numbers and empty fields normalised).
-        return CloneSetRevisions.sameData(revision, data);
+        return RevisionData.sameData(revision, data);
     }
 
     private static ControllerRevision build(StatefulSet set, JsonNode data, int collisions, long number) {

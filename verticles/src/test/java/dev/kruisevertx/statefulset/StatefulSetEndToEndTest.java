@@ -409,10 +409,11 @@ class StatefulSetEndToEndTest {
                     && "1".equals(Pods.label(p, StatefulSetPods.KRUISE_POD_INDEX_LABEL));
         });
 
-        client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
+        // The controller may be writing the pod (adoption, identity labels) at the same moment: retry a 409.
+        StatefulSetLifecycleEndToEndTest.retryOnConflict(() -> client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
             p.getMetadata().getLabels().put("app", "elsewhere");
             return p;
-        });
+        }));
         Await.waitFor("adopt-0 released", WAIT, () -> {
             Pod p = client.pods().inNamespace(NS).withName("adopt-0").get();
             return p != null && Pods.controllerOf(p).isEmpty();

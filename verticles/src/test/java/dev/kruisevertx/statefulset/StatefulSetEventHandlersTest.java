@@ -228,4 +228,26 @@ class StatefulSetEventHandlersTest {
         withSets.onPod(CacheEvent.added(foreign, false), queue);
         assertEquals(List.of(new Added(new Request("ns", "my-db"), Duration.ZERO)), queue.adds);
     }
+
+    @Test
+    void claimStatusChangesEnqueueTheSetExpandingThem() {
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim expanding = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("data-db-0").withNamespace("ns")
+                .addToAnnotations(StatefulSetClaims.OWNED_BY_ASTS_ANNOTATION, "db").endMetadata()
+                .withNewStatus().addToCapacity("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi")).endStatus().build();
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim grown = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(expanding)
+                .editStatus().addToCapacity("storage", new io.fabric8.kubernetes.api.model.Quantity("2Gi")).endStatus().build();
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim relabelled = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(grown)
+                .editMetadata().addToLabels("x", "y").endMetadata().build();
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim unannotated = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("data-other-0").withNamespace("ns").endMetadata().build();
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim unannotatedGrown = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(unannotated)
+                .withNewStatus().withPhase("Bound").endStatus().build();
+
+        handlers.onClaim(CacheEvent.updated(expanding, grown), queue);
+        handlers.onClaim(CacheEvent.updated(grown, relabelled), queue); // no status change: nothing to decide
+        handlers.onClaim(CacheEvent.updated(unannotated, unannotatedGrown), queue); // not ours
+        handlers.onClaim(CacheEvent.added(expanding, false), queue); // our own creation
+        assertEquals(List.of(new Added(owner, Duration.ZERO)), queue.adds);
+    }
 }

@@ -282,8 +282,15 @@ final class CloneSetReconciler implements Reconciler {
         }
         String ns = cs.getMetadata().getNamespace();
         String name = cs.getMetadata().getName();
+        // Written only over the version this status was computed from (as an update with resourceVersion would be):
+        // a status computed from a cache that is behind (e.g. our previous status write not seen yet) must not
+        // overwrite a newer one; the event that brings the cache up to date reconciles again.
+        String computedFrom = cs.getMetadata().getResourceVersion();
         return ctx.kube().write(() -> ctx.client().resources(CloneSet.class).inNamespace(ns).withName(name)
                 .editStatus(live -> {
+                    if (computedFrom != null && !computedFrom.equals(live.getMetadata().getResourceVersion())) {
+                        return live;
+                    }
                     live.setStatus(status);
                     return live;
                 })).mapEmpty();

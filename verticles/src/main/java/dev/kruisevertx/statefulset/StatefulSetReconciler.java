@@ -777,8 +777,15 @@ final class StatefulSetReconciler implements Reconciler {
         }
         String ns = set.getMetadata().getNamespace();
         String name = set.getMetadata().getName();
+        // Written only over the version this status was computed from (as an update with resourceVersion would be):
+        // a status computed from a cache that is behind (e.g. our previous status write not seen yet) must not
+        // overwrite a newer one; the event that brings the cache up to date reconciles again.
+        String computedFrom = set.getMetadata().getResourceVersion();
         return ctx.kube().write(() -> ctx.client().resources(StatefulSet.class).inNamespace(ns).withName(name)
                 .editStatus(live -> {
+                    if (computedFrom != null && !computedFrom.equals(live.getMetadata().getResourceVersion())) {
+                        return live;
+                    }
                     live.setStatus(status);
                     return live;
                 })).mapEmpty();

@@ -8,8 +8,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One pod runs one request at a time: the one already Recreating, else the oldest. The others that the agent has
- * not answered yet are moved to Pending so their authors see they are queued.
+ * One pod runs one request at a time: the one already Recreating, else the oldest (Pending or not answered yet). The
+ * others that the agent has not answered yet are moved to Pending so their authors see they are queued.
  */
 public final class RequestPicker {
     private static final Comparator<ContainerRecreateRequest> ORDER = Comparator
@@ -43,16 +43,12 @@ public final class RequestPicker {
         return new Picked(running, toPending);
     }
 
+    /**
+     * A request already Recreating keeps the pod; all others queue by age alone. Ranking Pending ahead of a request
+     * not answered yet (as a phase order would) lets a younger request jump the queue when the cache has seen our
+     * Pending patch of it but not yet the Recreating patch of the older one.
+     */
     private static int weight(String phase) {
-        if (ContainerRecreateRequestPhase.COMPLETED.equals(phase)) {
-            return 1;
-        }
-        if (ContainerRecreateRequestPhase.RECREATING.equals(phase)) {
-            return 2;
-        }
-        if (ContainerRecreateRequestPhase.PENDING.equals(phase)) {
-            return 3;
-        }
-        return 4;
+        return ContainerRecreateRequestPhase.RECREATING.equals(phase) ? 0 : 1;
     }
 }

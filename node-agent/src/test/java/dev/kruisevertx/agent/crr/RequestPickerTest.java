@@ -62,4 +62,14 @@ class RequestPickerTest {
         assertNull(RequestPicker.pick(List.of(crr("done", "2026-01-01T09:00:00Z",
                 ContainerRecreateRequestPhase.COMPLETED, true))).running());
     }
+
+    @Test
+    void aPendingYoungerRequestNeverOvertakesAnOlderOneTheCacheShowsUnanswered() {
+        // The cache has seen our Pending patch of "second" but not yet our Recreating patch of "first".
+        RequestPicker.Picked picked = RequestPicker.pick(List.of(
+                crr("second", "2026-01-01T10:00:02Z", ContainerRecreateRequestPhase.PENDING, false),
+                crr("first", "2026-01-01T10:00:01Z", null, false)));
+        assertEquals("first", picked.running().getMetadata().getName());
+        assertEquals(List.of(), picked.toPending());
+    }
 }

@@ -13,6 +13,7 @@ import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.podutil.LabelSelectors;
+import dev.kruisevertx.kube.StatusWrites;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -280,20 +281,9 @@ final class CloneSetReconciler implements Reconciler {
         if (Objects.equals(cs.getStatus(), status)) {
             return Future.succeededFuture();
         }
-        String ns = cs.getMetadata().getNamespace();
-        String name = cs.getMetadata().getName();
-        // Written only over the version this status was computed from (as an update with resourceVersion would be):
-        // a status computed from a cache that is behind (e.g. our previous status write not seen yet) must not
-        // overwrite a newer one; the event that brings the cache up to date reconciles again.
-        String computedFrom = cs.getMetadata().getResourceVersion();
-        return ctx.kube().write(() -> ctx.client().resources(CloneSet.class).inNamespace(ns).withName(name)
-                .editStatus(live -> {
-                    if (computedFrom != null && !computedFrom.equals(live.getMetadata().getResourceVersion())) {
-                        return live;
-                    }
-                    live.setStatus(status);
-                    return live;
-                })).mapEmpty();
+        // Only over the version the status was computed from: see StatusWrites.
+        return ctx.kube().write(() -> StatusWrites.writeOverSameVersion(ctx.client(), CloneSet.class, cs,
+                live -> live.setStatus(status))).mapEmpty();
     }
 
     private Future<Void> pruneHistory(CloneSet cs, List<ControllerRevision> history, RevisionResolution revs,

@@ -30,6 +30,7 @@ import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.PodPatches;
 import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.kube.StatusWrites;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -775,20 +776,9 @@ final class StatefulSetReconciler implements Reconciler {
         if (Objects.equals(set.getStatus(), status)) {
             return Future.succeededFuture();
         }
-        String ns = set.getMetadata().getNamespace();
-        String name = set.getMetadata().getName();
-        // Written only over the version this status was computed from (as an update with resourceVersion would be):
-        // a status computed from a cache that is behind (e.g. our previous status write not seen yet) must not
-        // overwrite a newer one; the event that brings the cache up to date reconciles again.
-        String computedFrom = set.getMetadata().getResourceVersion();
-        return ctx.kube().write(() -> ctx.client().resources(StatefulSet.class).inNamespace(ns).withName(name)
-                .editStatus(live -> {
-                    if (computedFrom != null && !computedFrom.equals(live.getMetadata().getResourceVersion())) {
-                        return live;
-                    }
-                    live.setStatus(status);
-                    return live;
-                })).mapEmpty();
+        // Only over the version the status was computed from: see StatusWrites.
+        return ctx.kube().write(() -> StatusWrites.writeOverSameVersion(ctx.client(), StatefulSet.class, set,
+                live -> live.setStatus(status))).mapEmpty();
     }
 
     private Future<Void> prune(StatefulSet set, List<ControllerRevision> history, List<Pod> owned,

@@ -1,0 +1,178 @@
+package dev.kruisevertx.bench.startup;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.demo.EmbeddedProduct;
+import dev.kruisevertx.manager.ManagerApp;
+import dev.kruisevertx.manager.ManagerCommand;
+import dev.kruisevertx.manager.ManagerConfig;
+import dev.kruisevertx.sim.EmbeddedCluster;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.api.ApiServer;
+import dev.kruisevertx.sim.api.ResourceType;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.Counter;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What every start-up benchmark does around its workload: an embedded cluster without kubelets or admission (start-up
+ * is measured, not admission) with the product installed as the chart installs it, ready pods written straight into
+ * the API server, the whole manager started with one controller, and the figures: time until every workload was
+ * reconciled once, reconciles per second, the manager's share of the heap (the API server's store lives in the same
+ * JVM, so the share is the growth after the manager started).
+ */
+public final class StartupHarness implements AutoCloseable {
+    /** Loads one workload named {@code name} with {@code pods} ready pods; blocking. */
+    public interface Loader {
+        void load(StartupHarness harness, String name, int pods) throws Exception;
+    }
+
+    /** Counts, on the API server's context, the workloads whose status shows a reconcile that saw all their pods. */
+    public interface Progress {
+        int reconciled(ApiServer api);
+    }
+
+    private final Vertx vertx;
+    private final EmbeddedCluster cluster;
+    private ManagerApp app;
+
+    private StartupHarness(Vertx vertx, EmbeddedCluster cluster) {
+        this.vertx = vertx;
+        this.cluster = cluster;
+    }
+
+    public static StartupHarness start() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        EmbeddedCluster cluster = EmbeddedCluster.start(vertx, new EmbeddedClusterOptions().setNodes(0).setAdmission(false))
+                .await(60, TimeUnit.SECONDS);
+        StartupHarness harness = new StartupHarness(vertx, cluster);
+        // The manager needs its webhook configurations, CRDs and namespace, as the chart installs them.
+        EmbeddedProduct.install(cluster);
+        return harness;
+    }
+
+    public EmbeddedCluster cluster() {
+        return cluster;
+    }
+
+    public ApiServer api() {
+        return cluster.apiServer();
+    }
+
+    /**
+     * Loads {@code count} workloads named {@code prefix-<i>}, starts the manager with {@code controller}, waits until
+     * {@code progress} counts all of them (at most 10 minutes) and prints the figures.
+     */
+    public void run(String kindPlural, String prefix, int count, int podsEach, Loader loader,
+                    ControllerDefinition controller, Progress progress) throws Exception {
+        long loadStart = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            loader.load(this, prefix + "-" + i, podsEach);
+        }
+        System.out.printf("loaded %d %s x %d pods in %.1f s%n", count, kindPlural, podsEach,
+                (System.nanoTime() - loadStart) / 1e9);
+        long heapBefore = usedHeapAfterGc();
+
+        List<ControllerDefinition> controllers = List.of(controller);
+        long start = System.nanoTime();
+        app = ManagerApp.start(managerConfig(controllers), cluster.newClient(), controllers).await(120, TimeUnit.SECONDS);
+        long runningDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!app.supervisor().status(controller.name()).state().name().equals("RUNNING")
+                && System.nanoTime() < runningDeadline) {
+            Thread.sleep(50);
+        }
+        System.out.printf("manager up, controller running after %.1f s%n", (System.nanoTime() - start) / 1e9);
+        long deadline = start + TimeUnit.MINUTES.toNanos(10);
+        int done = 0;
+        while (System.nanoTime() < deadline) {
+            done = cluster.onApiContext(() -> progress.reconciled(api())).await(60, TimeUnit.SECONDS);
+            if (done == count) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.println("controller: " + app.supervisor().status(controller.name()));
+        double reconciles = 0;
+        for (Counter c : app.registry().find("controller_runtime_reconcile").tag("controller", controller.name()).counters()) {
+            reconciles += c.count();
+        }
+        long heapAfter = usedHeapAfterGc();
+        System.out.printf("%s reconciled once: %d/%d%n", kindPlural, done, count);
+        System.out.printf("time to every one reconciled once: %.1f s%n", seconds);
+        System.out.printf("reconciles: %.0f (%.0f per second)%n", reconciles, reconciles / seconds);
+        System.out.printf("heap used after GC: %d MiB before the manager, %d MiB after (manager share %d MiB)%n",
+                heapBefore >> 20, heapAfter >> 20, (heapAfter - heapBefore) >> 20);
+    }
+
+    /** Creates {@code pod} and marks it Running and Ready since ten minutes ago, as a kubelet would have. */
+    public Future<ObjectNode> createReadyPod(Pod pod) {
+        ApiServer api = api();
+        ResourceType podType = api.type("", "v1", "pods");
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String readySince = Instant.now().minus(Duration.ofMinutes(10)).toString();
+        JsonNode body = Serialization.jsonMapper().valueToTree(pod);
+        return cluster.onApiContext(() -> api.create(podType, "v1", namespace, body, false)).compose(f -> f)
+                .compose(created -> {
+                    ObjectNode withStatus = created.deepCopy();
+                    ObjectNode status = withStatus.putObject("status");
+                    status.put("phase", "Running");
+                    ObjectNode ready = status.putArray("conditions").addObject();
+                    ready.put("type", "Ready").put("status", "True").put("lastTransitionTime", readySince);
+                    return cluster.onApiContext(() -> api.update(podType, "v1", namespace, name, "status",
+                            withStatus, false)).compose(f -> f);
+                });
+    }
+
+    /** Creates an object of {@code type} and returns it as stored. */
+    public Future<ObjectNode> create(ResourceType type, String version, String namespace, Object object) {
+        JsonNode body = Serialization.jsonMapper().valueToTree(object);
+        return cluster.onApiContext(() -> api().create(type, version, namespace, body, false)).compose(f -> f);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (app != null) {
+            app.close().await(60, TimeUnit.SECONDS);
+        }
+        cluster.close().await(60, TimeUnit.SECONDS);
+        vertx.close().await(60, TimeUnit.SECONDS);
+    }
+
+    private static ManagerConfig managerConfig(List<ControllerDefinition> controllers) {
+        ManagerCommand command = new ManagerCommand();
+        CommandLine cl = new CommandLine(command);
+        cl.setOverwrittenOptionsAllowed(true);
+        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
+        try {
+            return command.toConfig(cl.getCommandSpec(), controllers,
+                    EmbeddedProduct.localWebhookEnv(Map.of(), Files.createTempDirectory("bench-webhook-certs")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long usedHeapAfterGc() throws InterruptedException {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}

@@ -2,16 +2,12 @@ package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
-import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
-import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.api.crd.KruiseCrds;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.manager.ManagerCommand;
@@ -21,15 +17,11 @@ import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +50,7 @@ class StatefulSetEndToEndTest {
     static ClusterFixture cluster;
     static KubernetesClient client;
     static ManagerApp app;
+    static StatefulSetFixtures fixtures;
 
     @BeforeAll
     static void start() throws Exception {
@@ -65,6 +58,7 @@ class StatefulSetEndToEndTest {
         // As the chart installs it (CRDs, namespace, webhook configurations): the manager needs its webhook.
         EmbeddedProduct.install(cluster.cluster());
         client = cluster.client();
+        fixtures = new StatefulSetFixtures(client, NS, WAIT);
         List<ControllerDefinition> controllers = List.of(new StatefulSetController());
         app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
                 .await(60, TimeUnit.SECONDS);
@@ -96,51 +90,23 @@ class StatefulSetEndToEndTest {
     }
 
     static StatefulSet statefulSet(String name, int replicas, String image) {
-        StatefulSet set = new StatefulSet();
-        set.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        StatefulSetSpec spec = new StatefulSetSpec();
-        spec.setReplicas(replicas);
-        spec.setServiceName(name);
-        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
-        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage(image).endContainer().endSpec().build());
-        set.setSpec(spec);
-        return set;
+        return StatefulSetFixtures.statefulSet(NS, name, replicas, image);
     }
 
     static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSetSpec spec) {
-        if (spec.getUpdateStrategy() == null) {
-            spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
-        }
-        if (spec.getUpdateStrategy().getRollingUpdate() == null) {
-            spec.getUpdateStrategy().setRollingUpdate(new RollingUpdateStatefulSetStrategy());
-        }
-        return spec.getUpdateStrategy().getRollingUpdate();
+        return StatefulSetFixtures.rollingUpdate(spec);
     }
 
     static Resource<StatefulSet> resource(String name) {
-        return client.resources(StatefulSet.class).inNamespace(NS).withName(name);
+        return fixtures.resource(name);
     }
 
     static void edit(String name, Consumer<StatefulSetSpec> change) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                resource(name).edit(s -> {
-                    change.accept(s.getSpec());
-                    return s;
-                });
-                return;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt >= 20) {
-                    throw e;
-                }
-            }
-        }
+        fixtures.edit(name, change);
     }
 
     static List<Pod> livePods(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
-                .filter(p -> !Pods.isTerminating(p)).toList();
+        return fixtures.livePods(app);
     }
 
     static Set<Integer> ordinals(String app) {
@@ -149,9 +115,7 @@ class StatefulSetEndToEndTest {
     }
 
     static StatefulSet waitStatus(String name, String what, Predicate<StatefulSet> done) {
-        return Await.waitFor(what, WAIT, () -> resource(name).get(), s -> s != null && s.getStatus() != null
-                && s.getMetadata().getGeneration() != null
-                && s.getStatus().getObservedGeneration() == s.getMetadata().getGeneration() && done.test(s));
+        return fixtures.waitStatus(name, what, done);
     }
 
     /** Settled: exactly these ordinals run, all ready and at the update revision. */
@@ -410,7 +374,7 @@ class StatefulSetEndToEndTest {
         });
 
         // The controller may be writing the pod (adoption, identity labels) at the same moment: retry a 409.
-        StatefulSetLifecycleEndToEndTest.retryOnConflict(() -> client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
+        StatefulSetFixtures.retryOnConflict(() -> client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
             p.getMetadata().getLabels().put("app", "elsewhere");
             return p;
         }));

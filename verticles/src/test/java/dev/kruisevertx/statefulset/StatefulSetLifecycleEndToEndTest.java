@@ -3,7 +3,6 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
-import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
 import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.LifecycleHook;
 import dev.kruisevertx.api.common.WellKnown;
@@ -16,12 +15,8 @@ import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -59,6 +54,7 @@ class StatefulSetLifecycleEndToEndTest {
     static ClusterFixture cluster;
     static KubernetesClient client;
     static ManagerApp app;
+    static StatefulSetFixtures fixtures;
 
     @BeforeAll
     static void start() throws Exception {
@@ -66,6 +62,7 @@ class StatefulSetLifecycleEndToEndTest {
         // As the chart installs it: CRDs, namespace and webhook configurations, so admission runs as on a cluster.
         EmbeddedProduct.install(cluster.cluster());
         client = cluster.client();
+        fixtures = new StatefulSetFixtures(client, NS, WAIT);
         List<ControllerDefinition> controllers = ControllerRegistry.all();
         app = ManagerApp.start(StatefulSetEndToEndTest.config(controllers), cluster.cluster().newClient(), controllers)
                 .await(60, TimeUnit.SECONDS);
@@ -241,42 +238,23 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static StatefulSet statefulSet(String name, int replicas) {
-        StatefulSet set = new StatefulSet();
-        set.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        StatefulSetSpec spec = new StatefulSetSpec();
-        spec.setReplicas(replicas);
-        spec.setServiceName(name);
-        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
-        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build());
-        set.setSpec(spec);
-        return set;
+        return StatefulSetFixtures.statefulSet(NS, name, replicas, "nginx:1");
     }
 
     static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSetSpec spec) {
-        if (spec.getUpdateStrategy() == null) {
-            spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
-        }
-        if (spec.getUpdateStrategy().getRollingUpdate() == null) {
-            spec.getUpdateStrategy().setRollingUpdate(new RollingUpdateStatefulSetStrategy());
-        }
-        return spec.getUpdateStrategy().getRollingUpdate();
+        return StatefulSetFixtures.rollingUpdate(spec);
     }
 
     static Resource<StatefulSet> resource(String name) {
-        return client.resources(StatefulSet.class).inNamespace(NS).withName(name);
+        return fixtures.resource(name);
     }
 
     static List<Pod> pods(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
-                .filter(p -> !Pods.isTerminating(p)).toList();
+        return fixtures.livePods(app);
     }
 
     static void edit(String name, Consumer<StatefulSetSpec> change) {
-        retryOnConflict(() -> resource(name).edit(s -> {
-            change.accept(s.getSpec());
-            return s;
-        }));
+        fixtures.edit(name, change);
     }
 
     /** Edits a pod as the user's controller would, retrying when the product wrote it meanwhile. */
@@ -285,16 +263,7 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static void retryOnConflict(Runnable write) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                write.run();
-                return;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt >= 30) {
-                    throw e;
-                }
-            }
-        }
+        StatefulSetFixtures.retryOnConflict(write);
     }
 
     static Pod waitPod(String name, String what, java.util.function.Predicate<Pod> done) {
@@ -303,9 +272,7 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static StatefulSet waitStatus(String name, String what, java.util.function.Predicate<StatefulSet> done) {
-        return Await.waitFor(name + ": " + what, WAIT, () -> resource(name).get(), s -> s != null && s.getStatus() != null
-                && s.getMetadata().getGeneration() != null
-                && s.getStatus().getObservedGeneration() == s.getMetadata().getGeneration() && done.test(s));
+        return fixtures.waitStatus(name, name + ": " + what, done);
     }
 
     /**

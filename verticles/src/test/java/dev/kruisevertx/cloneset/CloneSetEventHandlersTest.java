@@ -1,8 +1,9 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.sim.testing.RecordingEnqueuer.Added;
+import dev.kruisevertx.sim.testing.RecordingEnqueuer;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.cache.CacheEvent;
-import dev.kruisevertx.controller.Enqueuer;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,28 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CloneSetEventHandlersTest {
-    record Added(Request request, Duration after) {
-    }
-
-    static final class RecordingQueue implements Enqueuer {
-        final List<Added> adds = new ArrayList<>();
-
-        @Override
-        public void add(Request request) {
-            adds.add(new Added(request, Duration.ZERO));
-        }
-
-        @Override
-        public void addAfter(Request request, Duration delay) {
-            adds.add(new Added(request, delay));
-        }
-    }
-
     final ScaleExpectations scale = new ScaleExpectations(Duration.ofMinutes(5), Clock.systemUTC(),
             new SimpleMeterRegistry(), "leak");
     final CloneSetController.EventHandlers handlers = new CloneSetController.EventHandlers(null, scale,
             new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()), null, false);
-    final RecordingQueue queue = new RecordingQueue();
+    final RecordingEnqueuer queue = new RecordingEnqueuer();
     final Request owner = new Request("ns", "web");
 
     static Pod owned(String name) {

@@ -1,10 +1,10 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.sim.testing.FixedCache;
+import dev.kruisevertx.sim.testing.RecordingEnqueuer;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.cache.CacheEvent;
-import dev.kruisevertx.cache.CacheListener;
-import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -67,10 +66,10 @@ class OrphanCandidatesTest {
         CloneSet web = cloneSet("web", APP_WEB);
         CloneSet other = cloneSet("other", new LabelSelectorBuilder().addToMatchLabels("app", "api").build());
         OrphanCandidates orphans = new OrphanCandidates();
-        CloneSetController.EventHandlers handlers = new CloneSetController.EventHandlers(new FixedCloneSets(List.of(web, other)),
+        CloneSetController.EventHandlers handlers = new CloneSetController.EventHandlers(FixedCache.of(web, other),
                 new ScaleExpectations(Duration.ofMinutes(5), Clock.systemUTC(), new SimpleMeterRegistry(), "leak"),
                 new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()), orphans, false);
-        CloneSetEventHandlersTest.RecordingQueue queue = new CloneSetEventHandlersTest.RecordingQueue();
+        RecordingEnqueuer queue = new RecordingEnqueuer();
         for (String name : List.of(web.getMetadata().getName(), other.getMetadata().getName())) {
             orphans.scannedAll("ns/" + name, "uid-" + name, name.equals("web") ? APP_WEB : other.getSpec().getSelector());
         }
@@ -109,52 +108,6 @@ class OrphanCandidatesTest {
                     .withKind("ReplicaSet").withName("rs").withUid("rs-uid").withController(true).build()).endMetadata();
         }
         return b.build();
-    }
-
-    /** A read-only cache holding a fixed list of CloneSets. */
-    record FixedCloneSets(List<CloneSet> items) implements CachedResource<CloneSet> {
-        @Override
-        public CloneSet get(String namespace, String name) {
-            return items.stream().filter(c -> c.getMetadata().getName().equals(name)).findFirst().orElse(null);
-        }
-
-        @Override
-        public List<CloneSet> list() {
-            return items;
-        }
-
-        @Override
-        public List<CloneSet> list(String namespace) {
-            return items.stream().filter(c -> c.getMetadata().getNamespace().equals(namespace)).toList();
-        }
-
-        @Override
-        public List<CloneSet> byIndex(String indexName, String value) {
-            return List.of();
-        }
-
-        @Override
-        public void addListener(CacheListener<CloneSet> listener) {
-        }
-
-        @Override
-        public void removeListener(CacheListener<CloneSet> listener) {
-        }
-
-        @Override
-        public boolean hasSynced() {
-            return true;
-        }
-
-        @Override
-        public boolean isWatching() {
-            return true;
-        }
-
-        @Override
-        public SharedIndexInformer<CloneSet> informer() {
-            return null;
-        }
     }
 
 }

@@ -1,10 +1,10 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.sim.testing.FixedCache;
+import dev.kruisevertx.sim.testing.RecordingEnqueuer.Added;
+import dev.kruisevertx.sim.testing.RecordingEnqueuer;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.cache.CacheEvent;
-import dev.kruisevertx.cache.CacheListener;
-import dev.kruisevertx.cache.CachedResource;
-import dev.kruisevertx.controller.Enqueuer;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
@@ -12,15 +12,12 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,28 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How the StatefulSet controller maps cache events to keys, in particular the delayed start-up enqueue. */
 class StatefulSetEventHandlersTest {
-    record Added(Request request, Duration after) {
-    }
-
-    static final class RecordingQueue implements Enqueuer {
-        final List<Added> adds = new ArrayList<>();
-
-        @Override
-        public void add(Request request) {
-            adds.add(new Added(request, Duration.ZERO));
-        }
-
-        @Override
-        public void addAfter(Request request, Duration delay) {
-            adds.add(new Added(request, delay));
-        }
-    }
-
     final ScaleExpectations scale = new ScaleExpectations(Duration.ofMinutes(5), Clock.systemUTC(),
             new SimpleMeterRegistry(), "leak");
     final StatefulSetController.EventHandlers handlers = new StatefulSetController.EventHandlers(null, scale,
             new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()));
-    final RecordingQueue queue = new RecordingQueue();
+    final RecordingEnqueuer queue = new RecordingEnqueuer();
     final Request owner = new Request("ns", "db");
 
     static Pod owned(String name, String apiVersion) {
@@ -167,58 +147,12 @@ class StatefulSetEventHandlersTest {
         assertEquals(List.of(new Added(owner, Duration.ZERO), new Added(owner, Duration.ZERO)), queue.adds);
     }
 
-    /** Sets by namespace/name: all the adoption lookup reads. */
-    record SetsByName(Map<String, StatefulSet> sets) implements CachedResource<StatefulSet> {
-        @Override
-        public StatefulSet get(String namespace, String name) {
-            return sets.get(namespace + "/" + name);
-        }
-
-        @Override
-        public List<StatefulSet> list() {
-            return List.copyOf(sets.values());
-        }
-
-        @Override
-        public List<StatefulSet> list(String namespace) {
-            return sets.values().stream().filter(s -> namespace.equals(s.getMetadata().getNamespace())).toList();
-        }
-
-        @Override
-        public List<StatefulSet> byIndex(String indexName, String value) {
-            throw new IllegalArgumentException("no index " + indexName + " in this test");
-        }
-
-        @Override
-        public void addListener(CacheListener<StatefulSet> listener) {
-        }
-
-        @Override
-        public void removeListener(CacheListener<StatefulSet> listener) {
-        }
-
-        @Override
-        public boolean hasSynced() {
-            return true;
-        }
-
-        @Override
-        public boolean isWatching() {
-            return true;
-        }
-
-        @Override
-        public SharedIndexInformer<StatefulSet> informer() {
-            return null;
-        }
-    }
-
     @Test
     void orphansNamedLikeAnOrdinalEnqueueTheSetOfThatNameOnly() {
         StatefulSet myDb = set();
         myDb.getMetadata().setName("my-db");
         StatefulSetController.EventHandlers withSets = new StatefulSetController.EventHandlers(
-                new SetsByName(Map.of("ns/db", set(), "ns/my-db", myDb)), scale,
+                FixedCache.of(set(), myDb), scale,
                 new ResourceVersionExpectations(Duration.ofMinutes(5), Clock.systemUTC()));
         Pod orphan = new PodBuilder().withNewMetadata().withName("my-db-3").withNamespace("ns").endMetadata().build();
         withSets.onPod(CacheEvent.added(orphan, true), queue);

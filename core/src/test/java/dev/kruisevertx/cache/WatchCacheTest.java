@@ -194,8 +194,9 @@ class WatchCacheTest {
         newCache(WatchCacheOptions.defaults().withMutationDetector(false));
         CachedResource<Pod> pods = cache.resource(Pod.class);
         sync(Pod.class);
-        // Created after the first list, so it arrives by exactly one watch event: a pod that predates the list can
-        // be delivered again by the mock server's watch, legitimately replacing the cached instance mid-test.
+        await("watching", pods::isWatching);
+        // Created once the watch runs, so it arrives by exactly one event: a pod that predates the list can be
+        // delivered again by the mock server's watch, legitimately replacing the cached instance mid-test.
         cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1", "uid-1")).create();
         await("pod cached", () -> pods.get("a", "web-0") != null);
 
@@ -283,10 +284,13 @@ class WatchCacheTest {
     @Test
     void mutationDetectorReportsACallerChangingACachedObject() throws Exception {
         newCache(WatchCacheOptions.defaults().withMutationDetector(true));
-        cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1")).create();
-        cluster.client.pods().inNamespace("a").resource(pod("a", "web-1", "node-1")).create();
         CachedResource<Pod> pods = cache.resource(Pod.class);
         sync(Pod.class);
+        await("watching", pods::isWatching);
+        // Created once the watch runs, so each arrives by exactly one event: a pod that predates the list can be
+        // delivered again by the mock server's watch, replacing the cached instance (and its snapshot) mid-test.
+        cluster.client.pods().inNamespace("a").resource(pod("a", "web-0", "node-1")).create();
+        cluster.client.pods().inNamespace("a").resource(pod("a", "web-1", "node-1")).create();
         CacheMutationDetector detector = cache.mutationDetector().orElseThrow();
         await("both pods tracked", () -> detector.tracked() == 2);
         cache.checkMutations(); // nothing changed yet

@@ -234,7 +234,9 @@ public final class SimNodes implements AutoCloseable {
                 if (ex.getCode() != 409) {
                     throw ex;
                 }
-                // Registered before (an earlier run): as a restarted kubelet, report its status again below.
+                // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
+                // transition times of conditions whose status stays.
+                status = nodeStatus(name, i, client.nodes().withName(name).get());
             }
             // A patch, not read-modify-write: kube-controller-manager writes new nodes right away (taints, podCIDR,
             // annotations), and a PUT over the version just read would conflict with it.

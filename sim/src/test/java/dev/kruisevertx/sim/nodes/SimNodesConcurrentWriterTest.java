@@ -108,6 +108,31 @@ class SimNodesConcurrentWriterTest {
         }
     }
 
+    @Test
+    void aRestartedSimulatorTakesBackTheNodesAndLeasesItRegisteredBefore() {
+        try (ClusterFixture fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0))) {
+            KubernetesClient client = fixture.client();
+            SimNodesOptions options = new SimNodesOptions().setNodes(2).setNamePrefix("again-")
+                    .setHeartbeatInterval(Duration.ofMillis(300));
+            try (KubernetesClient first = fixture.cluster().newClient(); SimNodes sim = SimNodes.start(first, options)) {
+                assertEquals(2, sim.nodeNames().size());
+            }
+            String readySince = condition(client.nodes().withName("again-0").get(), "Ready").getLastTransitionTime();
+            Instant restarted = Instant.now();
+            try (KubernetesClient second = fixture.cluster().newClient();
+                 SimNodes sim = assertDoesNotThrow(() -> SimNodes.start(second, options), "nodes and leases exist already")) {
+                Lease lease = Await.waitFor("again-0's lease renewed by the new run", TIMEOUT,
+                        () -> client.leases().inNamespace(SimNodes.NODE_LEASE_NAMESPACE).withName("again-0").get(),
+                        l -> renewTime(l).isAfter(restarted));
+                assertEquals("again-0", lease.getSpec().getHolderIdentity());
+                Node node = client.nodes().withName("again-0").get();
+                assertEquals("True", condition(node, "Ready").getStatus());
+                assertEquals(readySince, condition(node, "Ready").getLastTransitionTime(), "Ready did not change, nor its transition time");
+                assertEquals(2, client.nodes().list().getItems().size());
+            }
+        }
+    }
+
     /** A client for the simulator that lets {@code writer} act before each of its writes. */
     static KubernetesClient clientWith(ClusterFixture fixture, Interceptor writer) {
         return new KubernetesClientBuilder()

@@ -100,8 +100,13 @@ public final class SimNodes implements AutoCloseable {
      */
     public static SimNodes start(KubernetesClient client, SimNodesOptions options) {
         SimNodes sim = new SimNodes(client, options);
-        sim.registerNodes();
-        sim.startInformers();
+        try {
+            sim.registerNodes();
+            sim.startInformers();
+        } catch (RuntimeException e) {
+            sim.close();
+            throw e;
+        }
         long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);

@@ -97,7 +97,7 @@ public final class EmbeddedCluster {
             if (!options.criServers()) {
                 return Future.succeededFuture();
             }
-            return SimCriServers.start(vertx, n, null).map(servers -> {
+            return SimCriServers.start(vertx, n, options.criRoot()).map(servers -> {
                 criServers = servers;
                 return null;
             });

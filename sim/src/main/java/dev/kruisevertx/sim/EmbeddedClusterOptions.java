@@ -17,6 +17,7 @@ public final class EmbeddedClusterOptions {
     private long bookmarkIntervalMs = 10_000;
     private SimNodesOptions nodeOptions = new SimNodesOptions();
     private boolean criServers;
+    private Path criRoot;
     private final Map<String, String> serviceAddresses = new HashMap<>();
 
     public String host() {
@@ -111,6 +112,19 @@ public final class EmbeddedClusterOptions {
 
     public EmbeddedClusterOptions setCriServers(boolean criServers) {
         this.criServers = criServers;
+        return this;
+    }
+
+    /**
+     * The directory of the nodes' CRI sockets ({@code <root>/<node>/containerd.sock}), which the caller owns and
+     * removes; null (the default): a run directory of the cluster's own in the temp directory, removed on close.
+     */
+    public Path criRoot() {
+        return criRoot;
+    }
+
+    public EmbeddedClusterOptions setCriRoot(Path criRoot) {
+        this.criRoot = criRoot;
         return this;
     }
 

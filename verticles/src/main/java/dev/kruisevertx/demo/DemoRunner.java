@@ -7,6 +7,7 @@ import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.RunDirectory;
 import dev.kruisevertx.sim.progress.Readiness;
 import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,6 +19,7 @@ import io.vertx.core.Vertx;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  * progress line per change. Used by {@code kruise-manager demo} and by the test that runs it in CI.
  */
 public final class DemoRunner implements AutoCloseable {
+    /** Prefix of the demo's run directories in the temp directory. */
+    public static final String RUN_DIRECTORY_PREFIX = "kruise-demo-run-";
     /** How often the node agents look at a pod whose request is in progress. */
     private static final Duration AGENT_POLL = Duration.ofMillis(500);
     private final DemoOptions options;
@@ -47,22 +51,32 @@ public final class DemoRunner implements AutoCloseable {
     private boolean closed;
     // The last line printed per sample, across steps, so a line is printed only when it changes.
     private final Map<String, String> lastLines = new LinkedHashMap<>();
-    private final java.nio.file.Path certDir;
+    /**
+     * This run's private directory: the webhook's certificates and CA key, and the nodes' CRI sockets. Removed on
+     * close; a killed run's is removed by the next run.
+     */
+    private final RunDirectory runDir;
+    private final Path certDir;
+    private final Path criRoot;
 
     public DemoRunner(DemoOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        try {
-            this.certDir = java.nio.file.Files.createTempDirectory("kruise-demo-webhook-certs");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot create a directory for the demo's webhook certificates", e);
-        }
+        this.runDir = RunDirectory.create(RUN_DIRECTORY_PREFIX);
+        this.certDir = runDir.subdirectory("webhook-certs");
+        this.criRoot = runDir.subdirectory("cri");
+    }
+
+    /** The run's directory (certificates, CA key, CRI sockets), gone once the runner is closed. */
+    public Path runDirectory() {
+        return runDir.path();
     }
 
     /** Starts everything and applies the samples. Blocking: call from a plain thread, never an event loop. */
     public void start() throws Exception {
+        out.println("demo: run directory " + runDir.path() + " (webhook certificates, CRI sockets; removed on exit)");
         EmbeddedClusterOptions clusterOptions = new EmbeddedClusterOptions().setNodes(options.nodes())
-                .setPort(options.apiPort()).setCriServers(true);
+                .setPort(options.apiPort()).setCriServers(true).setCriRoot(criRoot);
         cluster = await(EmbeddedCluster.start(clusterVertx, clusterOptions), "embedded cluster start");
         EmbeddedProduct.install(cluster);
         cluster.writeKubeconfig(options.kubeconfigOut());
@@ -186,22 +200,27 @@ public final class DemoRunner implements AutoCloseable {
             return;
         }
         closed = true;
-        if (nodeAgents != null) {
-            nodeAgents.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        try {
+            if (nodeAgents != null) {
+                nodeAgents.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            }
+            if (agentClient != null) {
+                agentClient.close();
+            }
+            if (manager != null) {
+                manager.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            }
+            if (managerClient != null) {
+                managerClient.close();
+            }
+            if (cluster != null) {
+                cluster.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            }
+            clusterVertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } finally {
+            // Whatever failed above, the CA key and the sockets do not outlive the run.
+            runDir.close();
         }
-        if (agentClient != null) {
-            agentClient.close();
-        }
-        if (manager != null) {
-            manager.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        }
-        if (managerClient != null) {
-            managerClient.close();
-        }
-        if (cluster != null) {
-            cluster.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        }
-        clusterVertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     private static <T> T await(Future<T> future, String what) throws Exception {

@@ -27,7 +27,28 @@ public final class DemoSubcommand {
             return 2;
         }
         logging.accept(command.logFormat, command.verbosity);
-        DemoRunner runner = new DemoRunner(options, out);
+        DemoRunner runner;
+        try {
+            runner = new DemoRunner(options, out);
+        } catch (RuntimeException e) {
+            err.println("error: demo failed: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        // The JVM waits for shutdown hooks, not for main: on SIGINT/SIGTERM the clean shutdown (and the removal of
+        // the run directory with the CA key) happens in the hook, whichever phase the demo is in.
+        Thread hook = new Thread(() -> {
+            try {
+                runner.close();
+            } catch (Exception e) {
+                err.println("warning: demo shutdown: " + e.getMessage());
+            } finally {
+                stop.countDown();
+            }
+        }, "demo-shutdown");
+        if (waitForSignal) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
         try {
             runner.start();
             if (options.untilReady()) {
@@ -40,17 +61,6 @@ public final class DemoSubcommand {
             if (!waitForSignal) {
                 return 0;
             }
-            CountDownLatch stop = new CountDownLatch(1);
-            // The JVM waits for shutdown hooks, not for main: the clean shutdown happens in the hook.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    runner.close();
-                } catch (Exception e) {
-                    err.println("warning: demo shutdown: " + e.getMessage());
-                } finally {
-                    stop.countDown();
-                }
-            }, "demo-shutdown"));
             Thread watcher = new Thread(() -> {
                 try {
                     runner.runSamples(null);
@@ -70,6 +80,13 @@ public final class DemoSubcommand {
                 runner.close();
             } catch (Exception e) {
                 err.println("warning: demo shutdown: " + e.getMessage());
+            }
+            if (waitForSignal) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // Shutting down already: the hook is running or has run.
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.demo;
 
+import dev.kruisevertx.sim.RunDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Runs {@code kruise-manager demo --until-ready} exactly as a user would, in CI. */
@@ -32,6 +34,14 @@ class DemoTest {
         int code = (int) run.invoke(null, full, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), false);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The run directory the demo names on start-up (webhook certificates and CA key, CRI sockets). */
+    private static Path runDirectory(Run r) {
+        String line = r.out().lines().filter(l -> l.startsWith("demo: run directory ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no run directory line in: " + r.out()));
+        String rest = line.substring("demo: run directory ".length());
+        return Path.of(rest.substring(0, rest.indexOf(" (")));
     }
 
     @Test
@@ -59,6 +69,9 @@ class DemoTest {
                 && l.endsWith(", ready, restarted main 1x (converged)")), r.out());
         String config = Files.readString(kubeconfig);
         assertTrue(config.contains("server: http://127.0.0.1:"), config);
+        Path runDir = runDirectory(r);
+        assertTrue(r.out().contains("CRI sockets under " + runDir.resolve("cri")), r.out());
+        assertFalse(Files.exists(runDir), "the webhook certificates, CA key and CRI sockets are removed on exit");
     }
 
     @Test
@@ -82,6 +95,41 @@ class DemoTest {
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: STUCK pod default/nowhere"), r.out());
         assertTrue(r.err().contains("did not converge within 3s"), r.err());
+        assertFalse(Files.exists(runDirectory(r)), "removed on a failed run's exit too");
+    }
+
+    @Test
+    void aKilledRunsDirectoryIsRemovedByTheNextRunAndALiveRunsIsKept(@TempDir Path dir) throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        Process exited = new ProcessBuilder("true").start();
+        exited.waitFor();
+        Path killed = Files.createTempDirectory(tmp, DemoRunner.RUN_DIRECTORY_PREFIX);
+        Files.writeString(killed.resolve(RunDirectory.OWNER_FILE), "pid=" + exited.pid() + "\n");
+        Files.createDirectories(killed.resolve("webhook-certs"));
+        Files.writeString(killed.resolve("webhook-certs/ca-key.pem"), "left behind");
+        ProcessHandle self = ProcessHandle.current();
+        Path live = Files.createTempDirectory(tmp, DemoRunner.RUN_DIRECTORY_PREFIX);
+        Files.writeString(live.resolve(RunDirectory.OWNER_FILE), "pid=" + self.pid() + "\nstarted="
+                + self.info().startInstant().orElseThrow() + "\n");
+        try {
+            Path samples = Files.createDirectory(dir.resolve("samples"));
+            Files.writeString(samples.resolve("pod.yaml"), """
+                    apiVersion: v1
+                    kind: Pod
+                    metadata: {name: quick, namespace: default}
+                    spec:
+                      containers: [{name: main, image: nginx}]
+                    """);
+            Run r = demo("--until-ready", "--timeout=60s", "--samples=" + samples, "--metrics-addr=0",
+                    "--health-probe-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
+            assertEquals(0, r.code(), r.out() + r.err());
+            assertFalse(Files.exists(killed), "a killed run's directory (with its CA key) is removed by the next run");
+            assertTrue(Files.exists(live.resolve(RunDirectory.OWNER_FILE)), "a live run's directory is kept");
+            assertFalse(Files.exists(runDirectory(r)));
+        } finally {
+            Files.deleteIfExists(live.resolve(RunDirectory.OWNER_FILE));
+            Files.deleteIfExists(live);
+        }
     }
 
     @Test

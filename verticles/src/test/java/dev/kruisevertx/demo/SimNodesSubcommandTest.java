@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimNodesSubcommandTest {
@@ -33,7 +34,11 @@ class SimNodesSubcommandTest {
             assertTrue(nodes.stream().allMatch(n -> n.startsWith("edge-")), nodes.toString());
             // Each node also got a simulated container runtime for its node agent (the CRD is absent here, so the
             // agents would keep waiting for it).
-            assertTrue(out.toString(StandardCharsets.UTF_8).contains("CRI sockets under"), out.toString(StandardCharsets.UTF_8));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertTrue(printed.contains("CRI sockets under"), printed);
+            String socketsLine = printed.lines().filter(l -> l.contains("CRI sockets under ")).findFirst().orElseThrow();
+            Path sockets = Path.of(socketsLine.substring(socketsLine.indexOf("CRI sockets under ") + "CRI sockets under ".length()).trim());
+            assertFalse(java.nio.file.Files.exists(sockets), "the CRI socket directory is removed on exit");
         }
     }
 

@@ -15,9 +15,11 @@ import java.util.function.Function;
 /**
  * Server-side printing ({@code Accept: application/json;as=Table;g=meta.k8s.io;v=v1}) so that {@code kubectl get}
  * shows useful columns: pods, nodes, namespaces, deployments and replica sets get kubectl's usual columns; custom
- * resources get their CRD's {@code additionalPrinterColumns}; everything else name and age.
+ * resources get their CRD's {@code additionalPrinterColumns} (name and age when it declares none); everything else
+ * name and age.
  */
 final class Tables {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Tables.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private record Column(String name, String type, int priority, Function<JsonNode, Object> value) {
@@ -128,11 +130,13 @@ final class Tables {
                 cols.add(age());
             }
             default -> {
-                if (type.custom()) {
-                    cols.addAll(printerColumns(api, type, version));
-                }
-                if (cols.stream().noneMatch(c -> c.name().equals("Age"))) {
+                // As kube-apiserver: a custom resource shows its CRD's columns for the version, and Age only when
+                // the CRD declares none (most declare their own AGE column).
+                List<Column> declared = type.custom() ? printerColumns(api, type, version) : List.of();
+                if (declared.isEmpty()) {
                     cols.add(age());
+                } else {
+                    cols.addAll(declared);
                 }
             }
         }
@@ -154,11 +158,23 @@ final class Tables {
                 String path = pc.path("jsonPath").asText("");
                 String colType = pc.path("type").asText("string");
                 String name = pc.path("name").asText(path);
+                ColumnPath columnPath;
+                try {
+                    columnPath = ColumnPath.parse(path);
+                } catch (IllegalArgumentException e) {
+                    // The column stays, empty, as kube-apiserver keeps a column whose path finds nothing.
+                    LOG.debug("printer column {} of {}: {}", name, type.key(), e.getMessage());
+                    out.add(new Column(name, colType.equals("date") ? "string" : colType, pc.path("priority").asInt(0), o -> null));
+                    continue;
+                }
                 if (colType.equals("date")) {
-                    out.add(new Column(name, "string", pc.path("priority").asInt(0), o -> ageOf(JsonPaths.at(o, path).asText(null))));
+                    out.add(new Column(name, "string", pc.path("priority").asInt(0), o -> {
+                        JsonNode n = columnPath.first(o);
+                        return JsonPaths.missing(n) ? null : ageOf(n.asText(null));
+                    }));
                 } else {
                     out.add(new Column(name, colType, pc.path("priority").asInt(0), o -> {
-                        JsonNode n = JsonPaths.at(o, path);
+                        JsonNode n = columnPath.first(o);
                         return JsonPaths.missing(n) ? null : n.isValueNode() ? (n.isNumber() ? (Object) n.asLong() : n.asText()) : n.toString();
                     }));
                 }

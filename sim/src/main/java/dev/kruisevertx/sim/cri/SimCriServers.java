@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.cri;
 
+import dev.kruisevertx.sim.RunDirectory;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -17,26 +18,30 @@ import java.util.Map;
  * agent finds by runtime discovery when given {@code <root>/<node>} as its {@code /hostvarrun}.
  */
 public final class SimCriServers {
+    /** Prefix of the run directories made when no root is given ({@link RunDirectory}). */
+    public static final String RUN_DIRECTORY_PREFIX = "kruise-sim-cri-";
     private final Vertx vertx;
     private final Path root;
-    private final boolean ownsRoot;
+    /** The directory this instance made and removes on close; null when the caller gave the root. */
+    private final RunDirectory owned;
     private final Map<String, SimCriServer> servers = new LinkedHashMap<>();
 
-    private SimCriServers(Vertx vertx, Path root, boolean ownsRoot) {
+    private SimCriServers(Vertx vertx, Path root, RunDirectory owned) {
         this.vertx = vertx;
         this.root = root;
-        this.ownsRoot = ownsRoot;
+        this.owned = owned;
     }
 
     /**
-     * Starts a server for every node of {@code nodes} under {@code root} (null: a new temporary directory, removed on
-     * {@link #close()}).
+     * Starts a server for every node of {@code nodes} under {@code root} (null: a new owner-only run directory in the
+     * temp directory, removed on {@link #close()}, or by a later run if this process is killed).
      */
     public static Future<SimCriServers> start(Vertx vertx, SimNodes nodes, Path root) {
-        Future<Path> dir = root != null ? Future.succeededFuture(root)
-                : vertx.executeBlocking(() -> Files.createTempDirectory("kruise-sim-cri"));
-        return dir.compose(r -> {
-            SimCriServers all = new SimCriServers(vertx, r, root == null);
+        Future<RunDirectory> made = root != null ? Future.succeededFuture()
+                : vertx.executeBlocking(() -> RunDirectory.create(RUN_DIRECTORY_PREFIX));
+        return made.compose(runDir -> {
+            Path r = runDir == null ? root : runDir.path();
+            SimCriServers all = new SimCriServers(vertx, r, runDir);
             List<Future<SimCriServer>> started = new ArrayList<>();
             for (String node : nodes.nodeNames()) {
                 SimCriServer server = new SimCriServer(vertx, nodes, node, r.resolve(node).resolve("containerd.sock"));
@@ -67,11 +72,12 @@ public final class SimCriServers {
         List<Future<Void>> closing = new ArrayList<>();
         servers.values().forEach(s -> closing.add(s.close()));
         return Future.join(closing).transform(ar -> vertx.executeBlocking(() -> {
+            if (owned != null) {
+                owned.close();
+                return null;
+            }
             for (String node : servers.keySet()) {
                 Files.deleteIfExists(root.resolve(node));
-            }
-            if (ownsRoot) {
-                Files.deleteIfExists(root);
             }
             return null;
         })).mapEmpty();

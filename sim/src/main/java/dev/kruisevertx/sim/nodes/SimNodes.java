@@ -13,13 +13,15 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +55,9 @@ public final class SimNodes implements AutoCloseable {
     public static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
     /** Label on every simulated node, so tools can tell them from real ones. */
     public static final String SIMULATED_LABEL = "kruise-vertx.dev/simulated-node";
+    private static final int LEASE_DURATION_SECONDS = 40;
+    /** Pod status writes that meet a conflict are re-read and written again this many times before waiting for the informer. */
+    private static final int POD_STATUS_CONFLICT_RETRIES = 3;
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -61,6 +66,10 @@ public final class SimNodes implements AutoCloseable {
     private final List<ImageRule> rules;
     private final ScheduledExecutorService worker;
     private final Kubelet kubelet;
+    /** For patches, which carry no resourceVersion: conflicts are retried too. */
+    private final ApiRetry retry = new ApiRetry(5, java.time.Duration.ofMillis(100), true);
+    /** For creates and writes over a version read earlier, where a conflict is an answer, not a hiccup. */
+    private final ApiRetry transientRetry = new ApiRetry(5, java.time.Duration.ofMillis(100), false);
     private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     private final Map<String, String> assumed = new ConcurrentHashMap<>();
     private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
@@ -91,8 +100,13 @@ public final class SimNodes implements AutoCloseable {
      */
     public static SimNodes start(KubernetesClient client, SimNodesOptions options) {
         SimNodes sim = new SimNodes(client, options);
-        sim.registerNodes();
-        sim.startInformers();
+        try {
+            sim.registerNodes();
+            sim.startInformers();
+        } catch (RuntimeException e) {
+            sim.close();
+            throw e;
+        }
         long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);
@@ -182,8 +196,14 @@ public final class SimNodes implements AutoCloseable {
             try {
                 r.run();
             } catch (KubernetesClientException e) {
-                if (!closed) {
-                    LOG.debug("sim-nodes call failed: {}", e.getMessage());
+                if (closed) {
+                    return;
+                }
+                if (e.getCode() == 409 || e.getCode() == 404) {
+                    // Someone else wrote or removed the object; the informer brings the news and the step runs again.
+                    LOG.debug("sim-nodes: call failed ({}): {}", e.getCode(), reason(e));
+                } else {
+                    LOG.warn("sim-nodes: call failed ({}): {}", e.getCode(), reason(e));
                 }
             } catch (RuntimeException e) {
                 if (!closed) {
@@ -207,36 +227,47 @@ public final class SimNodes implements AutoCloseable {
             labels.put("topology.kubernetes.io/region", "sim-region");
             labels.put("node.kubernetes.io/instance-type", "sim");
             labels.put(SIMULATED_LABEL, "true");
+            NodeStatus status = nodeStatus(name, i, null);
             Node node = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
                     .addToAnnotations("node.alpha.kubernetes.io/ttl", "0").endMetadata()
                     .withNewSpec().withPodCIDR("10.244." + i + ".0/24").withPodCIDRs("10.244." + i + ".0/24")
                     .withProviderID("kruise-sim://" + name).endSpec()
-                    .withStatus(nodeStatus(name, i)).build();
-            Node existing = client.nodes().withName(name).get();
-            if (existing == null) {
-                existing = client.nodes().resource(node).create();
+                    .withStatus(status).build();
+            try {
+                transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
+            } catch (KubernetesClientException ex) {
+                if (ex.getCode() != 409) {
+                    throw ex;
+                }
+                // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
+                // transition times of conditions whose status stays.
+                status = nodeStatus(name, i, client.nodes().withName(name).get());
             }
-            existing.setStatus(nodeStatus(name, i));
-            client.nodes().resource(existing).updateStatus();
+            // A patch, not read-modify-write: kube-controller-manager writes new nodes right away (taints, podCIDR,
+            // annotations), and a PUT over the version just read would conflict with it.
+            patchNodeStatus(name, status);
             renewLease(name);
         }
     }
 
-    private NodeStatus nodeStatus(String name, int i) {
+    private void patchNodeStatus(String name, NodeStatus status) {
+        String body = Serialization.asJson(Map.of("status", status));
+        retry.call("status of node " + name, () -> client.nodes().withName(name).subresource("status")
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
+    }
+
+    /**
+     * The node's status as its kubelet reports it; {@code current} (may be null) is the node as last seen, whose
+     * conditions keep their transition times while their status stays.
+     */
+    private NodeStatus nodeStatus(String name, int i, Node current) {
         Map<String, Quantity> capacity = new TreeMap<>();
         capacity.put("cpu", new Quantity(options.cpu()));
         capacity.put("memory", new Quantity(options.memory()));
         capacity.put("pods", new Quantity(Integer.toString(options.maxPods())));
         capacity.put("ephemeral-storage", new Quantity("100Gi"));
-        String now = Kubelet.ts(Instant.now());
-        List<NodeCondition> conditions = new ArrayList<>();
-        for (String pressure : List.of("MemoryPressure", "DiskPressure", "PIDPressure")) {
-            conditions.add(new NodeConditionBuilder().withType(pressure).withStatus("False").withReason("KubeletHasSufficient" + pressure.replace("Pressure", ""))
-                    .withLastHeartbeatTime(now).withLastTransitionTime(now).build());
-        }
-        conditions.add(new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
-                .withMessage("kubelet is posting ready status").withLastHeartbeatTime(now).withLastTransitionTime(now).build());
-        return new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity).withConditions(conditions)
+        return new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
+                .withConditions(kubeletConditions(current, Kubelet.ts(Instant.now())))
                 .addNewAddress().withType("InternalIP").withAddress(hostIp(i)).endAddress()
                 .addNewAddress().withType("Hostname").withAddress(name).endAddress()
                 .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(10250).endKubeletEndpoint().endDaemonEndpoints()
@@ -246,46 +277,114 @@ public final class SimNodes implements AutoCloseable {
                 .endNodeInfo().build();
     }
 
+    /**
+     * The conditions a kubelet owns, as a healthy kubelet reports them on every status update: no pressure, Ready.
+     * Written by type (strategic merge), so conditions other components own (NetworkUnavailable, ...) stay, and a
+     * Ready=Unknown set by the node lifecycle controller is replaced, as a real kubelet's next update does.
+     */
+    private static List<NodeCondition> kubeletConditions(Node current, String now) {
+        List<NodeCondition> out = new ArrayList<>();
+        out.add(kubeletCondition(current, "MemoryPressure", "False", "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available", now));
+        out.add(kubeletCondition(current, "DiskPressure", "False", "KubeletHasNoDiskPressure",
+                "kubelet has no disk pressure", now));
+        out.add(kubeletCondition(current, "PIDPressure", "False", "KubeletHasSufficientPID",
+                "kubelet has sufficient PID available", now));
+        out.add(kubeletCondition(current, "Ready", "True", "KubeletReady", "kubelet is posting ready status", now));
+        return out;
+    }
+
+    private static NodeCondition kubeletCondition(Node current, String type, String status, String reason,
+                                                  String message, String now) {
+        NodeCondition old = current == null || current.getStatus() == null || current.getStatus().getConditions() == null
+                ? null : current.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+        String transition = old != null && status.equals(old.getStatus()) && old.getLastTransitionTime() != null
+                ? old.getLastTransitionTime() : now;
+        return new NodeConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+                .withLastHeartbeatTime(now).withLastTransitionTime(transition).build();
+    }
+
     private static String hostIp(int i) {
         return "10.0." + (i / 250) + "." + (i % 250 + 10);
     }
 
+    /**
+     * Renews the node's Lease with a merge patch (no resourceVersion, so another writer of the Lease cannot make it
+     * conflict), creating the Lease when it is missing.
+     */
     private void renewLease(String node) {
-        String now = MICRO_TIME.format(Instant.now());
-        Lease lease = client.leases().inNamespace(NODE_LEASE_NAMESPACE).withName(node).get();
-        if (lease == null) {
-            Node n = client.nodes().withName(node).get();
-            LeaseBuilder b = new LeaseBuilder().withNewMetadata().withName(node).withNamespace(NODE_LEASE_NAMESPACE).endMetadata()
-                    .withNewSpec().withHolderIdentity(node).withLeaseDurationSeconds(40).withRenewTime(java.time.ZonedDateTime.now(ZoneOffset.UTC)).endSpec();
-            if (n != null) {
-                b.editMetadata().addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(node)
-                        .withUid(n.getMetadata().getUid()).endOwnerReference().endMetadata();
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("holderIdentity", node);
+        spec.put("leaseDurationSeconds", LEASE_DURATION_SECONDS);
+        spec.put("renewTime", MICRO_TIME.format(Instant.now()));
+        String patch = Serialization.asJson(Map.of("spec", spec));
+        for (int attempt = 0; ; attempt++) {
+            try {
+                retry.call("renewing the lease of " + node, () -> client.leases().inNamespace(NODE_LEASE_NAMESPACE)
+                        .withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404 || attempt > 0) {
+                    throw e;
+                }
             }
-            client.leases().inNamespace(NODE_LEASE_NAMESPACE).resource(b.build()).create();
-            return;
+            if (createLease(node)) {
+                return;
+            }
+            // Created by someone else in between: renew that one.
         }
-        lease.getSpec().setRenewTime(java.time.ZonedDateTime.parse(now));
-        lease.getSpec().setHolderIdentity(node);
-        client.leases().inNamespace(NODE_LEASE_NAMESPACE).resource(lease).update();
+    }
+
+    /** Creates the node's Lease; false when one exists already. */
+    private boolean createLease(String node) {
+        Node n = client.nodes().withName(node).get();
+        LeaseBuilder b = new LeaseBuilder().withNewMetadata().withName(node).withNamespace(NODE_LEASE_NAMESPACE).endMetadata()
+                .withNewSpec().withHolderIdentity(node).withLeaseDurationSeconds(LEASE_DURATION_SECONDS)
+                .withRenewTime(java.time.ZonedDateTime.now(ZoneOffset.UTC)).endSpec();
+        if (n != null) {
+            b.editMetadata().addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(node)
+                    .withUid(n.getMetadata().getUid()).endOwnerReference().endMetadata();
+        }
+        try {
+            transientRetry.call("creating the lease of " + node, () -> client.leases().inNamespace(NODE_LEASE_NAMESPACE)
+                    .resource(b.build()).create());
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private void heartbeat() {
         String now = Kubelet.ts(Instant.now());
         for (String name : nodeIndex.keySet()) {
+            if (closed) {
+                return;
+            }
             try {
                 renewLease(name);
-                Node node = client.nodes().withName(name).get();
-                if (node == null || node.getStatus() == null) {
-                    continue;
-                }
-                if (node.getStatus().getConditions() != null) {
-                    node.getStatus().getConditions().forEach(c -> c.setLastHeartbeatTime(now));
-                }
-                client.nodes().resource(node).updateStatus();
+                Node current = nodes == null ? null : nodes.getStore().getByKey(name);
+                String body = Serialization.asJson(Map.of("status", Map.of("conditions", kubeletConditions(current, now))));
+                retry.call("heartbeat of node " + name, () -> client.nodes().withName(name).subresource("status")
+                        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
             } catch (KubernetesClientException e) {
-                LOG.debug("heartbeat of {} failed: {}", name, e.getMessage());
+                if (closed) {
+                    return;
+                }
+                if (e.getCode() == 404) {
+                    // Deleted by someone: as a real kubelet, it is not registered again until a restart.
+                    LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
+                } else {
+                    LOG.warn("sim-nodes: heartbeat of node {} failed ({}): {}", name, e.getCode(), reason(e));
+                }
             }
         }
+    }
+
+    private static String reason(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
     }
 
     // ------------------------------------------------------------------ events
@@ -341,10 +440,15 @@ public final class SimNodes implements AutoCloseable {
         if (pod == null) {
             return;
         }
+        syncPod(pod, 0);
+    }
+
+    /** {@code conflicts}: how many status writes for this pod met a conflict in a row. */
+    private void syncPod(Pod pod, int conflicts) {
         String nodeName = pod.getSpec().getNodeName();
         if (nodeName == null || nodeName.isEmpty()) {
             if (options.scheduler() && pod.getMetadata().getDeletionTimestamp() == null && isDefaultScheduler(pod)) {
-                schedule(pod);
+                schedule(pod, conflicts);
             }
             return;
         }
@@ -355,7 +459,7 @@ public final class SimNodes implements AutoCloseable {
             finishDeletion(pod);
             return;
         }
-        runPod(pod, nodeIndex.get(nodeName));
+        runPod(pod, nodeIndex.get(nodeName), conflicts);
     }
 
     private static boolean isDefaultScheduler(Pod pod) {
@@ -381,7 +485,7 @@ public final class SimNodes implements AutoCloseable {
 
     // ------------------------------------------------------------------ scheduler
 
-    private void schedule(Pod pod) {
+    private void schedule(Pod pod, int conflicts) {
         String uid = pod.getMetadata().getUid();
         if (assumed.containsKey(uid)) {
             return;
@@ -415,7 +519,7 @@ public final class SimNodes implements AutoCloseable {
             }
         }
         if (best == null) {
-            markUnschedulable(pod, candidates.size(), reasons);
+            markUnschedulable(pod, candidates.size(), reasons, conflicts);
             return;
         }
         String target = best.getMetadata().getName();
@@ -432,7 +536,7 @@ public final class SimNodes implements AutoCloseable {
         }
     }
 
-    private void markUnschedulable(Pod pod, int nodeCount, Map<String, Integer> reasons) {
+    private void markUnschedulable(Pod pod, int nodeCount, Map<String, Integer> reasons, int conflicts) {
         StringBuilder msg = new StringBuilder().append(0).append('/').append(nodeCount).append(" nodes are available");
         if (!reasons.isEmpty()) {
             msg.append(": ");
@@ -454,12 +558,12 @@ public final class SimNodes implements AutoCloseable {
         status.setConditions(conditions);
         status.setPhase("Pending");
         copy.setStatus(status);
-        updateStatus(copy);
+        writeStatus(copy, conflicts);
     }
 
     // ------------------------------------------------------------------ kubelet
 
-    private void runPod(Pod pod, int nodeIdx) {
+    private void runPod(Pod pod, int nodeIdx, int conflicts) {
         String uid = pod.getMetadata().getUid();
         String ip = podIps.computeIfAbsent(uid, u -> {
             int n = podIpCounter.merge(pod.getSpec().getNodeName(), 1, Integer::sum);
@@ -474,19 +578,36 @@ public final class SimNodes implements AutoCloseable {
             return;
         }
         Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(sync.status()).build();
-        updateStatus(copy);
+        writeStatus(copy, conflicts);
     }
 
-    private void updateStatus(Pod pod) {
+    /**
+     * Writes a pod's status over the version it was computed from. A conflict means another writer (a controller
+     * setting a readiness-gate condition, say) got there first: the pod is read again and its status computed and
+     * written again, keeping what the other wrote; after a few conflicts in a row the informer's next event does it.
+     */
+    private void writeStatus(Pod pod, int conflicts) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).updateStatus();
+            transientRetry.call("status of pod " + ns + "/" + name,
+                    () -> client.pods().inNamespace(ns).resource(pod).updateStatus());
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) {
-                // The cache was behind another writer; the informer brings the newer pod and we sync again.
-                String key = Cache.metaNamespaceKeyFunc(pod);
-                worker.schedule(guard(() -> syncPod(key)), 50, TimeUnit.MILLISECONDS);
-            } else if (e.getCode() != 404) {
+            if (e.getCode() == 404) {
+                return;
+            }
+            if (e.getCode() != 409) {
                 throw e;
+            }
+            if (conflicts + 1 >= POD_STATUS_CONFLICT_RETRIES) {
+                LOG.debug("sim-nodes: status of pod {}/{} conflicted {} times; the next event syncs it", ns, name, conflicts + 1);
+                String key = Cache.metaNamespaceKeyFunc(pod);
+                worker.schedule(guard(() -> syncPod(key)), 200, TimeUnit.MILLISECONDS);
+                return;
+            }
+            Pod fresh = client.pods().inNamespace(ns).withName(name).get();
+            if (fresh != null && pod.getMetadata().getUid().equals(fresh.getMetadata().getUid())) {
+                syncPod(fresh, conflicts + 1);
             }
         }
     }

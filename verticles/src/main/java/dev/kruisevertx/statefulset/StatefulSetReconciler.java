@@ -251,7 +251,21 @@ final class StatefulSetReconciler implements Reconciler {
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
+        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size).
+        return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state), false)
+                .compose(plan -> act(request, set, state, plan, owned, byOrdinal, byName, history, revs, inPlaceSpecs,
+                        inPlacePolicy, replicas));
+    }
+
+    private Future<Result> act(Request request, StatefulSet set, StatefulSetPlanner.State state, StatefulSetPlan plan,
+                               List<Pod> owned, Map<Integer, Pod> byOrdinal, Map<String, ControllerRevision> byName,
+                               List<ControllerRevision> history, StatefulSetRevisions.Resolution revs,
+                               Map<String, InPlaceUpdateSpec> inPlaceSpecs, boolean inPlacePolicy, int replicas) {
+        String updateRevision = state.updateRevision();
+        String currentRevision = state.currentRevision();
+        Function<Pod, String> revisionOf = state.revisionOf();
+        int minReady = state.minReadySeconds();
+        Instant now = state.now();
         record(request, plan.summary(), plan);
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());

@@ -8,7 +8,10 @@ import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.lifecycle.LifecycleChange;
 import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.PodPatches;
+import dev.kruisevertx.controller.PlanStaleness;
 import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.SlowStart;
+import dev.kruisevertx.controller.StalePlanException;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.KubeExecutor;
@@ -24,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -37,8 +40,6 @@ import java.util.function.Function;
  */
 final class CloneSetActuator {
     private static final Logger LOG = LoggerFactory.getLogger(CloneSetActuator.class);
-    /** Creates go out in batches of 1, 2, 4, ... and stop at the first failing batch, as OpenKruise does. */
-    private static final int INITIAL_BATCH = 1;
 
     private final KubernetesClient client;
     private final KubeExecutor kube;
@@ -47,9 +48,13 @@ final class CloneSetActuator {
     private final CloneSetEvents events;
     private final Clock clock;
     private final InPlaceUpdater updater;
+    private final BiFunction<String, String, CloneSet> cached;
 
+    /** @param cached the CloneSet as the cache holds it now, by namespace and name (null when gone) */
     CloneSetActuator(KubernetesClient client, KubeExecutor kube, ScaleExpectations scale,
-                     ResourceVersionExpectations versions, CloneSetEvents events, Clock clock, boolean shortHash) {
+                     ResourceVersionExpectations versions, CloneSetEvents events, Clock clock, boolean shortHash,
+                     BiFunction<String, String, CloneSet> cached) {
+        this.cached = cached;
         this.updater = new InPlaceUpdater(RevisionLabels.cloneSet(shortHash));
         this.client = client;
         this.kube = kube;
@@ -79,6 +84,11 @@ final class CloneSetActuator {
         return chain;
     }
 
+    /**
+     * Slow start (batches of 1, 2, 4, ...; stops after the first failing batch, as OpenKruise does), and before
+     * each batch the CloneSet must still be the one planned for: a CloneSet deleted, replaced or changed meanwhile
+     * gets no more pods. Pods never sent lose their expectations at once, so no reconcile waits for them.
+     */
     private Future<Void> createInBatches(CloneSet cs, String key, List<CloneSetPlan.Create> creates) {
         if (creates.isEmpty()) {
             return Future.succeededFuture();
@@ -86,28 +96,16 @@ final class CloneSetActuator {
         for (CloneSetPlan.Create c : creates) {
             scale.expectCreate(key, c.pod().getMetadata().getName());
         }
-        return batch(cs, key, creates, 0, INITIAL_BATCH);
-    }
-
-    private Future<Void> batch(CloneSet cs, String key, List<CloneSetPlan.Create> creates, int from, int size) {
-        if (from >= creates.size()) {
-            return Future.succeededFuture();
-        }
-        int to = Math.min(creates.size(), from + size);
-        List<Future<Void>> running = new ArrayList<>();
-        for (CloneSetPlan.Create c : creates.subList(from, to)) {
-            running.add(createOne(cs, key, c));
-        }
-        return Future.join(running).transform(ar -> {
-            if (ar.failed()) {
-                // The rest of this round is never sent: their expectations go, they were never written.
-                for (CloneSetPlan.Create c : creates.subList(to, creates.size())) {
-                    scale.observeCreate(key, c.pod().getMetadata().getName());
-                }
-                return Future.failedFuture(ar.cause());
-            }
-            return batch(cs, key, creates, to, size * 2);
-        });
+        String ns = cs.getMetadata().getNamespace();
+        String name = cs.getMetadata().getName();
+        return SlowStart.run(creates, c -> createOne(cs, key, c),
+                () -> PlanStaleness.reason(cs, cached.apply(ns, name)),
+                c -> scale.observeCreate(key, c.pod().getMetadata().getName()))
+                .onFailure(e -> {
+                    if (e instanceof StalePlanException) {
+                        LOG.info("CloneSet {}: pod creation {}", key, e.getMessage());
+                    }
+                });
     }
 
     private Future<Void> createOne(CloneSet cs, String key, CloneSetPlan.Create c) {

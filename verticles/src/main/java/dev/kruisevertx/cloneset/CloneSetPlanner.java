@@ -44,6 +44,13 @@ import java.util.function.Function;
  * reconcile deletes them within maxUnavailable and creates their replacements within maxSurge.
  */
 public final class CloneSetPlanner {
+    /**
+     * At most this many pods are created by one reconcile (kube's ReplicaSet calls it burstReplicas): a scale-up by
+     * 100,000 is planned and created 500 at a time, so a plan never holds more pods than one slow-start pass sends,
+     * and a CloneSet deleted or changed mid-way stops after the batch in flight.
+     */
+    public static final int MAX_CREATES_PER_PLAN = 500;
+
     private CloneSetPlanner() {
     }
 
@@ -178,6 +185,7 @@ public final class CloneSetPlanner {
                 return CloneSetPlan.builder(Phase.SCALE, diff)
                         .build("scale up by " + diff.scaleUpNum() + " held: scaleStrategy.maxUnavailable reached");
             }
+            count = Math.min(count, MAX_CREATES_PER_PLAN);
             List<String> ids = instanceIds(count, s.pods(), s.pvcs(), s.terminatingIds(), random);
             if (ids.isEmpty()) {
                 return CloneSetPlan.builder(Phase.SCALE, diff)

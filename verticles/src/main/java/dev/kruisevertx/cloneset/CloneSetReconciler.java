@@ -9,6 +9,7 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.StalePlanException;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
@@ -76,7 +77,8 @@ final class CloneSetReconciler implements Reconciler {
         this.clock = clock;
         this.random = random;
         this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
-                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock, ctx.gates().enabled(Feature.CloneSetShortHash));
+                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock, ctx.gates().enabled(Feature.CloneSetShortHash),
+                clonesets::get);
     }
 
     @Override
@@ -211,12 +213,24 @@ final class CloneSetReconciler implements Reconciler {
                 CloneSetController.scalingExcludePreparingDelete(ctx.settings()));
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
                 updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs), this::nodeLabels);
-        CloneSetPlan plan = CloneSetPlanner.plan(state, random);
+        // Off the event loop: the decision grows with the pods (and, up to its bound, with the pods to create).
+        return ctx.vertx().executeBlocking(() -> CloneSetPlanner.plan(state, random), false)
+                .compose(plan -> act(request, cs, owned, history, revs, plan));
+    }
+
+    private Future<Result> act(Request request, CloneSet cs, List<Pod> owned, List<ControllerRevision> history,
+                               RevisionResolution revs, CloneSetPlan plan) {
+        String updateRevision = revs.update().getMetadata().getName();
+        String currentRevision = revs.current().getMetadata().getName();
         record(request, plan.summary(), plan);
 
         CloneSetConditionType step = plan.phase() == CloneSetPlan.Phase.UPDATE ? CloneSetConditionType.FAILED_UPDATE
                 : plan.phase() == CloneSetPlan.Phase.SCALE ? CloneSetConditionType.FAILED_SCALE : null;
         return actuator.execute(cs, plan, updateRevision).transform(ar -> {
+            if (ar.failed() && ar.cause() instanceof StalePlanException) {
+                // The CloneSet changed or went while acting: the event that said so reconciles it again.
+                return Future.succeededFuture(Result.done());
+            }
             String failure = ar.failed() ? String.valueOf(ar.cause().getMessage()) : null;
             CloneSetStatus status = CloneSetStatusCalculator.calculate(cs, owned, currentRevision, updateRevision,
                     revs.collisionCount(), step, failure, clock.instant());

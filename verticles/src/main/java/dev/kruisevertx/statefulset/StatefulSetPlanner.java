@@ -31,6 +31,14 @@ import java.util.function.Predicate;
 public final class StatefulSetPlanner {
     /** How often a set looks at PVCs expanding for OnPodRollingUpdate. */
     static final Duration CLAIM_RESIZE_RECHECK = Duration.ofSeconds(5);
+    /**
+     * At most this many pods are created by one reconcile (Parallel): a scale-up by 100,000 is created 500 at a
+     * time, so a set deleted or changed mid-way stops after the batch in flight.
+     */
+    public static final int MAX_CREATES_PER_PLAN = 500;
+    /** Lists in a summary show this many names, then the count. */
+    private static final int SUMMARY_NAMES = 10;
+
     private StatefulSetPlanner() {
     }
 
@@ -120,6 +128,10 @@ public final class StatefulSetPlanner {
                 }
                 if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
                     blockedBy = "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
+                    continue;
+                }
+                if (creates.size() >= MAX_CREATES_PER_PLAN) {
+                    blockedBy = "at most " + MAX_CREATES_PER_PLAN + " pods are created per reconcile";
                     continue;
                 }
                 creates.add(create(s, ordinal));
@@ -328,22 +340,31 @@ public final class StatefulSetPlanner {
     private static String summary(State s, List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
                                   List<String> inPlace, List<String> resize, String note) {
         StringBuilder b = new StringBuilder();
-        b.append("desired ordinals ").append(s.desired());
+        b.append("desired ordinals ").append(abbreviated(s.desired()));
         if (!creates.isEmpty()) {
-            b.append("; create ").append(creates.stream().map(StatefulSetPlan.Create::name).toList());
+            b.append("; create ").append(abbreviated(creates.stream().map(StatefulSetPlan.Create::name).toList()));
         }
         if (!deletes.isEmpty()) {
-            b.append("; delete ").append(deletes.stream().map(d -> d.name() + " (" + d.reason() + ")").toList());
+            b.append("; delete ").append(abbreviated(deletes.stream().map(d -> d.name() + " (" + d.reason() + ")").toList()));
         }
         if (!inPlace.isEmpty()) {
-            b.append("; update in place ").append(inPlace);
+            b.append("; update in place ").append(abbreviated(inPlace));
         }
         if (!resize.isEmpty()) {
-            b.append("; resize PVCs of ").append(resize);
+            b.append("; resize PVCs of ").append(abbreviated(resize));
         }
         if (note != null) {
             b.append("; ").append(note);
         }
         return b.toString();
+    }
+
+    /** A list as {@code [a, b, ...]}, the first few only when it is long (100,000 ordinals make no summary). */
+    private static String abbreviated(List<?> items) {
+        if (items.size() <= SUMMARY_NAMES) {
+            return items.toString();
+        }
+        String head = items.subList(0, SUMMARY_NAMES).toString();
+        return head.substring(0, head.length() - 1) + ", ... (" + items.size() + " in all)]";
     }
 }

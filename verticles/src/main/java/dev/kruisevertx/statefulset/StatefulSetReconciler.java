@@ -10,9 +10,12 @@ import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.cache.Indexes;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.PlanStaleness;
 import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.SlowStart;
+import dev.kruisevertx.controller.StalePlanException;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
@@ -55,6 +58,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * One reconcile of an Advanced StatefulSet: read the cache; wait while it lags this controller's own creates and
@@ -247,7 +251,21 @@ final class StatefulSetReconciler implements Reconciler {
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
+        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size).
+        return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state), false)
+                .compose(plan -> act(request, set, state, plan, owned, byOrdinal, byName, history, revs, inPlaceSpecs,
+                        inPlacePolicy, replicas));
+    }
+
+    private Future<Result> act(Request request, StatefulSet set, StatefulSetPlanner.State state, StatefulSetPlan plan,
+                               List<Pod> owned, Map<Integer, Pod> byOrdinal, Map<String, ControllerRevision> byName,
+                               List<ControllerRevision> history, StatefulSetRevisions.Resolution revs,
+                               Map<String, InPlaceUpdateSpec> inPlaceSpecs, boolean inPlacePolicy, int replicas) {
+        String updateRevision = state.updateRevision();
+        String currentRevision = state.currentRevision();
+        Function<Pod, String> revisionOf = state.revisionOf();
+        int minReady = state.minReadySeconds();
+        Instant now = state.now();
         record(request, plan.summary(), plan);
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());
@@ -260,6 +278,10 @@ final class StatefulSetReconciler implements Reconciler {
                         updateRevision, failures))
                 .compose(v -> refreshInPlace(set, owned, updateRevision, now));
         return acted.transform(ar -> {
+            if (ar.failed() && ar.cause() instanceof StalePlanException) {
+                // The set changed or went while acting: the event that said so reconciles it again.
+                return Future.succeededFuture(Result.done());
+            }
             StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
                     updateRevision, replicas, minReady, now, revs.collisionCount(),
                     StatefulSetConditions.of(set.getStatus() == null ? null : set.getStatus().getConditions(),
@@ -286,6 +308,7 @@ final class StatefulSetReconciler implements Reconciler {
         boolean deleteOnScale = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenScaled());
         Lifecycle lifecycle = set.getSpec().getLifecycle();
         List<Future<Void>> steps = new ArrayList<>();
+        List<Supplier<Future<Void>>> creations = new ArrayList<>();
         for (StatefulSetPlan.Create c : plan.creates()) {
             PodTemplateSpec template;
             ControllerRevision r = byName.get(c.revision());
@@ -311,9 +334,18 @@ final class StatefulSetReconciler implements Reconciler {
                     continue;
                 }
             }
-            steps.add(createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod))
+            creations.add(() -> createClaims(set, pod.getMetadata().getName(), pvcs).compose(v -> createPod(set, key, pod))
                     .onFailure(failures::createFailed));
         }
+        // Slow start, and no more pods once the set is gone, replaced or changed (expectations are raised per pod
+        // as it is sent, so pods never sent leave none behind).
+        steps.add(SlowStart.run(creations, Supplier::get, () -> PlanStaleness.reason(set,
+                sets.get(set.getMetadata().getNamespace(), set.getMetadata().getName())), skipped -> {
+        }).onFailure(e -> {
+            if (e instanceof StalePlanException) {
+                LOG.info("StatefulSet {}: pod creation {}", key, e.getMessage());
+            }
+        }));
         for (StatefulSetPlan.Delete d : plan.deletes()) {
             Pod victim = byOrdinal.get(PodOrdinals.ordinalOf(set.getMetadata().getName(), d.name()));
             if (victim != null && d.reason() != StatefulSetPlan.Reason.FAILED

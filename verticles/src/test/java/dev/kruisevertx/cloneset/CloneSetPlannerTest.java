@@ -93,6 +93,24 @@ class CloneSetPlannerTest {
     }
 
     @Test
+    void aHugeScaleUpIsPlannedAFewHundredPodsAtATime() {
+        CloneSet cs = cs(100_000, 1);
+        CloneSetPlan first = plan(cs, List.of());
+        assertEquals(CloneSetPlanner.MAX_CREATES_PER_PLAN, first.creates().size());
+        assertTrue(first.summary().contains("scale up 500 of 100000"), first.summary());
+        assertEquals(CloneSetPlanner.MAX_CREATES_PER_PLAN, first.creates().stream()
+                .map(c -> c.pod().getMetadata().getName()).distinct().count(), "distinct instance ids");
+        // Once those exist, the next plan creates the next slice.
+        List<Pod> existing = first.creates().stream().map(c -> pod(c.pod().getMetadata().getLabels()
+                .get(WellKnown.CLONESET_INSTANCE_ID_LABEL), NEW, true)).toList();
+        CloneSetPlan next = plan(cs, existing);
+        assertEquals(CloneSetPlanner.MAX_CREATES_PER_PLAN, next.creates().size());
+        assertTrue(next.summary().contains("scale up 500 of 99500"), next.summary());
+        // A small scale-up is not cut.
+        assertEquals(7, plan(cs(7, 1), List.of()).creates().size());
+    }
+
+    @Test
     void shortHashWritesTheBareHashAndPartitionKeepsOldPodsAtTheCurrentRevision() {
         CloneSet cs = cs(4, 1);
         cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(2));

@@ -75,9 +75,23 @@ class WebhookAdmissionE2ETest {
     @Test
     void aPodOfAKruiseWorkloadGetsTheReadinessGateAndBecomesReady() {
         KubernetesClient client = fixture.client();
+        // A real owner: the garbage collector removes pods whose owner does not exist. Its selector does not match
+        // the pod, so the CloneSet controller only releases it (and never deletes it).
+        List<io.fabric8.kubernetes.api.model.HasMetadata> applied = ManifestApplier.apply(client, """
+                apiVersion: apps.kruise.io/v1alpha1
+                kind: CloneSet
+                metadata: {name: gate-owner, namespace: default}
+                spec:
+                  replicas: 0
+                  selector: {matchLabels: {app: gate-owner}}
+                  template:
+                    metadata: {labels: {app: gate-owner}}
+                    spec: {containers: [{name: main, image: nginx}]}
+                """);
+        String ownerUid = applied.get(0).getMetadata().getUid();
         Pod pod = client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("owned")
                 .addNewOwnerReference().withApiVersion("apps.kruise.io/v1alpha1").withKind("CloneSet")
-                .withName("web").withUid("0b6f6b0e-2f0a-4c55-9a55-000000000001").withController(true).endOwnerReference()
+                .withName("gate-owner").withUid(ownerUid).withController(true).endOwnerReference()
                 .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("nginx:1.25").endContainer()
                 .endSpec().build()).create();
         assertTrue(pod.getSpec().getReadinessGates().stream().anyMatch(g -> g.getConditionType().equals("KruisePodReady")),

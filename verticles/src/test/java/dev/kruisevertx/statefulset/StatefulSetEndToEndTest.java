@@ -129,6 +129,45 @@ class StatefulSetEndToEndTest {
     }
 
     @Test
+    void aParallelSetDeletedWhileScalingUpStopsCreatingAndItsPodsAreCollected() throws Exception {
+        String name = "burst";
+        // Every pod of this set the API server ever stored.
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        var podType = cluster.cluster().apiServer().registry().byKey("pods").orElseThrow();
+        Runnable unlisten = cluster.cluster().onApiContext(() -> cluster.cluster().apiServer().store().listen(podType,
+                e -> {
+                    if (e.type().equals("ADDED") && name.equals(e.object().path("metadata").path("labels")
+                            .path("app").asText())) {
+                        created.incrementAndGet();
+                    }
+                })).await(10, TimeUnit.SECONDS);
+        try {
+            StatefulSet set = statefulSet(name, 10_000, "nginx:1");
+            set.getSpec().setPodManagementPolicy("Parallel");
+            resource(name).create(set);
+            int midWay = StatefulSetPlanner.MAX_CREATES_PER_PLAN + 100;
+            Await.waitFor("more than " + midWay + " pods created", WAIT, () -> created.get() > midWay);
+
+            int before = created.get();
+            resource(name).delete();
+            Await.waitFor("the set gone", WAIT, () -> resource(name).get() == null);
+            Await.waitFor("every pod collected", WAIT,
+                    () -> client.pods().inNamespace(NS).withLabel("app", name).list().getItems().isEmpty());
+            int total = created.get();
+            assertTrue(total - before <= StatefulSetPlanner.MAX_CREATES_PER_PLAN,
+                    (total - before) + " pods created after the delete (" + before + " before it)");
+            Thread.sleep(2_000);
+            assertEquals(total, created.get(), "pods created after the set and its pods were gone");
+            assertTrue(client.pods().inNamespace(NS).withLabel("app", name).list().getItems().isEmpty());
+        } finally {
+            cluster.cluster().onApiContext(() -> {
+                unlisten.run();
+                return null;
+            }).await(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void orderedReadyCreatesOnePodAtATimeWithStableIdentityAndClaims() {
         String name = "ordered";
         try (PodWatch watch = new PodWatch(client, NS, name)) {

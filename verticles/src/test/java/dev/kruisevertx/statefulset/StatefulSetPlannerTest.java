@@ -107,6 +107,26 @@ class StatefulSetPlannerTest {
     }
 
     @Test
+    void aHugeParallelScaleUpIsPlannedAFewHundredPodsAtATime() {
+        Builder b = new Builder();
+        b.parallel = true;
+        b.desired = PodOrdinals.desired(100_000, 0, Set.of());
+        StatefulSetPlan first = b.plan();
+        assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN, first.creates().size());
+        assertEquals("web-0", first.creates().get(0).name());
+        assertTrue(first.summary().contains("at most " + StatefulSetPlanner.MAX_CREATES_PER_PLAN), first.summary());
+        // The summary names a few pods and counts the rest: 100,000 names make no log line.
+        assertTrue(first.summary().length() < 1_000, first.summary());
+        assertTrue(first.summary().contains("(100000 in all)"), first.summary());
+        for (int i = 0; i < 3; i++) {
+            b.pods(pod(i, NEW, "ready"));
+        }
+        StatefulSetPlan next = b.plan();
+        assertEquals("web-3", next.creates().get(0).name(), "the next plan goes on where the pods end");
+        assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN, next.creates().size());
+    }
+
+    @Test
     void failedPodsAreReplaced() {
         Builder b = new Builder().pods(pod(0, NEW, "ready"), pod(1, NEW, "failed"));
         StatefulSetPlan p = b.plan();

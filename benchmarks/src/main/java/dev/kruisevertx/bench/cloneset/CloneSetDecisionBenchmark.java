@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The decision part of one reconcile of a 1,000-pod CloneSet, from cached objects to a plan: the diff alone,
  * the whole plan mid-rollout (sorting the candidates, limiting by maxUnavailable), a scale-down of 100 (the
- * deletion ranking with the same-node spread rank) and the status. API calls are not part of it.
+ * deletion ranking with the same-node spread rank) and the status; and the first plan of a new CloneSet of 100,000
+ * replicas. API calls are not part of it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +59,7 @@ public class CloneSetDecisionBenchmark {
     private List<Pod> podList;
     private CloneSetPlanner.State rolloutState;
     private CloneSetPlanner.State scaleDownState;
+    private CloneSetPlanner.State hugeScaleUpState;
 
     @Setup
     public void setUp() {
@@ -90,6 +92,9 @@ public class CloneSetDecisionBenchmark {
                 options, NOW, Set.of());
         scaleDownState = new CloneSetPlanner.State(scaleDown, podList, List.of(), OLD, scaleDown.getSpec().getTemplate(),
                 NEW, options, NOW, Set.of());
+        CloneSet huge = cloneSet(100_000);
+        hugeScaleUpState = new CloneSetPlanner.State(huge, List.of(), List.of(), NEW, huge.getSpec().getTemplate(), NEW,
+                options, NOW, Set.of());
     }
 
     private static CloneSet cloneSet(int replicas) {
@@ -120,6 +125,12 @@ public class CloneSetDecisionBenchmark {
     @Benchmark
     public CloneSetPlan planScaleDownBy100() {
         return CloneSetPlanner.plan(scaleDownState, new Random(1));
+    }
+
+    /** A new CloneSet of 100,000 replicas: one plan holds {@link CloneSetPlanner#MAX_CREATES_PER_PLAN} new pods. */
+    @Benchmark
+    public CloneSetPlan planScaleUpTo100000() {
+        return CloneSetPlanner.plan(hugeScaleUpState, new Random(1));
     }
 
     @Benchmark

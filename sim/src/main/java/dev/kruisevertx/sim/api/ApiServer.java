@@ -885,10 +885,18 @@ public final class ApiServer {
         }
         gc.indexRemove(type, last);
         if (isCrd(type)) {
-            registry.unregister(last).ifPresent(store::dropAll);
+            // Its objects go as if deleted one by one, so the garbage collector sees them go (and their dependents).
+            registry.unregister(last).ifPresent(this::removeAll);
         }
         gc.afterRemoval(type, last);
         return last;
+    }
+
+    private void removeAll(ResourceType type) {
+        for (ObjectNode o : new ArrayList<>(store.all(type))) {
+            JsonPaths.Meta m = JsonPaths.meta(o);
+            remove(type, m.namespace(), m.name());
+        }
     }
 
     /** DELETE on a collection: each matching object is deleted as if one by one. */

@@ -85,50 +85,55 @@ class CloneSetMinReadySecondsEndToEndTest {
         String name = "web";
         CloneSet cs = cloneSet(ns, name);
         cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
-        resource(ns, name).create(cs);
-        allAvailable(ns, name, "created");
-        Map<String, String> uids = livePods(ns, name).stream()
-                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
-
         try (ClusterWatch watch = new ClusterWatch(client, ns, name)) {
-            watch.arm(REPLICAS - 1, REPLICAS);
+            resource(ns, name).create(cs);
+            allAvailable(ns, name, "created");
+            Map<String, String> uids = livePods(ns, name).stream()
+                    .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+            armWhenCaughtUp(watch);
             edit(ns, name, s -> s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
             CloneSet done = allAvailable(ns, name, "rolled out in place");
             assertEquals(done.getStatus().getUpdateRevision(), done.getStatus().getCurrentRevision());
             assertEquals(List.of(), watch.violations(), watch.describe());
+            List<Pod> after = livePods(ns, name);
+            for (Pod p : after) {
+                assertEquals(uids.get(p.getMetadata().getName()), p.getMetadata().getUid(),
+                        "updated in place, not recreated: " + p.getMetadata().getName());
+                assertEquals("nginx:2", p.getSpec().getContainers().get(0).getImage());
+            }
+            // maxUnavailable 1: a pod is updated only once the one before it was ready for minReadySeconds.
+            assertSpacedByMinReadySeconds(after, p -> Pods.parseTime(InPlaceUpdateState.readFrom(p).orElseThrow()
+                    .getUpdateTimestamp()), "in-place update times");
         }
-        List<Pod> after = livePods(ns, name);
-        for (Pod p : after) {
-            assertEquals(uids.get(p.getMetadata().getName()), p.getMetadata().getUid(),
-                    "updated in place, not recreated: " + p.getMetadata().getName());
-            assertEquals("nginx:2", p.getSpec().getContainers().get(0).getImage());
-        }
-        // maxUnavailable 1: a pod is updated only once the one before it was ready for minReadySeconds.
-        assertSpacedByMinReadySeconds(after, p -> Pods.parseTime(InPlaceUpdateState.readFrom(p).orElseThrow()
-                .getUpdateTimestamp()), "in-place update times");
     }
 
     @Test
     void recreateRolloutWaitsOutMinReadySecondsAndCountsAvailabilityWithoutFurtherEvents() {
         String ns = namespace("minready-cs-recreate");
         String name = "web";
-        resource(ns, name).create(cloneSet(ns, name));
-        allAvailable(ns, name, "created");
-        List<String> before = livePods(ns, name).stream().map(p -> p.getMetadata().getName()).toList();
-
         try (ClusterWatch watch = new ClusterWatch(client, ns, name)) {
+            resource(ns, name).create(cloneSet(ns, name));
+            allAvailable(ns, name, "created");
+            List<String> before = livePods(ns, name).stream().map(p -> p.getMetadata().getName()).toList();
             // Recreate without surge: the deleted pod is down until its replacement is ready.
-            watch.arm(REPLICAS - 1, REPLICAS);
+            armWhenCaughtUp(watch);
             edit(ns, name, s -> s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
             CloneSet done = allAvailable(ns, name, "rolled out by recreating");
             assertEquals(done.getStatus().getUpdateRevision(), done.getStatus().getCurrentRevision());
             assertEquals(List.of(), watch.violations(), watch.describe());
+            List<Pod> after = livePods(ns, name);
+            assertTrue(after.stream().noneMatch(p -> before.contains(p.getMetadata().getName())), "every pod replaced: "
+                    + before + " -> " + after.stream().map(p -> p.getMetadata().getName()).toList());
+            assertSpacedByMinReadySeconds(after, p -> Pods.parseTime(p.getMetadata().getCreationTimestamp()),
+                    "replacement creation times");
         }
-        List<Pod> after = livePods(ns, name);
-        assertTrue(after.stream().noneMatch(p -> before.contains(p.getMetadata().getName())),
-                "every pod replaced: " + before + " -> " + after.stream().map(p -> p.getMetadata().getName()).toList());
-        assertSpacedByMinReadySeconds(after, p -> Pods.parseTime(p.getMetadata().getCreationTimestamp()),
-                "replacement creation times");
+    }
+
+    /** Once the watch has seen every pod ready: never fewer than replicas - maxUnavailable ready from then on. */
+    static void armWhenCaughtUp(ClusterWatch watch) {
+        Await.waitFor("the pod watch sees " + REPLICAS + " ready pods", WAIT,
+                () -> watch.ready() == REPLICAS && watch.total() == REPLICAS);
+        watch.arm(REPLICAS - 1, REPLICAS);
     }
 
     /**
@@ -188,9 +193,18 @@ class CloneSetMinReadySecondsEndToEndTest {
     }
 
     static CloneSet waitStatus(String ns, String name, String what, Predicate<CloneSet> done) {
-        return Await.waitFor(what, WAIT, () -> resource(ns, name).get(), cs -> cs != null && cs.getStatus() != null
-                && cs.getMetadata().getGeneration() != null
-                && cs.getStatus().getObservedGeneration() == cs.getMetadata().getGeneration() && done.test(cs));
+        return Await.waitFor(what, WAIT, () -> new Observed(resource(ns, name).get()), o -> o.cs() != null
+                && o.cs().getStatus() != null && o.cs().getMetadata().getGeneration() != null
+                && o.cs().getStatus().getObservedGeneration() == o.cs().getMetadata().getGeneration()
+                && done.test(o.cs())).cs();
+    }
+
+    /** A CloneSet as a timeout reports it: its generation and status, not its spec. */
+    record Observed(CloneSet cs) {
+        @Override
+        public String toString() {
+            return cs == null ? "no CloneSet" : "generation " + cs.getMetadata().getGeneration() + ", " + cs.getStatus();
+        }
     }
 
     static List<Pod> livePods(String ns, String app) {

@@ -3,6 +3,7 @@ package dev.kruisevertx.cloneset;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.api.common.InPlaceUpdateState;
+import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.kube.KubeClients;
@@ -126,6 +127,34 @@ class CloneSetMinReadySecondsEndToEndTest {
                     + before + " -> " + after.stream().map(p -> p.getMetadata().getName()).toList());
             assertSpacedByMinReadySeconds(after, p -> Pods.parseTime(p.getMetadata().getCreationTimestamp()),
                     "replacement creation times");
+        }
+    }
+
+    @Test
+    void anInPlaceUpdateIsAppliedWhenItsGracePeriodRunsOut() {
+        String ns = namespace("grace-cs-inplace");
+        String name = "web";
+        int grace = 2;
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, 2, "nginx:1");
+        cs.getMetadata().setNamespace(ns);
+        cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
+        cs.getSpec().getUpdateStrategy().setInPlaceUpdateStrategy(new InPlaceUpdateStrategy(grace));
+        resource(ns, name).create(cs);
+        waitStatus(ns, name, "created", c -> c.getStatus().getReadyReplicas() == 2
+                && c.getStatus().getUpdatedReplicas() == 2);
+
+        edit(ns, name, s -> s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
+        CloneSet done = waitStatus(ns, name, "rolled out in place after the grace periods", c ->
+                c.getStatus().getUpdatedReplicas() == 2 && c.getStatus().getUpdatedReadyReplicas() == 2
+                        && c.getStatus().getUpdateRevision().equals(c.getStatus().getCurrentRevision()));
+        assertEquals(2, done.getStatus().getReadyReplicas());
+        for (Pod p : livePods(ns, name)) {
+            assertEquals("nginx:2", p.getSpec().getContainers().get(0).getImage());
+            InPlaceUpdateState state = InPlaceUpdateState.readFrom(p).orElseThrow();
+            Instant started = Pods.parseTime(state.getUpdateTimestamp());
+            Instant applied = Pods.parseTime(state.getContainerBatchesRecord().get(0).getTimestamp());
+            assertTrue(Duration.between(started, applied).toSeconds() >= grace,
+                    p.getMetadata().getName() + " applied only after its grace period: " + started + " -> " + applied);
         }
     }
 

@@ -16,7 +16,6 @@ import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
-import dev.kruisevertx.inplace.GraceCheck;
 import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
 import dev.kruisevertx.inplace.InPlaceUpdateOptions;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
@@ -248,7 +247,9 @@ final class StatefulSetReconciler implements Reconciler {
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
+        // A grace period running out is no event either: the in-place refresh below acts on it only if the set is
+        // looked at again.
+        StatefulSetPlan plan = StatefulSetPlanner.plan(state).requeueWithin(updater.nextGraceDue(owned, now));
         record(request, plan.summary(), plan);
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());
@@ -256,13 +257,10 @@ final class StatefulSetReconciler implements Reconciler {
 
         StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
         Set<Integer> desired = new HashSet<>(state.desired());
-        // A grace period running out is no event: the refresh below acts on it only if something looks again.
-        Duration graceRequeue = inPlaceGraceRemaining(owned, now);
         Future<Void> acted = maintainPods(set, owned, desired, failures)
                 .compose(v -> execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
                         updateRevision, failures))
                 .compose(v -> refreshInPlace(set, owned, updateRevision, now));
-        Duration requeue = earliest(plan.requeueAfter(), graceRequeue);
         return acted.transform(ar -> {
             StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
                     updateRevision, replicas, minReady, now, revs.collisionCount(),
@@ -273,31 +271,9 @@ final class StatefulSetReconciler implements Reconciler {
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
-            return written.map(v -> requeue.isZero() ? Result.done() : Result.requeueAfter(requeue));
+            return written.map(v -> plan.requeueAfter().isZero() ? Result.done()
+                    : Result.requeueAfter(plan.requeueAfter()));
         });
-    }
-
-    /** The shortest in-place grace period still running among the pods; zero when none is. */
-    private Duration inPlaceGraceRemaining(List<Pod> owned, Instant now) {
-        Duration next = Duration.ZERO;
-        for (Pod p : owned) {
-            if (Pods.isTerminating(p)) {
-                continue;
-            }
-            GraceCheck grace = updater.graceDue(p, now);
-            if (grace.action() == GraceCheck.Action.WAIT) {
-                next = earliest(next, grace.remaining());
-            }
-        }
-        return next;
-    }
-
-    /** The earlier of two delays, zero meaning "never". */
-    private static Duration earliest(Duration a, Duration b) {
-        if (a.isZero()) {
-            return b;
-        }
-        return b.isZero() || a.compareTo(b) <= 0 ? a : b;
     }
 
     private Future<Void> execute(StatefulSet set, StatefulSetPlan plan, Map<String, ControllerRevision> byName,

@@ -80,6 +80,17 @@ class StatefulSetTimeRecheckTest {
     }
 
     @Test
+    void anInPlaceGracePeriodDueEarlierShortensTheLookAndALaterOneLeavesIt() {
+        StatefulSetPlan waiting = builder().pods(pod(0, NEW, "fresh")).plan();
+        assertEquals(Duration.ofSeconds(1), waiting.requeueWithin(Duration.ofSeconds(1)).requeueAfter());
+        assertEquals(DUE, waiting.requeueWithin(Duration.ofSeconds(30)).requeueAfter());
+        assertEquals(DUE, waiting.requeueWithin(Duration.ZERO).requeueAfter(), "no grace period running");
+        StatefulSetPlan idle = builder().pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, NEW, "ready")).plan();
+        assertEquals(Duration.ZERO, idle.requeueAfter(), idle.summary());
+        assertEquals(Duration.ofSeconds(7), idle.requeueWithin(Duration.ofSeconds(7)).requeueAfter());
+    }
+
+    @Test
     void statusCountsAvailabilityStrictlyAfterMinReadySeconds() {
         var set = StatefulSetFixtures.statefulSet("ns", "web", 1, "nginx:1");
         set.getMetadata().setGeneration(1L);

@@ -460,6 +460,25 @@ public final class InPlaceUpdater {
     }
 
     /**
+     * How long until the first grace period among these pods runs out; zero when none is running. Nothing announces
+     * that moment, so a workload with pods waiting out a grace period looks again after this delay.
+     */
+    public Duration nextGraceDue(Iterable<Pod> pods, Instant now) {
+        Duration next = Duration.ZERO;
+        for (Pod p : pods) {
+            if (graceAnnotation(p) == null || Pods.isTerminating(p)) {
+                continue;
+            }
+            GraceCheck grace = graceDue(p, now);
+            if (grace.action() == GraceCheck.Action.WAIT && !grace.remaining().isZero()
+                    && (next.isZero() || grace.remaining().compareTo(next) < 0)) {
+                next = grace.remaining();
+            }
+        }
+        return next;
+    }
+
+    /**
      * The next step for a pod, in OpenKruise's order: a grace period first; then, when the containers patched so
      * far run and the pre-check passes, the next batch; finally InPlaceUpdateReady=True for pods with the gate.
      * Call it for every pod of the workload on each sync; it only reads the pod.

@@ -92,6 +92,25 @@ public final class Pods {
         return Optional.of(Duration.between(now, availableAt).plusSeconds(1));
     }
 
+    /**
+     * How long until the first of these pods turns available by minReadySeconds passing (ready, not yet available);
+     * zero when none waits. No watch event announces that moment, so a controller whose decision or status counts
+     * available pods requeues after this delay.
+     */
+    public static Duration nextAvailableIn(Iterable<Pod> pods, int minReadySeconds, Instant now) {
+        Duration next = Duration.ZERO;
+        if (minReadySeconds <= 0) {
+            return next;
+        }
+        for (Pod p : pods) {
+            Duration in = availableIn(p, minReadySeconds, now).orElse(Duration.ZERO);
+            if (!in.isZero() && (next.isZero() || in.compareTo(next) < 0)) {
+                next = in;
+            }
+        }
+        return next;
+    }
+
     public static String phase(Pod pod) {
         return pod == null || pod.getStatus() == null ? null : pod.getStatus().getPhase();
     }

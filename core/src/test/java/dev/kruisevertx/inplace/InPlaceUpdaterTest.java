@@ -296,6 +296,21 @@ class InPlaceUpdaterTest {
     }
 
     @Test
+    void nextGraceDueIsTheShortestGracePeriodStillRunning() {
+        InPlaceUpdateSpec spec = InPlaceUpdateCalculator.calculate(v1(), v2(), "demo-2",
+                InPlaceUpdateOptions.defaults().withGracePeriodSeconds(30));
+        Pod first = updater.prepare(pod(v1(), "demo-1"), spec, T0);
+        Pod second = updater.prepare(pod(v1(), "demo-1"), spec, T0.plusSeconds(12));
+        Pod plain = pod(v1(), "demo-1");
+        assertEquals(Duration.ofSeconds(20), updater.nextGraceDue(List.of(second, plain, first), T0.plusSeconds(10)));
+        // first is due at T0 + 30 s: from then on only second still waits, until T0 + 42 s.
+        assertEquals(Duration.ofSeconds(12), updater.nextGraceDue(List.of(second, plain, first), T0.plusSeconds(30)));
+        assertEquals(Duration.ZERO, updater.nextGraceDue(List.of(second, first), T0.plusSeconds(42)),
+                "both due: the refresh applies them, nothing to wait for");
+        assertEquals(Duration.ZERO, updater.nextGraceDue(List.of(plain), T0));
+    }
+
+    @Test
     void obsoleteGraceIsDropped() {
         Pod pod = pod(v1(), "demo-1");
         InPlaceUpdateSpec spec = InPlaceUpdateCalculator.calculate(v1(), v2(), "demo-2",

@@ -59,6 +59,21 @@ class PodsTest {
     }
 
     @Test
+    void nextAvailableInIsTheEarliestPendingAvailability() {
+        Pod soon = ready("True", "2026-01-01T00:00:50Z");
+        Pod later = ready("True", "2026-01-01T00:00:58Z");
+        Pod available = ready("True", "2026-01-01T00:00:00Z");
+        Pod notReady = ready("False", "2026-01-01T00:00:59Z");
+        // soon: available after 00:01:00 (strictly), so one second past the boundary.
+        assertEquals(Duration.ofSeconds(1), Pods.nextAvailableIn(java.util.List.of(later, soon, available, notReady),
+                10, NOW));
+        assertEquals(Duration.ofSeconds(9), Pods.nextAvailableIn(java.util.List.of(later, available), 10, NOW));
+        assertEquals(Duration.ZERO, Pods.nextAvailableIn(java.util.List.of(available, notReady), 10, NOW),
+                "nothing changes by waiting");
+        assertEquals(Duration.ZERO, Pods.nextAvailableIn(java.util.List.of(soon, later), 0, NOW));
+    }
+
+    @Test
     void terminatingActiveAssigned() {
         Pod p = new PodBuilder().withNewMetadata().withName("p").withDeletionTimestamp("2026-01-01T00:00:00Z")
                 .endMetadata().withNewSpec().withNodeName("n1").endSpec().build();

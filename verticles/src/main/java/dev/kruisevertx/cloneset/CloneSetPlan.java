@@ -24,7 +24,8 @@ import java.util.List;
  * @param inPlace         pods to update in place, with what to change
  * @param podWrites       in-place updates to carry on (grace period over, next container batch): pod updates
  * @param statusWrites    pods whose in-place update finished: InPlaceUpdateReady becomes True
- * @param requeueAfter    when to look again without an event (a grace period running out), zero for never
+ * @param requeueAfter    when to look again without an event (a grace period running out, a ready pod turning
+ *                        available after minReadySeconds), zero for never
  */
 public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<Create> creates,
                            List<LifecycleChange> lifecycle, List<Delete> deletes, List<PersistentVolumeClaim> pvcDeletes,
@@ -70,6 +71,15 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
                 || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();
     }
 
+    /** This plan, looking again no later than {@code d} from now (zero or negative: no change). */
+    public CloneSetPlan requeueWithin(Duration d) {
+        if (d == null || d.isZero() || d.isNegative() || (!requeueAfter.isZero() && requeueAfter.compareTo(d) <= 0)) {
+            return this;
+        }
+        return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
+                podWrites, statusWrites, d);
+    }
+
     /** A compact one-line description: the reason and the counts of each action. */
     public String summary() {
         List<String> parts = new ArrayList<>();
@@ -97,7 +107,8 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         if (!statusWrites.isEmpty()) {
             parts.add("in-place ready " + statusWrites.size());
         }
-        return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")");
+        return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
+                + (requeueAfter.isZero() ? "" : "; again in " + requeueAfter.toMillis() + " ms");
     }
 
     static Builder builder(Phase phase, CloneSetDiff diff) {

@@ -16,6 +16,7 @@ import dev.kruisevertx.inplace.RefreshOutcome;
 import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.lifecycle.LifecycleTransitions;
 import dev.kruisevertx.lifecycle.Lifecycles;
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.updatesort.PrioritySorter;
 import dev.kruisevertx.updatesort.ScatterSorter;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -23,6 +24,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -115,10 +117,10 @@ public final class CloneSetPlanner {
 
     public static CloneSetPlan plan(State s, Random random) {
         CloneSetPlan scale = planScale(s, random);
-        if (scale.hasActions() || scale.phase() == Phase.WAIT) {
-            return scale;
-        }
-        return planUpdate(s, scale);
+        CloneSetPlan plan = scale.hasActions() || scale.phase() == Phase.WAIT ? scale : planUpdate(s, scale);
+        // Every step (maxUnavailable budgets, the status) counts available pods, and a ready pod turns available
+        // only by time passing, which no event announces: look again when the first one does.
+        return plan.requeueWithin(Pods.nextAvailableIn(s.pods(), s.cs().getSpec().getMinReadySeconds(), s.now()));
     }
 
     // ---- scale -----------------------------------------------------------------------------------------------
@@ -437,7 +439,7 @@ public final class CloneSetPlanner {
                         b.podWrites.add(new CloneSetPlan.PodWrite(p, withTemplateHash(p)));
                     }
                 }
-                case ERROR -> b.requeueWithin(java.time.Duration.ofSeconds(30));
+                case ERROR -> b.requeueWithin(Duration.ofSeconds(30));
             }
         }
         if (b.hasActions()) {
@@ -446,11 +448,14 @@ public final class CloneSetPlanner {
         if (us != null && us.isPaused()) {
             return b.build("updateStrategy.paused");
         }
+        // A grace period running out is no event either: whatever the update step decides, keep its look.
+        Duration refreshRequeue = b.requeueAfter;
 
         CloneSetDiff diff = CloneSetDiff.calculate(cs, s.pods(), s.currentRevision(), s.updateRevision(),
                 s.options().partitionRollback(), CloneSetDiff.AT_REVISION, s.now(),
                 s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.UPDATE, diff);
+        b.requeueWithin(refreshRequeue);
         if (diff.updateNum() == 0) {
             return b.build(scale.reason() + "; revisions as partition wants");
         }

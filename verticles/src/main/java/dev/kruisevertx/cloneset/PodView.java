@@ -1,6 +1,7 @@
 package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -101,16 +102,12 @@ public final class PodView {
         return parseTime(c.getLastTransitionTime());
     }
 
-    /** Ready for at least {@code minReadySeconds} (Kubernetes' podutil.IsPodAvailable). */
+    /**
+     * Ready for more than {@code minReadySeconds}, Kubernetes' strict rule (podutil.IsPodAvailable). The same rule
+     * {@link Pods#availableIn} schedules the next look by, so a requeue always lands after the pod turned available.
+     */
     public static boolean isAvailable(Pod pod, int minReadySeconds, Instant now) {
-        if (!isReady(pod)) {
-            return false;
-        }
-        if (minReadySeconds <= 0) {
-            return true;
-        }
-        Instant since = readySince(pod);
-        return since != null && !since.plusSeconds(minReadySeconds).isAfter(now);
+        return Pods.isAvailable(pod, minReadySeconds, now);
     }
 
     /**

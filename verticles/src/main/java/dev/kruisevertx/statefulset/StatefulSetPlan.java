@@ -11,7 +11,8 @@ import java.util.List;
  * @param inPlace      pods to update in place to the update revision
  * @param resize       pods whose PVCs are expanded to the grown volumeClaimTemplates (OnPodRollingUpdate)
  * @param summary      one line for {@code /debug/plans} and the log
- * @param requeueAfter when to look again although no event will come (minReadySeconds running out); zero for never
+ * @param requeueAfter when to look again although no event will come (minReadySeconds or an in-place grace period
+ *                     running out); zero for never
  */
 public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
                               String summary, Duration requeueAfter) {
@@ -37,6 +38,14 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
         CONDEMNED,
         /** Recreated at the update revision. */
         UPDATE
+    }
+
+    /** This plan, looking again no later than {@code d} from now (zero or negative: no change). */
+    public StatefulSetPlan requeueWithin(Duration d) {
+        if (d == null || d.isZero() || d.isNegative() || (!requeueAfter.isZero() && requeueAfter.compareTo(d) <= 0)) {
+            return this;
+        }
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d);
     }
 
     public boolean isEmpty() {

@@ -105,7 +105,12 @@ public final class StatefulSetPlanner {
         List<String> resize = new ArrayList<>();
         Set<Integer> desiredSet = new HashSet<>(s.desired());
         boolean monotonic = !s.parallel();
+        // A ready pod turning available after minReadySeconds changes what every step below (and the status) sees,
+        // and no event announces it: whatever is decided, look again then. Early returns keep this too.
         Duration requeue = Duration.ZERO;
+        for (Pod pod : s.pods().values()) {
+            requeue = earliest(requeue, availableIn(s, pod));
+        }
 
         // Unavailable desired pods limit Parallel scale-up; a missing pod counts as unavailable once created.
         int unavailable = 0;
@@ -157,6 +162,11 @@ public final class StatefulSetPlanner {
             }
             if (monotonic && !Pods.isRunningAndReady(pod)) {
                 blockedBy = "waiting for " + name + " to be running and ready";
+                break;
+            }
+            if (monotonic && !available(s, pod)) {
+                // As Kubernetes and OpenKruise: OrderedReady moves on once a pod is available, not merely ready.
+                blockedBy = "waiting for " + name + " to be available (minReadySeconds " + s.minReadySeconds() + ")";
                 break;
             }
         }
@@ -222,7 +232,6 @@ public final class StatefulSetPlanner {
                 boolean healthy = !Pods.isTerminating(pod) && updateAvailable(s, pod);
                 if (!healthy) {
                     updateUnavailable++;
-                    requeue = earliest(requeue, availableIn(s, pod));
                 }
                 if (!current && ordinal >= s.partition() && !Pods.isTerminating(pod)) {
                     waiting.add(all.size());
@@ -279,10 +288,6 @@ public final class StatefulSetPlanner {
                 }
             }
         }
-        // A ready pod becoming available after minReadySeconds produces no event; look again then.
-        for (Pod pod : s.pods().values()) {
-            requeue = earliest(requeue, availableIn(s, pod));
-        }
         // Status changes of PVCs being expanded enqueue the set; a claim not yet annotated (not bound, or
         // expanded by someone else) produces no such event, so look again while any is not ready.
         if (s.claims().onRollingUpdate() && (!resize.isEmpty() || s.pods().values().stream()
@@ -310,8 +315,10 @@ public final class StatefulSetPlanner {
         return available(s, pod) && (!s.claims().onRollingUpdate() || s.claims().ready().test(pod));
     }
 
+    /** Until the pod turns available by time passing; zero when it is or when only an event can change it. */
     private static Duration availableIn(State s, Pod pod) {
-        if (Pods.isTerminating(pod) || !Pods.isRunningAndReady(pod)) {
+        // Terminating pods too: the status counts them while they are still running and ready.
+        if (!Pods.isRunningAndReady(pod)) {
             return Duration.ZERO;
         }
         Optional<Duration> in = Pods.availableIn(pod, s.minReadySeconds(), s.now());

@@ -251,8 +251,10 @@ final class StatefulSetReconciler implements Reconciler {
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size).
-        return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state), false)
+        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size). A grace period
+        // running out is no event either: the in-place refresh acts on it only if the set is looked at again.
+        return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state)
+                        .requeueWithin(updater.nextGraceDue(owned, now)), false)
                 .compose(plan -> act(request, set, state, plan, owned, byOrdinal, byName, history, revs, inPlaceSpecs,
                         inPlacePolicy, replicas));
     }

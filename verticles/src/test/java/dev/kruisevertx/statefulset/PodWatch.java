@@ -89,6 +89,11 @@ final class PodWatch implements AutoCloseable {
         return List.copyOf(violations);
     }
 
+    /** Non-terminating pods seen ready now. */
+    synchronized int ready() {
+        return readyNames().size();
+    }
+
     synchronized int minReady() {
         return minReady;
     }

@@ -60,6 +60,7 @@ class StatefulSetPlannerTest {
         boolean inPlaceOnly;
         UpdatePriorityStrategy priority;
         StatefulSetPlanner.Claims claims = StatefulSetPlanner.Claims.NONE;
+        Instant now = NOW;
 
         Builder pods(Pod... ps) {
             for (Pod p : ps) {
@@ -71,7 +72,7 @@ class StatefulSetPlannerTest {
         StatefulSetPlan plan() {
             return StatefulSetPlanner.plan(new StatefulSetPlanner.State("web", desired, parallel, rolling, partition,
                     maxUnavailable, paused, scaleMax, minReady, OLD, NEW, pods,
-                    p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, NOW,
+                    p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, now,
                     claims));
         }
     }

@@ -25,6 +25,9 @@ public final class DecodeProblems {
 
     /** The field error behind a failed {@link Json#toModel} of {@code object}. */
     public static FieldError fieldError(RuntimeException failure, JsonNode object) {
+        if (failure instanceof StrictModelMapper.NullElement nullElement) {
+            return FieldError.invalid(nullElement.getMessage(), null, "must not be null");
+        }
         JsonMappingException mapping = find(failure);
         if (mapping == null || mapping.getPath().isEmpty()) {
             return FieldError.invalid("<object>", new JsonType(object), "cannot be read as this kind: "

@@ -51,9 +51,14 @@ public record FieldError(Type type, String field, Object value, String detail) {
         return new FieldError(Type.NOT_FOUND, field, value, null);
     }
 
-    /** A string longer than {@code max}; like the API server, the value itself is not repeated. */
-    public static FieldError tooLong(String field, int max) {
-        return new FieldError(Type.TOO_LONG, field, null, "may not be more than " + max + " characters");
+    /**
+     * A string longer than {@code max}; like the API server, the value itself is not repeated.
+     *
+     * @param why what the limit comes from, or null
+     */
+    public static FieldError tooLong(String field, int max, String why) {
+        return new FieldError(Type.TOO_LONG, field, null, "may not be more than " + max + " characters"
+                + (why == null || why.isEmpty() ? "" : " (" + why + ")"));
     }
 
     public static FieldError duplicate(String field, Object value) {

@@ -59,6 +59,7 @@ public final class Json {
      * @throws IllegalArgumentException when a field does not fit; {@link DecodeProblems} says which and why
      */
     public static <T> T decode(JsonNode node, Class<T> type) {
+        StrictModelMapper.rejectNullElements(node);
         return STRICT.convertValue(node, type);
     }
 

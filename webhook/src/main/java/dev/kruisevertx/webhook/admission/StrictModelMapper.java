@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook.admission;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -14,6 +15,8 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * fabric8's serialization with JSON types read as strictly as the API server reads them. Jackson and fabric8
@@ -52,6 +55,50 @@ public final class StrictModelMapper {
         strict.addDeserializer(long.class, new StrictLong(long.class));
         mapper.registerModule(strict);
         return serialization;
+    }
+
+    /**
+     * Refuses a null element in any array of {@code node}: the API server's schema check does (an element's type is
+     * never nullable), and the model would otherwise hand the rules a null container, volume or selector term.
+     *
+     * @throws NullElement naming the first one
+     */
+    static void rejectNullElements(JsonNode node) {
+        rejectNullElements(node, new StringBuilder());
+    }
+
+    private static void rejectNullElements(JsonNode node, StringBuilder path) {
+        int length = path.length();
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                JsonNode element = node.get(i);
+                path.append('[').append(i).append(']');
+                if (element.isNull()) {
+                    throw new NullElement(path.toString());
+                }
+                rejectNullElements(element, path);
+                path.setLength(length);
+            }
+        } else if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                if (field.getValue().isContainerNode()) {
+                    if (length > 0) {
+                        path.append('.');
+                    }
+                    path.append(field.getKey());
+                    rejectNullElements(field.getValue(), path);
+                    path.setLength(length);
+                }
+            }
+        }
+    }
+
+    /** A null array element, at {@link #getMessage()} (a field path). */
+    static final class NullElement extends IllegalArgumentException {
+        NullElement(String path) {
+            super(path);
+        }
     }
 
     /** JSON integers within the int range; anything else is a mismatch (JSON null stays null). */

@@ -101,7 +101,8 @@ public final class CloneSetWebhooks {
                     ? CloneSetValidation.validateCreate(cloneSet, pods)
                     : CloneSetValidation.validateUpdate(cloneSet, old, pods);
             if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
+                return Future.succeededFuture(AdmissionResponse.allow()
+                        .withWarnings(CloneSetValidation.warnings(cloneSet, old)));
             }
             return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
         };

@@ -17,6 +17,7 @@ import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
+import dev.kruisevertx.webhook.validation.ResourceQuantities;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -299,6 +300,8 @@ public final class CloneSetValidation {
         Set<String> names = new HashSet<>();
         validateContainers(pod.getInitContainers(), "spec.template.spec.initContainers", names, volumes, errors);
         validateContainers(pod.getContainers(), "spec.template.spec.containers", names, volumes, errors);
+        ResourceQuantities.checkPod(pod, "spec.template.spec", errors);
+        ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
         String restart = pod.getRestartPolicy();
         if (restart != null && !restart.isEmpty() && !"Always".equals(restart)) {
             errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", restart, List.of("Always")));

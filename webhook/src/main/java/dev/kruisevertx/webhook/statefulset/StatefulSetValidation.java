@@ -14,6 +14,7 @@ import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
+import dev.kruisevertx.webhook.validation.ResourceQuantities;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -343,6 +344,8 @@ public final class StatefulSetValidation {
         if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
             errors.add(FieldError.required("spec.template.spec.containers", ""));
         }
+        ResourceQuantities.checkPod(ps, "spec.template.spec", errors);
+        ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
         if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
                 && !"Always".equals(ps.getRestartPolicy())) {
             errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(),

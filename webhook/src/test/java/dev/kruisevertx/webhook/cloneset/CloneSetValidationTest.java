@@ -428,4 +428,18 @@ class CloneSetValidationTest {
         return new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
                 "clonesets", "", object.at("/metadata/name").asText(), "default", operation, object, old, false, null);
     }
+
+    @Test
+    void resourceQuantitiesFollowTheKubernetesSyntax() {
+        assertRejected("spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: \"abc\": quantities must match",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0")).putObject("resources")
+                        .putObject("limits").put("cpu", "abc"));
+        assertRejected("spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be "
+                + "greater than or equal to 0", cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0"))
+                .putObject("resources").putObject("requests").put("memory", "-1Gi"));
+        assertRejected("spec.volumeClaimTemplates[0].spec.resources.requests[storage]: Invalid value: \"\u0665Gi\"",
+                cs -> ((ObjectNode) spec(cs).at("/volumeClaimTemplates/0/spec/resources/requests")).put("storage", "\u0665Gi"));
+        assertEquals("", createErrors(cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0")).putObject("resources")
+                .putObject("limits").put("cpu", "1.5").put("memory", "512Mi").put("ephemeral-storage", "1e9").put("x", 2)));
+    }
 }

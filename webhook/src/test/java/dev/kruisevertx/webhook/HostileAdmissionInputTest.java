@@ -194,7 +194,7 @@ class HostileAdmissionInputTest {
                 {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/scaleStrategy/maxUnavailable",
                         "150%", "spec.scaleStrategy.maxUnavailable: Invalid value: \"150%\": must not be greater than 100%"},
                 {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/scaleStrategy/maxUnavailable",
-                        -1, "spec.scaleStrategy.maxUnavailable: Invalid value: -1: should not be less than 1"},
+                        -1, "spec.scaleStrategy.maxUnavailable: Invalid value: -1: must be greater than or equal to 0"},
                 {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/replicas", "7",
                         "spec.replicas: Invalid value: \"7\": must be an integer"},
                 {"CloneSet", "clonesets", CloneSetWebhooks.MUTATE_PATH, cs, "/spec/replicas", "\u0665",

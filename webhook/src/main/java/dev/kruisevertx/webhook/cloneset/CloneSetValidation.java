@@ -351,8 +351,8 @@ public final class CloneSetValidation {
             return;
         }
         String path = "spec.scaleStrategy";
-        // 0 (or 0%) would hold every scale-up for good: OpenKruise does not check this field at all.
-        IntOrPercentRule.POSITIVE_AT_MOST_ALL.check(path + ".maxUnavailable", strategy.getMaxUnavailable(), errors);
+        // OpenKruise does not check this field at all. 0 is kept: it holds scale-up (only adoption fills the set).
+        IntOrPercentRule.NON_NEGATIVE_AT_MOST_ALL.check(path + ".maxUnavailable", strategy.getMaxUnavailable(), errors);
         List<String> toDelete = strategy.getPodsToDelete() == null ? List.of() : strategy.getPodsToDelete();
         Set<String> seen = new HashSet<>();
         Set<String> duplicated = new TreeSet<>();

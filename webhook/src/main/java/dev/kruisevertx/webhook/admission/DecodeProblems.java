@@ -38,9 +38,9 @@ public final class DecodeProblems {
         return FieldError.invalid(render(path), shown(value), expectation(targetOf(mapping), value));
     }
 
-    /** The errors of a failed decode, as the denial the API server would answer. */
-    public static AdmissionResponse denial(String kind, RuntimeException failure, JsonNode object) {
-        return AdmissionResponse.denied(422, kind + " is invalid: " + fieldError(failure, object));
+    /** A failed decode as the denial the API server would answer: 422 Invalid with the field error. */
+    public static AdmissionResponse denial(RuntimeException failure, JsonNode object) {
+        return AdmissionResponse.denied(422, fieldError(failure, object).toString());
     }
 
     private static JsonMappingException find(Throwable failure) {

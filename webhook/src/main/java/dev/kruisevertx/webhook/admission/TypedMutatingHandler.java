@@ -32,7 +32,7 @@ public final class TypedMutatingHandler<T> implements AdmissionHandler {
         try {
             copy = Json.toModel(request.object(), type);
         } catch (IllegalArgumentException e) {
-            return Future.succeededFuture(DecodeProblems.denial(request.kind(), e, request.object()));
+            return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
         }
         // Serialized before mutating, so both sides of the diff went through the same serializer.
         ObjectNode before = Json.toTree(copy);

@@ -244,19 +244,8 @@ public final class CloneSetValidation {
             errors.add(FieldError.required("spec.template.spec", ""));
             return;
         }
-        Map<String, String> labels = spec.getTemplate().getMetadata() == null ? null : spec.getTemplate().getMetadata().getLabels();
-        if (labels != null) {
-            labels.forEach((k, v) -> {
-                String kp = LabelRules.keyProblem(k);
-                if (kp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", k, kp));
-                }
-                String vp = LabelRules.valueProblem(v);
-                if (vp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", v, vp));
-                }
-            });
-        }
+        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
+                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
         PodSpec pod = spec.getTemplate().getSpec();
         Set<String> volumes = new HashSet<>();
         List<Volume> declared = pod.getVolumes() == null ? List.of() : pod.getVolumes();

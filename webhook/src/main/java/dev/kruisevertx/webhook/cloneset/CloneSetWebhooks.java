@@ -51,7 +51,7 @@ public final class CloneSetWebhooks {
                 original = Json.decode(request.object(), CloneSet.class);
                 changed = Json.decode(request.object(), CloneSet.class);
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial("CloneSet", e, request.object()));
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
             }
             try {
                 if (request.oldObject() != null) {
@@ -84,7 +84,7 @@ public final class CloneSetWebhooks {
             try {
                 cloneSet = Json.decode(request.object(), CloneSet.class);
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial("CloneSet", e, request.object()));
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
             }
             try {
                 if (request.isUpdate() && request.oldObject() != null) {

@@ -60,6 +60,23 @@ public final class LabelRules {
         return null;
     }
 
+    /** Checks the keys and values of a label map, such as a pod template's labels. */
+    public static void validateLabels(Map<String, String> labels, String path, List<FieldError> errors) {
+        if (labels == null) {
+            return;
+        }
+        labels.forEach((k, v) -> {
+            String kp = keyProblem(k);
+            if (kp != null) {
+                errors.add(FieldError.invalid(path, k, kp));
+            }
+            String vp = valueProblem(v);
+            if (vp != null) {
+                errors.add(FieldError.invalid(path, v, vp));
+            }
+        });
+    }
+
     public static void validateSelector(LabelSelector selector, String path, List<FieldError> errors) {
         if (selector.getMatchLabels() != null) {
             selector.getMatchLabels().forEach((k, v) -> {

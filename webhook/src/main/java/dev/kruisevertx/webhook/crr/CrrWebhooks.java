@@ -64,7 +64,7 @@ public final class CrrWebhooks {
                 original = Json.decode(request.object(), ContainerRecreateRequest.class);
                 changed = Json.decode(request.object(), ContainerRecreateRequest.class);
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial("ContainerRecreateRequest", e, request.object()));
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
             }
             try {
                 if (request.isUpdate() && request.oldObject() != null) {

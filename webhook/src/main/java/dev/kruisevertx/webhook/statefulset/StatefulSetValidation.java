@@ -7,7 +7,6 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
-import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
@@ -312,21 +311,9 @@ public final class StatefulSetValidation {
             errors.add(FieldError.required("spec.template", ""));
             return errors;
         }
-        Map<String, String> templateLabels = spec.getTemplate().getMetadata() == null ? null
-                : spec.getTemplate().getMetadata().getLabels();
-        if (templateLabels != null) {
-            // The pods get these labels; a label the API server refuses would fail every pod creation.
-            templateLabels.forEach((k, v) -> {
-                String kp = LabelRules.keyProblem(k);
-                if (kp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", k, kp));
-                }
-                String vp = LabelRules.valueProblem(v);
-                if (vp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", v, vp));
-                }
-            });
-        }
+        // The pods get these labels; a label the API server refuses would fail every pod creation.
+        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
+                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
         if (selector != null) {
             Map<String, String> labels = spec.getTemplate().getMetadata() == null
                     || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()

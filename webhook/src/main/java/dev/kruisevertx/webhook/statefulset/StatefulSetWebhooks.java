@@ -154,8 +154,8 @@ public final class StatefulSetWebhooks {
                 String key = StatefulSetConversion.BETA_FIELDS_ANNOTATION;
                 FieldError error = FieldError.invalid("metadata.annotations[" + key + "]",
                         object.path("metadata").path("annotations").path(key).asText(""), e.getMessage());
-                throw new Refused(AdmissionResponse.denied(422, (sent ? "" : "the stored ") + "StatefulSet is invalid: "
-                        + error));
+                throw new Refused(AdmissionResponse.denied(422, sent ? error.toString()
+                        : "the stored StatefulSet cannot be read, so this update cannot be checked: " + error));
             }
         } else if (apiVersion.isEmpty() || StatefulSet.API_VERSION.equals(apiVersion)) {
             beta = object;
@@ -167,7 +167,7 @@ public final class StatefulSetWebhooks {
             return sent ? Json.decode(beta, StatefulSet.class) : Json.toModel(beta, StatefulSet.class);
         } catch (IllegalArgumentException e) {
             if (sent) {
-                throw new Refused(DecodeProblems.denial("StatefulSet", e, beta));
+                throw new Refused(DecodeProblems.denial(e, beta));
             }
             throw new Refused(AdmissionResponse.denied(422, "the stored StatefulSet cannot be read, so this update "
                     + "cannot be checked: " + DecodeProblems.fieldError(e, beta)));

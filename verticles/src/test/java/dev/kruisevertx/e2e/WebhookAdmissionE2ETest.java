@@ -128,6 +128,51 @@ class WebhookAdmissionE2ETest {
     }
 
     @Test
+    void hostileWorkloadsAreRefusedWithAFieldMessageAndNothingIsStored() {
+        KubernetesClient client = fixture.client();
+        String longName = "w".repeat(10_000);
+        Object[][] cases = {
+                {statefulSet(longName, "\"25%\""), "metadata.name: Too long: may not be more than 52 characters"},
+                {statefulSet("overflow", "\"99999999999999999999%\""), "spec.updateStrategy.rollingUpdate.maxUnavailable: "
+                        + "Invalid value: \"99999999999999999999%\": must not be greater than 100%"},
+                {cloneSet("quoted", "\"7\""), "spec.replicas: Invalid value: \"7\": must be an integer"},
+                {cloneSet("arabic", "\"\u0665\""), "spec.replicas: Invalid value: \"\u0665\": must be an integer"},
+        };
+        for (Object[] c : cases) {
+            GenericKubernetesResource object = io.fabric8.kubernetes.client.utils.Serialization.unmarshal((String) c[0],
+                    GenericKubernetesResource.class);
+            KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> client
+                    .genericKubernetesResources(object.getApiVersion(), object.getKind()).inNamespace("default")
+                    .resource(object).create());
+            assertEquals(422, e.getCode(), e.getMessage());
+            assertTrue(e.getMessage().contains((String) c[1]), e.getMessage());
+            assertTrue(!e.getMessage().contains("java.") && !e.getMessage().contains("dev.kruisevertx"), e.getMessage());
+        }
+        assertTrue(client.genericKubernetesResources("apps.kruise.io/v1beta1", "StatefulSet").inNamespace("default")
+                .list().getItems().stream().noneMatch(s -> s.getMetadata().getName().startsWith("www")
+                        || s.getMetadata().getName().equals("overflow")), "nothing was stored");
+        assertTrue(client.apps().controllerRevisions().inNamespace("default").list().getItems().stream()
+                .noneMatch(r -> r.getMetadata().getName().startsWith("www")), "no revision was attempted");
+    }
+
+    private static String statefulSet(String name, String maxUnavailable) {
+        return """
+                {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","metadata":{"name":"%s","namespace":"default"},
+                 "spec":{"replicas":1,"podManagementPolicy":"Parallel","selector":{"matchLabels":{"app":"h"}},
+                  "template":{"metadata":{"labels":{"app":"h"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+                  "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":%s}}}}
+                """.formatted(name, maxUnavailable);
+    }
+
+    private static String cloneSet(String name, String replicas) {
+        return """
+                {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","metadata":{"name":"%s","namespace":"default"},
+                 "spec":{"replicas":%s,"selector":{"matchLabels":{"app":"h"}},
+                  "template":{"metadata":{"labels":{"app":"h"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}
+                """.formatted(name, replicas);
+    }
+
+    @Test
     void aHandEditedCaBundleIsRestored() {
         KubernetesClient client = fixture.client();
         String path = "/webhooks/0/clientConfig/caBundle";

@@ -11,11 +11,13 @@ public final class IntOrPercent {
     }
 
     /**
-     * The absolute value of {@code value} against {@code total}.
+     * The absolute value of {@code value} against {@code total}, saturated to the int range (a huge percentage of a
+     * large total never wraps around to a negative number).
      *
      * @param value   the field; null counts as 0
      * @param roundUp round a percentage up (ceil) instead of down (floor)
-     * @throws IllegalArgumentException when the string is not an integer percentage such as {@code "20%"}
+     * @throws IllegalArgumentException when the string is not a percentage such as {@code "20%"} (see
+     *                                  {@link #percent(String)})
      */
     public static int scaledValue(IntOrString value, int total, boolean roundUp) {
         if (value == null) {
@@ -28,10 +30,9 @@ public final class IntOrPercent {
         if (s == null) {
             return 0;
         }
-        int percent = parsePercent(s);
-        long scaled = (long) percent * total;
+        long scaled = (long) percent(s) * total;
         long result = roundUp ? -Math.floorDiv(-scaled, 100L) : Math.floorDiv(scaled, 100L);
-        return (int) result;
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, result));
     }
 
     /** True when the value is a percentage string. */
@@ -47,22 +48,45 @@ public final class IntOrPercent {
     public static void validate(IntOrString value, String fieldPath) {
         if (isPercent(value)) {
             try {
-                parsePercent(value.getStrVal());
+                percent(value.getStrVal());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(fieldPath + ": " + e.getMessage(), e);
             }
         }
     }
 
-    private static int parsePercent(String s) {
-        String message = "invalid value \"" + s + "\": must be an integer or a percentage such as \"20%\"";
-        if (!s.endsWith("%")) {
-            throw new IllegalArgumentException(message);
+    /**
+     * The number in a percentage string: ASCII digits followed by {@code '%'}, as Kubernetes' percent rule
+     * ({@code [0-9]+%}) has it. Signs, fractions, spaces and digits of other scripts ({@code "٥٠%"}, which Java's own
+     * number parsing would take) are refused, and so is a number past the int range.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static int percent(String s) {
+        int digits = s.length() - 1;
+        if (digits < 1 || s.charAt(digits) != '%') {
+            throw new IllegalArgumentException(malformed(s));
         }
-        try {
-            return Integer.parseInt(s.substring(0, s.length() - 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(message, e);
+        long n = 0;
+        for (int i = 0; i < digits; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new IllegalArgumentException(malformed(s));
+            }
+            n = n * 10 + (c - '0');
+            if (n > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("invalid value \"" + shown(s) + "\": the percentage is too large");
+            }
         }
+        return (int) n;
+    }
+
+    private static String malformed(String s) {
+        return "invalid value \"" + shown(s) + "\": must be an integer or a percentage such as \"20%\"";
+    }
+
+    // A hostile value can be megabytes long; messages quote only its start.
+    private static String shown(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 }

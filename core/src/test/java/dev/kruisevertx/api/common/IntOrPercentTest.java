@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,5 +48,32 @@ class IntOrPercentTest {
         assertThrows(IllegalArgumentException.class, () -> IntOrPercent.scaledValue(new IntOrString("x%"), 10, true));
         IntOrPercent.validate(new IntOrString("30%"), "ok");
         IntOrPercent.validate(new IntOrString(4), "ok");
+    }
+
+    @Test
+    void onlyAsciiDigitsFollowedByPercentAreAPercentage() {
+        // Java's Integer.parseInt would read Arabic-Indic digits and signs; Kubernetes' [0-9]+% does not.
+        for (String bad : List.of("\u0665\u0660%", "+5%", "-5%", "5.5%", " 5%", "5 %", "%", "1e2%", "\uFF15%")) {
+            assertThrows(IllegalArgumentException.class, () -> IntOrPercent.percent(bad), bad);
+        }
+        assertEquals(50, IntOrPercent.percent("050%"));
+    }
+
+    @Test
+    void overflowingPercentagesAreRejectedNotWrapped() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> IntOrPercent.scaledValue(new IntOrString("99999999999999999999%"), 10, true));
+        assertTrue(e.getMessage().contains("too large"), e.getMessage());
+        assertEquals(Integer.MAX_VALUE, IntOrPercent.percent(Integer.MAX_VALUE + "%"));
+        // A legal but huge percentage of a large total saturates instead of turning negative.
+        assertEquals(Integer.MAX_VALUE,
+                IntOrPercent.scaledValue(new IntOrString(Integer.MAX_VALUE + "%"), Integer.MAX_VALUE, true));
+    }
+
+    @Test
+    void messagesQuoteOnlyTheStartOfAHugeValue() {
+        String huge = "x".repeat(100_000) + "%";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IntOrPercent.percent(huge));
+        assertTrue(e.getMessage().length() < 200, e.getMessage());
     }
 }

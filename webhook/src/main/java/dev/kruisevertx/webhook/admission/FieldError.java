@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook.admission;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -8,6 +9,10 @@ import java.util.stream.Collectors;
  * ({@code spec.replicas: Invalid value: -1: must be greater than or equal to 0}) so messages look familiar.
  */
 public record FieldError(Type type, String field, Object value, String detail) {
+    /** Characters of a value a message repeats. */
+    static final int MAX_SHOWN = 256;
+    /** Errors an aggregate message lists. */
+    static final int MAX_ERRORS = 50;
 
     public enum Type {
         REQUIRED("Required value"),
@@ -15,7 +20,8 @@ public record FieldError(Type type, String field, Object value, String detail) {
         FORBIDDEN("Forbidden"),
         NOT_SUPPORTED("Unsupported value"),
         DUPLICATE("Duplicate value"),
-        NOT_FOUND("Not found");
+        NOT_FOUND("Not found"),
+        TOO_LONG("Too long");
 
         private final String text;
 
@@ -45,6 +51,16 @@ public record FieldError(Type type, String field, Object value, String detail) {
         return new FieldError(Type.NOT_FOUND, field, value, null);
     }
 
+    /**
+     * A string longer than {@code max}; like the API server, the value itself is not repeated.
+     *
+     * @param why what the limit comes from, or null
+     */
+    public static FieldError tooLong(String field, int max, String why) {
+        return new FieldError(Type.TOO_LONG, field, null, "may not be more than " + max + " characters"
+                + (why == null || why.isEmpty() ? "" : " (" + why + ")"));
+    }
+
     public static FieldError duplicate(String field, Object value) {
         return new FieldError(Type.DUPLICATE, field, value, null);
     }
@@ -65,10 +81,12 @@ public record FieldError(Type type, String field, Object value, String detail) {
         if (value == null) {
             return "null";
         }
-        if (value instanceof String s) {
-            return "\"" + s + "\"";
+        String text = value instanceof String s ? s : String.valueOf(value);
+        // A hostile value may be megabytes long: the message quotes its start and says how much is left out.
+        if (text.length() > MAX_SHOWN) {
+            text = text.substring(0, MAX_SHOWN) + "... (" + (text.length() - MAX_SHOWN) + " more characters)";
         }
-        return String.valueOf(value);
+        return value instanceof String ? "\"" + text + "\"" : text;
     }
 
     /** One error as is, several as {@code [e1, e2]}, like the API server's aggregate. */
@@ -76,6 +94,11 @@ public record FieldError(Type type, String field, Object value, String detail) {
         if (errors.size() == 1) {
             return errors.get(0).toString();
         }
-        return errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+        // Bounded, so that an object with thousands of bad entries gets a readable answer of a sane size.
+        List<String> shown = new ArrayList<>(errors.stream().limit(MAX_ERRORS).map(FieldError::toString).toList());
+        if (errors.size() > MAX_ERRORS) {
+            shown.add("and " + (errors.size() - MAX_ERRORS) + " more errors");
+        }
+        return "[" + String.join(", ", shown) + "]";
     }
 }

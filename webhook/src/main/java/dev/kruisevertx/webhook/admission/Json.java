@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 public final class Json {
     public static final ObjectMapper MAPPER = new ObjectMapper();
     public static final KubernetesSerialization KUBE = new KubernetesSerialization();
+    /** Reads objects people write (custom resources) with the API server's JSON types: see {@link StrictModelMapper}. */
+    private static final KubernetesSerialization STRICT = StrictModelMapper.create();
 
     private Json() {
     }
@@ -39,6 +41,7 @@ public final class Json {
             cloneSet.put("apiVersion", "apps.kruise.io/v1alpha1").put("kind", "CloneSet");
             cloneSet.putObject("spec").putObject("template").set("spec", pod.get("spec"));
             toTree(toModel(cloneSet, dev.kruisevertx.api.apps.v1alpha1.CloneSet.class));
+            decode(cloneSet, dev.kruisevertx.api.apps.v1alpha1.CloneSet.class);
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot warm up JSON serialization", e);
         }
@@ -46,6 +49,18 @@ public final class Json {
 
     public static <T> T toModel(JsonNode node, Class<T> type) {
         return KUBE.convertValue(node, type);
+    }
+
+    /**
+     * A request object as {@code type}, refusing values of the wrong JSON type (a quoted number, a fraction for an
+     * integer, a number for a string) as the API server's schema check does. {@link #toModel} stays lenient for
+     * objects the API server already typed (pods) and for stored objects read back (an UPDATE's old object).
+     *
+     * @throws IllegalArgumentException when a field does not fit; {@link DecodeProblems} says which and why
+     */
+    public static <T> T decode(JsonNode node, Class<T> type) {
+        StrictModelMapper.rejectNullElements(node);
+        return STRICT.convertValue(node, type);
     }
 
     /** Any value (object, list, scalar) as a JSON tree; null stays null. */

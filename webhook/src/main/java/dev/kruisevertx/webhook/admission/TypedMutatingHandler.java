@@ -32,8 +32,7 @@ public final class TypedMutatingHandler<T> implements AdmissionHandler {
         try {
             copy = Json.toModel(request.object(), type);
         } catch (IllegalArgumentException e) {
-            return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the " + request.kind()
-                    + " object as " + type.getSimpleName() + ": " + rootMessage(e)));
+            return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
         }
         // Serialized before mutating, so both sides of the diff went through the same serializer.
         ObjectNode before = Json.toTree(copy);

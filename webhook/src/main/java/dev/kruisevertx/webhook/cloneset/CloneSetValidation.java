@@ -16,6 +16,9 @@ import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
+import dev.kruisevertx.webhook.validation.IntOrPercentRule;
+import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -44,6 +47,10 @@ public final class CloneSetValidation {
     private static final List<String> TYPES = List.of(CloneSetUpdateStrategyType.RECREATE.value(),
             CloneSetUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value(), CloneSetUpdateStrategyType.IN_PLACE_ONLY.value());
     private static final Pattern IN_PLACE_ONLY_PATCH = Pattern.compile("^/containers/([0-9]+)/image$");
+    /** Longest name whose {@code <name>-<hash>} fits a label value. */
+    static final int REVISION_LABEL_NAME_MAX = WorkloadNames.DNS_LABEL_MAX - 1 - WorkloadNames.REVISION_HASH_LENGTH;
+    static final String NAME_LIMIT_REASON = "ControllerRevisions are named <name>-<hash> and may have at most "
+            + WorkloadNames.DNS_SUBDOMAIN_MAX + " characters";
     static final String UPDATABLE_FIELDS_MESSAGE = "updates to cloneset spec for fields other than 'replicas', "
             + "'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', "
             + "'progressDeadlineSeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden";
@@ -78,6 +85,22 @@ public final class CloneSetValidation {
         return errors;
     }
 
+    /**
+     * What a new CloneSet should know although it is valid: with a name past {@value #REVISION_LABEL_NAME_MAX}
+     * characters, the label {@code controller-revision-hash=<name>-<hash>} on its pods is longer than a label value
+     * may be, so a Kubernetes API server refuses the pods unless feature gate CloneSetShortHash puts only the hash
+     * there. The webhook does not know the manager's gates, so this is a warning, not an error.
+     */
+    public static List<String> warnings(CloneSet cloneSet, CloneSet old) {
+        String name = cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getName();
+        if (old != null || name == null || name.length() <= REVISION_LABEL_NAME_MAX) {
+            return List.of();
+        }
+        return List.of("metadata.name: a CloneSet name longer than " + REVISION_LABEL_NAME_MAX + " characters makes "
+                + "its pods' controller-revision-hash label longer than 63 characters, which the API server refuses "
+                + "unless feature gate CloneSetShortHash is enabled");
+    }
+
     /** With InPlaceOnly, only container images of the template may change. */
     static Optional<FieldError> inPlaceOnlyTemplateChange(CloneSetSpec spec, CloneSetSpec oldSpec) {
         CloneSetUpdateStrategy u = spec.getUpdateStrategy();
@@ -106,13 +129,11 @@ public final class CloneSetValidation {
 
     static List<FieldError> validate(CloneSet cloneSet, CloneSet old, PodLookup pods) {
         List<FieldError> errors = new ArrayList<>();
-        String name = cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getName();
-        String generateName = cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getGenerateName();
-        if ((name == null || name.isEmpty()) && (generateName == null || generateName.isEmpty())) {
-            errors.add(FieldError.required("metadata.name", "name or generateName is required"));
-        } else if (name != null && !name.isEmpty() && !LabelRules.isDnsSubdomain(name)) {
-            errors.add(FieldError.invalid("metadata.name", name, "a lowercase RFC 1123 subdomain must consist of "
-                    + "lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"));
+        // A name is immutable, so one that predates this rule is not held against later updates.
+        boolean sameName = old != null && old.getMetadata() != null && cloneSet.getMetadata() != null
+                && Objects.equals(old.getMetadata().getName(), cloneSet.getMetadata().getName());
+        if (!sameName) {
+            WorkloadNames.check(cloneSet.getMetadata(), WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
         }
         validatePreDownloadAnnotations(cloneSet, errors);
         CloneSetSpec spec = cloneSet.getSpec();
@@ -123,6 +144,15 @@ public final class CloneSetValidation {
         int replicas = spec.getReplicas() == null ? CloneSetDefaults.DEFAULT_REPLICAS : spec.getReplicas();
         if (replicas < 0) {
             errors.add(FieldError.invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
+        }
+        // Stricter than OpenKruise, which takes these and then works with nonsense; Kubernetes' Deployment refuses them.
+        if (spec.getRevisionHistoryLimit() != null && spec.getRevisionHistoryLimit() < 0) {
+            errors.add(FieldError.invalid("spec.revisionHistoryLimit", spec.getRevisionHistoryLimit(),
+                    "must be greater than or equal to 0"));
+        }
+        if (spec.getMinReadySeconds() < 0) {
+            errors.add(FieldError.invalid("spec.minReadySeconds", spec.getMinReadySeconds(),
+                    "must be greater than or equal to 0"));
         }
         boolean selectorUsable = false;
         if (spec.getSelector() == null) {
@@ -143,7 +173,7 @@ public final class CloneSetValidation {
             errors.add(FieldError.invalid("spec.template.metadata.labels", String.valueOf(templateLabels),
                     "`selector` does not match template `labels`"));
         }
-        validateTemplate(spec, errors);
+        validateTemplate(spec, cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getName(), errors);
         validateProgressDeadline(spec, errors);
         validateScaleStrategy(cloneSet, old, pods, errors);
         validateUpdateStrategy(spec.getUpdateStrategy(), replicas, errors);
@@ -162,16 +192,22 @@ public final class CloneSetValidation {
             if (value == null) {
                 continue;
             }
-            boolean ok;
-            try {
-                ok = Integer.parseInt(value.trim()) >= 0;
-            } catch (NumberFormatException e) {
-                ok = false;
-            }
-            if (!ok) {
+            if (!isNonNegativeInt(value)) {
                 errors.add(FieldError.invalid("metadata.annotations[" + key + "]", value, "must be a non-negative integer"));
             }
         }
+    }
+
+    /**
+     * A non-negative int as Go's strconv.Atoi reads one: an optional '+', then ASCII digits only (Java's parseInt
+     * would also take digits of other scripts).
+     */
+    static boolean isNonNegativeInt(String value) {
+        String digits = value.startsWith("+") ? value.substring(1) : value;
+        if (digits.isEmpty() || digits.length() > 10 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return false;
+        }
+        return Long.parseLong(digits) <= Integer.MAX_VALUE;
     }
 
     private static void validateProgressDeadline(CloneSetSpec spec, List<FieldError> errors) {
@@ -184,6 +220,11 @@ public final class CloneSetValidation {
             errors.add(FieldError.invalid("spec.progressDeadlineSeconds", String.valueOf(raw), "must be an integer"));
             return;
         }
+        if (n.doubleValue() > Integer.MAX_VALUE || n.doubleValue() < Integer.MIN_VALUE) {
+            errors.add(FieldError.invalid("spec.progressDeadlineSeconds", String.valueOf(raw), "must be an integer "
+                    + "between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE));
+            return;
+        }
         long seconds = n.longValue();
         if (seconds < 0) {
             errors.add(FieldError.invalid("spec.progressDeadlineSeconds", seconds, "must be greater than or equal to 0"));
@@ -193,24 +234,18 @@ public final class CloneSetValidation {
         }
     }
 
-    private static void validateTemplate(CloneSetSpec spec, List<FieldError> errors) {
+    /** Length of the PVC names of a claim template: {@code <template>-<cloneset>-<5-character instance id>}. */
+    private static int claimNameLength(String template, String cloneSet) {
+        return template.length() + 1 + (cloneSet == null ? 0 : cloneSet.length()) + 1 + 5;
+    }
+
+    private static void validateTemplate(CloneSetSpec spec, String name, List<FieldError> errors) {
         if (spec.getTemplate() == null || spec.getTemplate().getSpec() == null) {
             errors.add(FieldError.required("spec.template.spec", ""));
             return;
         }
-        Map<String, String> labels = spec.getTemplate().getMetadata() == null ? null : spec.getTemplate().getMetadata().getLabels();
-        if (labels != null) {
-            labels.forEach((k, v) -> {
-                String kp = LabelRules.keyProblem(k);
-                if (kp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", k, kp));
-                }
-                String vp = LabelRules.valueProblem(v);
-                if (vp != null) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", v, vp));
-                }
-            });
-        }
+        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
+                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
         PodSpec pod = spec.getTemplate().getSpec();
         Set<String> volumes = new HashSet<>();
         List<Volume> declared = pod.getVolumes() == null ? List.of() : pod.getVolumes();
@@ -227,12 +262,25 @@ public final class CloneSetValidation {
             }
         }
         // Each volumeClaimTemplate becomes a PVC volume of the pods, so mounts may refer to it.
-        if (spec.getVolumeClaimTemplates() != null) {
-            for (PersistentVolumeClaim pvc : spec.getVolumeClaimTemplates()) {
-                if (pvc.getMetadata() != null && pvc.getMetadata().getName() != null
-                        && !volumes.add(pvc.getMetadata().getName())) {
-                    errors.add(FieldError.duplicate("spec.template.spec.volumes", pvc.getMetadata().getName()));
-                }
+        List<PersistentVolumeClaim> claims = spec.getVolumeClaimTemplates() == null ? List.of()
+                : spec.getVolumeClaimTemplates();
+        for (int i = 0; i < claims.size(); i++) {
+            PersistentVolumeClaim pvc = claims.get(i);
+            String n = pvc == null || pvc.getMetadata() == null ? null : pvc.getMetadata().getName();
+            String p = "spec.volumeClaimTemplates[" + i + "].metadata.name";
+            if (n == null || n.isEmpty()) {
+                errors.add(FieldError.required(p, ""));
+            } else if (!LabelRules.isDnsLabel(n)) {
+                // It names a volume of every pod, and volume names are DNS labels.
+                errors.add(FieldError.invalid(p, n, "a lowercase RFC 1123 label must consist of lower case "
+                        + "alphanumeric characters or '-', and must start and end with an alphanumeric character "
+                        + "(at most 63 characters)"));
+            } else if (!volumes.add(n)) {
+                errors.add(FieldError.duplicate("spec.template.spec.volumes", n));
+            } else if (claimNameLength(n, name) > WorkloadNames.DNS_SUBDOMAIN_MAX) {
+                errors.add(FieldError.invalid(p, n, "the PVCs of this template would be named "
+                        + "<template>-<cloneset>-<instance id> with " + claimNameLength(n, name) + " characters, more "
+                        + "than " + WorkloadNames.DNS_SUBDOMAIN_MAX));
             }
         }
         if (pod.getContainers() == null || pod.getContainers().isEmpty()) {
@@ -241,6 +289,8 @@ public final class CloneSetValidation {
         Set<String> names = new HashSet<>();
         validateContainers(pod.getInitContainers(), "spec.template.spec.initContainers", names, volumes, errors);
         validateContainers(pod.getContainers(), "spec.template.spec.containers", names, volumes, errors);
+        ResourceQuantities.checkPod(pod, "spec.template.spec", errors);
+        ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
         String restart = pod.getRestartPolicy();
         if (restart != null && !restart.isEmpty() && !"Always".equals(restart)) {
             errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", restart, List.of("Always")));
@@ -290,9 +340,8 @@ public final class CloneSetValidation {
             return;
         }
         String path = "spec.scaleStrategy";
-        if (strategy.getMaxUnavailable() != null) {
-            scaled(strategy.getMaxUnavailable(), 0, path + ".maxUnavailable", "maxUnavailable", errors);
-        }
+        // OpenKruise does not check this field at all. 0 is kept: it holds scale-up (only adoption fills the set).
+        IntOrPercentRule.NON_NEGATIVE_AT_MOST_ALL.check(path + ".maxUnavailable", strategy.getMaxUnavailable(), errors);
         List<String> toDelete = strategy.getPodsToDelete() == null ? List.of() : strategy.getPodsToDelete();
         Set<String> seen = new HashSet<>();
         Set<String> duplicated = new TreeSet<>();
@@ -346,10 +395,7 @@ public final class CloneSetValidation {
             errors.add(FieldError.invalid(path + ".type", type, "must be '" + TYPES.get(0) + "', " + TYPES.get(1)
                     + " or '" + TYPES.get(2) + "'"));
         }
-        Integer partition = scaled(s.getPartition(), replicas, path + ".partition", "partition", errors);
-        if (partition != null && partition < 0) {
-            errors.add(FieldError.invalid(path + ".partition", partition, "must be greater than or equal to 0"));
-        }
+        IntOrPercentRule.NON_NEGATIVE_AT_MOST_ALL.check(path + ".partition", s.getPartition(), errors);
         String priority = priorityProblem(s.getPriorityStrategy());
         if (priority != null) {
             errors.add(FieldError.required(path + ".priorityStrategy", priority));
@@ -358,39 +404,21 @@ public final class CloneSetValidation {
         if (scatter != null) {
             errors.add(FieldError.required(path + ".scatterStrategy", scatter));
         }
-        int maxUnavailable = 0;
-        if (s.getMaxUnavailable() != null) {
-            maxUnavailable = Objects.requireNonNullElse(
-                    scaled(s.getMaxUnavailable(), replicas, path + ".maxUnavailable", "maxUnavailable", errors), 0);
+        boolean usable = IntOrPercentRule.NON_NEGATIVE_AT_MOST_ALL.check(path + ".maxUnavailable", s.getMaxUnavailable(),
+                errors);
+        usable &= IntOrPercentRule.NON_NEGATIVE.check(path + ".maxSurge", s.getMaxSurge(), errors);
+        if (!usable) {
+            return;
         }
-        int maxSurge = 0;
-        if (s.getMaxSurge() != null) {
-            maxSurge = Objects.requireNonNullElse(scaled(s.getMaxSurge(), replicas, path + ".maxSurge", "maxSurge", errors), 0);
-            if (CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(type) && maxSurge > 0) {
-                errors.add(FieldError.invalid(path + ".maxSurge", render(s.getMaxSurge()),
-                        "can not use maxSurge with strategy type InPlaceOnly"));
-            }
+        int maxUnavailable = IntOrPercent.scaledValue(s.getMaxUnavailable(), replicas, true);
+        int maxSurge = IntOrPercent.scaledValue(s.getMaxSurge(), replicas, true);
+        if (CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(type) && maxSurge > 0) {
+            errors.add(FieldError.invalid(path + ".maxSurge", render(s.getMaxSurge()),
+                    "can not use maxSurge with strategy type InPlaceOnly"));
         }
         if (replicas > 0 && maxUnavailable < 1 && maxSurge < 1) {
             errors.add(FieldError.invalid(path + ".maxUnavailable", render(s.getMaxUnavailable()),
                     "maxUnavailable and maxSurge should not both be less than 1"));
-        }
-    }
-
-    /**
-     * Scales an int-or-percent like OpenKruise's GetScaledValueFromIntOrPercent: strings must be percentages,
-     * so {@code "5"} is rejected. Returns null (and records the error) when the value cannot be used.
-     */
-    private static Integer scaled(IntOrString value, int total, String path, String what, List<FieldError> errors) {
-        if (value == null) {
-            return 0;
-        }
-        try {
-            return IntOrPercent.scaledValue(value, total, true);
-        } catch (IllegalArgumentException e) {
-            errors.add(FieldError.invalid(path, render(value), "failed getValueFromIntOrPercent for " + what + ": "
-                    + e.getMessage()));
-            return null;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
@@ -47,13 +48,17 @@ public final class CloneSetWebhooks {
             CloneSet changed;
             CloneSet old = null;
             try {
-                original = Json.toModel(request.object(), CloneSet.class);
-                changed = Json.toModel(request.object(), CloneSet.class);
+                original = Json.decode(request.object(), CloneSet.class);
+                changed = Json.decode(request.object(), CloneSet.class);
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            }
+            try {
                 if (request.oldObject() != null) {
                     old = Json.toModel(request.oldObject(), CloneSet.class);
                 }
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the CloneSet: " + e.getMessage()));
+                return Future.succeededFuture(storedUnreadable(e, request));
             }
             boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
                     || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
@@ -77,12 +82,16 @@ public final class CloneSetWebhooks {
             CloneSet cloneSet;
             CloneSet old = null;
             try {
-                cloneSet = Json.toModel(request.object(), CloneSet.class);
+                cloneSet = Json.decode(request.object(), CloneSet.class);
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            }
+            try {
                 if (request.isUpdate() && request.oldObject() != null) {
                     old = Json.toModel(request.oldObject(), CloneSet.class);
                 }
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the CloneSet: " + e.getMessage()));
+                return Future.succeededFuture(storedUnreadable(e, request));
             }
             if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
                     || cloneSet.getMetadata().getNamespace().isEmpty())) {
@@ -92,10 +101,20 @@ public final class CloneSetWebhooks {
                     ? CloneSetValidation.validateCreate(cloneSet, pods)
                     : CloneSetValidation.validateUpdate(cloneSet, old, pods);
             if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
+                return Future.succeededFuture(AdmissionResponse.allow()
+                        .withWarnings(CloneSetValidation.warnings(cloneSet, old)));
             }
             return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
         };
+    }
+
+    /**
+     * The stored object (read leniently, as the API server kept it) does not fit the model at all. Nothing the
+     * request changes can fix that, so the answer says so instead of blaming the new object.
+     */
+    private static AdmissionResponse storedUnreadable(IllegalArgumentException e, AdmissionRequest request) {
+        return AdmissionResponse.denied(422, "the stored CloneSet cannot be read, so this update cannot be checked: "
+                + DecodeProblems.fieldError(e, request.oldObject()));
     }
 
     private static AdmissionResponse refuseOtherVersions(AdmissionRequest request) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -59,6 +60,23 @@ public final class LabelRules {
         return null;
     }
 
+    /** Checks the keys and values of a label map, such as a pod template's labels. */
+    public static void validateLabels(Map<String, String> labels, String path, List<FieldError> errors) {
+        if (labels == null) {
+            return;
+        }
+        labels.forEach((k, v) -> {
+            String kp = keyProblem(k);
+            if (kp != null) {
+                errors.add(FieldError.invalid(path, k, kp));
+            }
+            String vp = valueProblem(v);
+            if (vp != null) {
+                errors.add(FieldError.invalid(path, v, vp));
+            }
+        });
+    }
+
     public static void validateSelector(LabelSelector selector, String path, List<FieldError> errors) {
         if (selector.getMatchLabels() != null) {
             selector.getMatchLabels().forEach((k, v) -> {
@@ -77,7 +95,7 @@ public final class LabelRules {
             for (int i = 0; i < exprs.size(); i++) {
                 LabelSelectorRequirement r = exprs.get(i);
                 String p = path + ".matchExpressions[" + i + "]";
-                if (!OPERATORS.contains(r.getOperator())) {
+                if (r.getOperator() == null || !OPERATORS.contains(r.getOperator())) {
                     errors.add(FieldError.invalid(p + ".operator", r.getOperator(), "not a valid selector operator"));
                     continue;
                 }
@@ -101,7 +119,8 @@ public final class LabelRules {
         Map<String, String> l = labels == null ? Map.of() : labels;
         if (selector.getMatchLabels() != null) {
             for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
-                if (!e.getValue().equals(l.get(e.getKey()))) {
+                // A JSON null reads as the empty value, as in Go.
+                if (!Objects.requireNonNullElse(e.getValue(), "").equals(l.get(e.getKey()))) {
                     return false;
                 }
             }

@@ -4,6 +4,7 @@ import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
@@ -60,14 +61,19 @@ public final class CrrWebhooks {
             ContainerRecreateRequest changed;
             ContainerRecreateRequest old = null;
             try {
-                original = Json.toModel(request.object(), ContainerRecreateRequest.class);
-                changed = Json.toModel(request.object(), ContainerRecreateRequest.class);
+                original = Json.decode(request.object(), ContainerRecreateRequest.class);
+                changed = Json.decode(request.object(), ContainerRecreateRequest.class);
+            } catch (IllegalArgumentException e) {
+                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            }
+            try {
                 if (request.isUpdate() && request.oldObject() != null) {
                     old = Json.toModel(request.oldObject(), ContainerRecreateRequest.class);
                 }
             } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.errored(400,
-                        "cannot decode the ContainerRecreateRequest: " + e.getMessage()));
+                return Future.succeededFuture(AdmissionResponse.denied(422, "the stored ContainerRecreateRequest "
+                        + "cannot be read, so this update cannot be checked: "
+                        + DecodeProblems.fieldError(e, request.oldObject())));
             }
             if (old != null) {
                 try {

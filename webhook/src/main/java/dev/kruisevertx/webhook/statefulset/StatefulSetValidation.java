@@ -7,11 +7,14 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
-import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.cloneset.LabelRules;
+import dev.kruisevertx.webhook.validation.IntOrPercentRule;
+import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -19,10 +22,11 @@ import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * Advanced StatefulSet validation with OpenKruise's rules and messages, on the v1beta1 form (a v1alpha1 object is
@@ -45,25 +49,15 @@ public final class StatefulSetValidation {
             + "'ordinals', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', "
             + "'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and "
             + "'updateStrategy' are forbidden";
-    private static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+    /** Stricter than OpenKruise (63, a DNS label): see {@link WorkloadNames}. */
+    static final String NAME_LIMIT_REASON = "pods are named <name>-<ordinal> and labelled "
+            + "controller-revision-hash=<name>-<hash>, both at most " + WorkloadNames.DNS_LABEL_MAX + " characters";
 
     private StatefulSetValidation() {
     }
 
     public static List<FieldError> validateCreate(StatefulSet set) {
-        List<FieldError> errors = new ArrayList<>();
-        String name = set.getMetadata() == null ? null : set.getMetadata().getName();
-        // Pods are named <set>-<ordinal> and get it as hostname: the name must be a DNS label.
-        if (name != null && !name.isEmpty() && !DNS1123_LABEL.matcher(name).matches()) {
-            errors.add(FieldError.invalid("metadata.name", name, "a lowercase RFC 1123 label must consist of lower "
-                    + "case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
-        }
-        if (set.getSpec() == null) {
-            errors.add(FieldError.required("spec", ""));
-            return errors;
-        }
-        errors.addAll(validateSpec(set.getSpec()));
-        return errors;
+        return validate(set, null);
     }
 
     public static List<FieldError> validateUpdate(StatefulSet set, StatefulSet old) {
@@ -79,7 +73,23 @@ public final class StatefulSetValidation {
                 errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
             }
         }
-        errors.addAll(validateCreate(set));
+        errors.addAll(validate(set, old));
+        return errors;
+    }
+
+    private static List<FieldError> validate(StatefulSet set, StatefulSet old) {
+        List<FieldError> errors = new ArrayList<>();
+        // A name is immutable, so one that predates this rule is not held against later updates.
+        boolean sameName = old != null && old.getMetadata() != null && set.getMetadata() != null
+                && Objects.equals(old.getMetadata().getName(), set.getMetadata().getName());
+        if (!sameName) {
+            WorkloadNames.check(set.getMetadata(), WorkloadNames.STATEFULSET_MAX, true, NAME_LIMIT_REASON, errors);
+        }
+        if (set.getSpec() == null) {
+            errors.add(FieldError.required("spec", ""));
+            return errors;
+        }
+        errors.addAll(validateSpec(set.getSpec()));
         return errors;
     }
 
@@ -152,16 +162,25 @@ public final class StatefulSetValidation {
                     "must be greater than or equal to 0"));
         }
         errors.addAll(validateSelectorAndTemplate(spec));
+        long reserved = 0;
         try {
-            PodOrdinals.reserved(spec.getReserveOrdinals());
+            reserved = PodOrdinals.checkReserved(spec.getReserveOrdinals());
         } catch (IllegalArgumentException e) {
-            errors.add(FieldError.invalid("spec.reserveOrdinals", String.valueOf(spec.getReserveOrdinals()),
+            errors.add(FieldError.invalid("spec.reserveOrdinals", Json.toNode(spec.getReserveOrdinals()).toString(),
                     e.getMessage()));
         }
-        if (spec.getScaleStrategy() != null && spec.getScaleStrategy().getMaxUnavailable() != null) {
-            positiveIntOrPercent("spec.scaleStrategy.maxUnavailable", spec.getScaleStrategy().getMaxUnavailable(),
-                    errors);
+        // Ordinals past the int range would wrap around to negative pod names.
+        long start = spec.getOrdinals() == null ? 0 : Math.max(spec.getOrdinals().getStart(), 0);
+        long replicas = spec.getReplicas() == null ? 0 : Math.max(spec.getReplicas(), 0);
+        if (start + replicas + reserved - 1 > Integer.MAX_VALUE) {
+            errors.add(FieldError.invalid("spec.ordinals.start", start, "ordinals.start + replicas + reserved "
+                    + "ordinals must not pass " + Integer.MAX_VALUE));
         }
+        if (spec.getScaleStrategy() != null) {
+            IntOrPercentRule.POSITIVE_AT_MOST_ALL.check("spec.scaleStrategy.maxUnavailable",
+                    spec.getScaleStrategy().getMaxUnavailable(), errors);
+        }
+        validateVolumeClaimTemplateNames(spec, errors);
         StatefulSetPersistentVolumeClaimRetentionPolicy retention = spec.getPersistentVolumeClaimRetentionPolicy();
         if (retention != null) {
             enumValue("spec.persistentVolumeClaimRetentionPolicy.whenDeleted", retention.getWhenDeleted(), errors);
@@ -205,7 +224,7 @@ public final class StatefulSetValidation {
         if (max == null) {
             errors.add(FieldError.required(base + ".maxUnavailable", ""));
         } else {
-            positiveIntOrPercent(base + ".maxUnavailable", max, errors);
+            IntOrPercentRule.POSITIVE_AT_MOST_ALL.check(base + ".maxUnavailable", max, errors);
             if (!parallel && (max.getIntVal() == null || max.getIntVal() != 1)) {
                 errors.add(FieldError.invalid(base + ".maxUnavailable", show(max),
                         "maxUnavailable can just work with Parallel PodManagementPolicyType"));
@@ -248,22 +267,24 @@ public final class StatefulSetValidation {
         return false;
     }
 
-    private static void positiveIntOrPercent(String field, IntOrString value, List<FieldError> errors) {
-        if (value.getIntVal() != null) {
-            if (value.getIntVal() < 1) {
-                errors.add(FieldError.invalid(field, value.getIntVal(), "should not be less than 1"));
+    /** Each claim template names a volume of every pod (a DNS label) and a PVC {@code <template>-<set>-<ordinal>}. */
+    private static void validateVolumeClaimTemplateNames(StatefulSetSpec spec, List<FieldError> errors) {
+        List<PersistentVolumeClaim> claims = spec.getVolumeClaimTemplates() == null ? List.of()
+                : spec.getVolumeClaimTemplates();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < claims.size(); i++) {
+            PersistentVolumeClaim c = claims.get(i);
+            String n = c == null || c.getMetadata() == null ? null : c.getMetadata().getName();
+            String p = "spec.volumeClaimTemplates[" + i + "].metadata.name";
+            if (n == null || n.isEmpty()) {
+                errors.add(FieldError.required(p, ""));
+            } else if (!LabelRules.isDnsLabel(n)) {
+                errors.add(FieldError.invalid(p, n, "a lowercase RFC 1123 label must consist of lower case "
+                        + "alphanumeric characters or '-', and must start and end with an alphanumeric character "
+                        + "(at most 63 characters)"));
+            } else if (!seen.add(n)) {
+                errors.add(FieldError.duplicate(p, n));
             }
-            return;
-        }
-        String s = value.getStrVal() == null ? "" : value.getStrVal();
-        if (!s.matches("^[0-9]+%$")) {
-            errors.add(FieldError.invalid(field, s, "a valid percent string must be a numeric string followed by "
-                    + "an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"));
-            return;
-        }
-        // Resolved against 1 and rounded up, as OpenKruise checks it: "0%" is the only percentage below 1.
-        if (IntOrPercent.scaledValue(value, 1, true) < 1) {
-            errors.add(FieldError.invalid(field, s, "should not be less than 1"));
         }
     }
 
@@ -276,14 +297,23 @@ public final class StatefulSetValidation {
         LabelSelector selector = spec.getSelector();
         if (selector == null) {
             errors.add(FieldError.required("spec.selector", ""));
-        } else if ((selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
-                && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty())) {
-            errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for statefulset"));
+        } else {
+            int before = errors.size();
+            LabelRules.validateSelector(selector, "spec.selector", errors);
+            if (LabelRules.isEmpty(selector)) {
+                errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for statefulset"));
+            }
+            if (errors.size() > before) {
+                selector = null;
+            }
         }
         if (spec.getTemplate() == null) {
             errors.add(FieldError.required("spec.template", ""));
             return errors;
         }
+        // The pods get these labels; a label the API server refuses would fail every pod creation.
+        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
+                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
         if (selector != null) {
             Map<String, String> labels = spec.getTemplate().getMetadata() == null
                     || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()
@@ -301,6 +331,8 @@ public final class StatefulSetValidation {
         if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
             errors.add(FieldError.required("spec.template.spec.containers", ""));
         }
+        ResourceQuantities.checkPod(ps, "spec.template.spec", errors);
+        ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
         if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
                 && !"Always".equals(ps.getRestartPolicy())) {
             errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(),

@@ -8,6 +8,7 @@ import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
@@ -80,12 +81,11 @@ public final class StatefulSetWebhooks {
             StatefulSet changed;
             StatefulSet old;
             try {
-                original = decode(request.object());
-                changed = decode(request.object());
-                old = request.oldObject() == null ? null : decode(request.oldObject());
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the StatefulSet: "
-                        + e.getMessage()));
+                original = decode(request.object(), true);
+                changed = decode(request.object(), true);
+                old = request.oldObject() == null ? null : decode(request.oldObject(), false);
+            } catch (Refused r) {
+                return Future.succeededFuture(r.response);
             }
             boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
                     || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
@@ -117,13 +117,12 @@ public final class StatefulSetWebhooks {
             StatefulSet set;
             StatefulSet old = null;
             try {
-                set = decode(request.object());
+                set = decode(request.object(), true);
                 if (request.isUpdate() && request.oldObject() != null) {
-                    old = decode(request.oldObject());
+                    old = decode(request.oldObject(), false);
                 }
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the StatefulSet: "
-                        + e.getMessage()));
+            } catch (Refused r) {
+                return Future.succeededFuture(r.response);
             }
             List<FieldError> errors = old == null ? StatefulSetValidation.validateCreate(set)
                     : StatefulSetValidation.validateUpdate(set, old);
@@ -137,18 +136,51 @@ public final class StatefulSetWebhooks {
         };
     }
 
-    /** The v1beta1 form of a StatefulSet of either served version. */
-    static StatefulSet decode(ObjectNode object) {
+    /**
+     * The v1beta1 form of a StatefulSet of either served version.
+     *
+     * @param sent true for the object of the request (checked strictly), false for the stored old object (read as
+     *             the API server kept it)
+     * @throws Refused with the answer when it cannot be read
+     */
+    static StatefulSet decode(ObjectNode object, boolean sent) throws Refused {
         String apiVersion = object.path("apiVersion").asText("");
         JsonNode beta;
         if (ALPHA.equals(apiVersion)) {
-            beta = StatefulSetConversion.toV1beta1(object);
+            try {
+                beta = StatefulSetConversion.toV1beta1(object);
+            } catch (IllegalArgumentException e) {
+                // The only part of a v1alpha1 object the conversion reads is the annotation holding v1beta1 fields.
+                String key = StatefulSetConversion.BETA_FIELDS_ANNOTATION;
+                FieldError error = FieldError.invalid("metadata.annotations[" + key + "]",
+                        object.path("metadata").path("annotations").path(key).asText(""), e.getMessage());
+                throw new Refused(AdmissionResponse.denied(422, sent ? error.toString()
+                        : "the stored StatefulSet cannot be read, so this update cannot be checked: " + error));
+            }
         } else if (apiVersion.isEmpty() || StatefulSet.API_VERSION.equals(apiVersion)) {
             beta = object;
         } else {
-            throw new IllegalArgumentException("StatefulSet " + apiVersion + " is not served: the served versions are "
-                    + ALPHA + " and " + StatefulSet.API_VERSION);
+            throw new Refused(AdmissionResponse.errored(400, "StatefulSet " + apiVersion + " is not served: the served "
+                    + "versions are " + ALPHA + " and " + StatefulSet.API_VERSION));
         }
-        return Json.toModel(beta, StatefulSet.class);
+        try {
+            return sent ? Json.decode(beta, StatefulSet.class) : Json.toModel(beta, StatefulSet.class);
+        } catch (IllegalArgumentException e) {
+            if (sent) {
+                throw new Refused(DecodeProblems.denial(e, beta));
+            }
+            throw new Refused(AdmissionResponse.denied(422, "the stored StatefulSet cannot be read, so this update "
+                    + "cannot be checked: " + DecodeProblems.fieldError(e, beta)));
+        }
+    }
+
+    /** A request that cannot be judged, with its answer. */
+    static final class Refused extends Exception {
+        final transient AdmissionResponse response;
+
+        Refused(AdmissionResponse response) {
+            super(response.message(), null, false, false);
+            this.response = response;
+        }
     }
 }

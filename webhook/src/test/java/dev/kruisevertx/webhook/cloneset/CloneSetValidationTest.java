@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.Json;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
@@ -142,7 +143,7 @@ class CloneSetValidationTest {
 
     @Test
     void partition() {
-        assertRejected("spec.updateStrategy.partition: Invalid value: \"5\": failed getValueFromIntOrPercent for partition",
+        assertRejected("spec.updateStrategy.partition: Invalid value: \"5\": a valid percent string must be a numeric string followed by an ending '%'",
                 cs -> update(cs).put("partition", "5"));
         assertRejected("spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0",
                 cs -> update(cs).put("partition", -1));
@@ -177,9 +178,9 @@ class CloneSetValidationTest {
 
     @Test
     void maxUnavailableAndMaxSurge() {
-        assertRejected("spec.updateStrategy.maxUnavailable: Invalid value: \"abc\": failed getValueFromIntOrPercent for maxUnavailable",
+        assertRejected("spec.updateStrategy.maxUnavailable: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an ending '%'",
                 cs -> update(cs).put("maxUnavailable", "abc"));
-        assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"3\": failed getValueFromIntOrPercent for maxSurge",
+        assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"3\": a valid percent string must be a numeric string followed by an ending '%'",
                 cs -> update(cs).put("maxSurge", "3"));
         assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"1\": can not use maxSurge with strategy type InPlaceOnly",
                 cs -> update(cs).put("type", "InPlaceOnly").put("maxSurge", 1));
@@ -262,5 +263,181 @@ class CloneSetValidationTest {
         AdmissionRequest good = new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
                 "clonesets", "", "sample", "default", "CREATE", validJson(), null, false, null);
         assertTrue(CloneSetWebhooks.validating(LOOKUP).handle(good).toCompletionStage().toCompletableFuture().get().allowed());
+    }
+
+    // Issue 13: values OpenKruise takes although nothing sensible can come of them.
+
+    @Test
+    void negativeHistoryLimitAndMinReadySecondsAreRejected() {
+        assertRejected("spec.revisionHistoryLimit: Invalid value: -5: must be greater than or equal to 0",
+                cs -> spec(cs).put("revisionHistoryLimit", -5));
+        assertRejected("spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0",
+                cs -> spec(cs).put("minReadySeconds", -1));
+        assertEquals("", createErrors(cs -> spec(cs).put("revisionHistoryLimit", 0).put("minReadySeconds", 0)));
+    }
+
+    @Test
+    void percentagesAboveAllPodsAreRejectedWhereTheyCannotWork() {
+        assertRejected("spec.updateStrategy.partition: Invalid value: \"150%\": must not be greater than 100%",
+                cs -> update(cs).put("partition", "150%"));
+        assertRejected("spec.updateStrategy.maxUnavailable: Invalid value: \"101%\": must not be greater than 100%",
+                cs -> update(cs).put("maxUnavailable", "101%"));
+        assertRejected("spec.scaleStrategy.maxUnavailable: Invalid value: \"150%\": must not be greater than 100%",
+                cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", "150%"));
+        assertEquals("", createErrors(cs -> update(cs).put("partition", "100%").put("maxUnavailable", "100%")));
+        // As for a Deployment, a surge may be larger than the CloneSet: it is capped by the pods still to update.
+        assertEquals("", createErrors(cs -> update(cs).put("maxSurge", "150%")));
+    }
+
+    @Test
+    void scaleMaxUnavailableIsNeverNegative() {
+        assertRejected("spec.scaleStrategy.maxUnavailable: Invalid value: -1: must be greater than or equal to 0",
+                cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", -1));
+        // 0 holds scale-up (the CloneSet only adopts), which CloneSetEndToEndTest relies on.
+        assertEquals("", createErrors(cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", 0)));
+        assertEquals("", createErrors(cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", "1%")));
+        assertEquals("", createErrors(cs -> spec(cs).putObject("scaleStrategy").put("maxUnavailable", 3)));
+    }
+
+    @Test
+    void negativeSurgeAndUnavailableAreRejected() {
+        assertRejected("spec.updateStrategy.maxSurge: Invalid value: -1: must be greater than or equal to 0",
+                cs -> update(cs).put("maxSurge", -1));
+        assertRejected("spec.updateStrategy.maxUnavailable: Invalid value: -1: must be greater than or equal to 0",
+                cs -> update(cs).put("maxUnavailable", -1).put("maxSurge", 1));
+    }
+
+    @Test
+    void overflowingSignedAndForeignPercentagesAreRejected() {
+        assertRejected("spec.updateStrategy.partition: Invalid value: \"99999999999999999999%\": must not be greater than 100%",
+                cs -> update(cs).put("partition", "99999999999999999999%"));
+        assertRejected("spec.updateStrategy.maxSurge: Invalid value: \"99999999999999999999%\": must not be greater than "
+                + Integer.MAX_VALUE + "%", cs -> update(cs).put("maxSurge", "99999999999999999999%"));
+        for (String bad : List.of("\u0665\u0660%", "-5%", "+5%", "5.5%", "%", " 5%")) {
+            assertRejected("spec.updateStrategy.partition: Invalid value: \"" + bad + "\": a valid percent string",
+                    cs -> update(cs).put("partition", bad));
+        }
+    }
+
+    @Test
+    void preDownloadNumbersAreAsciiIntegers() {
+        assertRejected("metadata.annotations[apps.kruise.io/image-predownload-parallelism]: Invalid value: \"\u0665\"",
+                cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations")
+                        .put("apps.kruise.io/image-predownload-parallelism", "\u0665"));
+        assertRejected("metadata.annotations[apps.kruise.io/image-predownload-parallelism]: Invalid value: \"99999999999\"",
+                cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations")
+                        .put("apps.kruise.io/image-predownload-parallelism", "99999999999"));
+        assertEquals("", createErrors(cs -> ((ObjectNode) cs.get("metadata")).putObject("annotations")
+                .put("apps.kruise.io/image-predownload-parallelism", "+5")));
+    }
+
+    @Test
+    void namesMustLeaveRoomForRevisionNames() {
+        String longest = "a".repeat(242);
+        assertEquals("", createErrors(cs -> {
+            ((ObjectNode) cs.get("metadata")).put("name", longest);
+            spec(cs).remove("volumeClaimTemplates");
+            ((ObjectNode) spec(cs).at("/template/spec/containers/0")).remove("volumeMounts");
+        }));
+        String message = createErrors(cs -> ((ObjectNode) cs.get("metadata")).put("name", "a".repeat(10_000)));
+        assertTrue(message.contains("metadata.name: Too long: may not be more than 242 characters"), message);
+        assertFalse(message.contains("aaaaaaaaaa"), "the name is not echoed back: " + message.length());
+        // The API server keeps 58 characters of a generateName prefix, so any length works; its syntax must.
+        assertEquals("", createErrors(cs -> {
+            ((ObjectNode) cs.get("metadata")).remove("name");
+            ((ObjectNode) cs.get("metadata")).put("generateName", "a".repeat(240) + "-");
+        }));
+        assertRejected("metadata.generateName: Invalid value: \"Bad_\"", cs -> {
+            ((ObjectNode) cs.get("metadata")).remove("name");
+            ((ObjectNode) cs.get("metadata")).put("generateName", "Bad_");
+        });
+    }
+
+    @Test
+    void claimTemplatesNameVolumesAndPvcsThatMustExist() {
+        assertRejected("spec.volumeClaimTemplates[0].metadata.name: Invalid value: \"" + "d".repeat(64) + "\"", cs -> {
+            ((ObjectNode) spec(cs).at("/volumeClaimTemplates/0/metadata")).put("name", "d".repeat(64));
+            ((ObjectNode) spec(cs).at("/template/spec/containers/0")).remove("volumeMounts");
+        });
+        assertRejected("spec.volumeClaimTemplates[0].metadata.name: Required value",
+                cs -> ((ObjectNode) spec(cs).at("/volumeClaimTemplates/0")).remove("metadata"));
+        assertRejected("would be named <template>-<cloneset>-<instance id> with 254 characters", cs -> {
+            ((ObjectNode) cs.get("metadata")).put("name", "a".repeat(242));
+            ((ObjectNode) spec(cs).at("/volumeClaimTemplates/0/metadata")).put("name", "d".repeat(5));
+            ((ObjectNode) spec(cs).at("/template/spec/containers/0")).remove("volumeMounts");
+        });
+    }
+
+    @Test
+    void aNameTooLongForRevisionLabelsIsAllowedWithAWarning() throws Exception {
+        ObjectNode cs = validJson();
+        ((ObjectNode) cs.get("metadata")).put("name", "a".repeat(53));
+        AdmissionResponse resp = CloneSetWebhooks.validating(LOOKUP).handle(request("CREATE", cs, null))
+                .toCompletionStage().toCompletableFuture().get();
+        assertTrue(resp.allowed(), resp.message());
+        assertEquals(1, resp.warnings().size());
+        assertTrue(resp.warnings().get(0).contains("CloneSetShortHash"), resp.warnings().toString());
+        ((ObjectNode) cs.get("metadata")).put("name", "a".repeat(52));
+        assertEquals(List.of(), CloneSetWebhooks.validating(LOOKUP).handle(request("CREATE", cs, null))
+                .toCompletionStage().toCompletableFuture().get().warnings());
+    }
+
+    @Test
+    void valuesOfTheWrongJsonTypeAreA422NamingTheField() throws Exception {
+        Object[][] cases = {
+                {"replicas", "7", "spec.replicas: Invalid value: \"7\": must be an integer"},
+                {"replicas", "\u0665", "spec.replicas: Invalid value: \"\u0665\": must be an integer"},
+                {"replicas", new java.math.BigInteger("99999999999999999999"),
+                        "spec.replicas: Invalid value: 99999999999999999999: must be an integer between"},
+                {"minReadySeconds", 1.5, "spec.minReadySeconds: Invalid value: 1.5: must be an integer"},
+                {"selector", Json.MAPPER.createArrayNode(), "spec.selector: Invalid value: array: must be an object"},
+        };
+        for (Object[] c : cases) {
+            ObjectNode cs = validJson();
+            spec(cs).set((String) c[0], Json.MAPPER.valueToTree(c[1]));
+            for (AdmissionRequest r : List.of(request("CREATE", cs, null), request("UPDATE", cs, validJson()))) {
+                for (AdmissionResponse resp : List.of(
+                        CloneSetWebhooks.validating(LOOKUP).handle(r).toCompletionStage().toCompletableFuture().get(),
+                        CloneSetWebhooks.mutating(false).handle(r).toCompletionStage().toCompletableFuture().get())) {
+                    assertFalse(resp.allowed());
+                    assertEquals(422, resp.code(), resp.message());
+                    assertTrue(resp.message().contains((String) c[2]), resp.message());
+                    assertFalse(resp.message().contains("java.") || resp.message().contains("dev.kruisevertx"),
+                            resp.message());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aStoredObjectThatPredatesStrictDecodingCanStillBeFixed() throws Exception {
+        ObjectNode stored = validJson();
+        ((ObjectNode) spec(stored).at("/template/spec/containers/0")).putArray("ports").addObject()
+                .put("containerPort", "80");
+        ObjectNode fixed = validJson();
+        ((ObjectNode) spec(fixed).at("/template/spec/containers/0")).putArray("ports").addObject()
+                .put("containerPort", 80);
+        AdmissionResponse resp = CloneSetWebhooks.validating(LOOKUP).handle(request("UPDATE", fixed, stored))
+                .toCompletionStage().toCompletableFuture().get();
+        assertTrue(resp.allowed(), resp.message());
+    }
+
+    static AdmissionRequest request(String operation, ObjectNode object, ObjectNode old) {
+        return new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", "v1alpha1", "CloneSet",
+                "clonesets", "", object.at("/metadata/name").asText(), "default", operation, object, old, false, null);
+    }
+
+    @Test
+    void resourceQuantitiesFollowTheKubernetesSyntax() {
+        assertRejected("spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: \"abc\": quantities must match",
+                cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0")).putObject("resources")
+                        .putObject("limits").put("cpu", "abc"));
+        assertRejected("spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be "
+                + "greater than or equal to 0", cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0"))
+                .putObject("resources").putObject("requests").put("memory", "-1Gi"));
+        assertRejected("spec.volumeClaimTemplates[0].spec.resources.requests[storage]: Invalid value: \"\u0665Gi\"",
+                cs -> ((ObjectNode) spec(cs).at("/volumeClaimTemplates/0/spec/resources/requests")).put("storage", "\u0665Gi"));
+        assertEquals("", createErrors(cs -> ((ObjectNode) spec(cs).at("/template/spec/containers/0")).putObject("resources")
+                .putObject("limits").put("cpu", "1.5").put("memory", "512Mi").put("ephemeral-storage", "1e9").put("x", 2)));
     }
 }

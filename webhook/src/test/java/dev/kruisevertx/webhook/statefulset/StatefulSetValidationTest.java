@@ -152,4 +152,88 @@ class StatefulSetValidationTest {
     static RollingUpdateStatefulSetStrategy ru(StatefulSet s) {
         return s.getSpec().getUpdateStrategy().getRollingUpdate();
     }
+
+    // Issue 13.
+
+    @Test
+    void anOverflowingPercentageIsAFieldErrorNotAFailure() {
+        String message = errors(s -> {
+            s.getSpec().setPodManagementPolicy("Parallel");
+            ru(s).setMaxUnavailable(new IntOrString("99999999999999999999%"));
+        });
+        assertTrue(message.contains("spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "
+                + "\"99999999999999999999%\": must not be greater than 100%"), message);
+        message = errors(s -> {
+            s.getSpec().setPodManagementPolicy("Parallel");
+            ru(s).setMaxUnavailable(new IntOrString("150%"));
+        });
+        assertTrue(message.contains("must not be greater than 100%"), message);
+        message = errors(s -> {
+            s.getSpec().setPodManagementPolicy("Parallel");
+            ru(s).setMaxUnavailable(new IntOrString("\u0665\u0660%"));
+        });
+        assertTrue(message.contains("a valid percent string"), message);
+        assertEquals("", errors(s -> {
+            s.getSpec().setPodManagementPolicy("Parallel");
+            ru(s).setMaxUnavailable(new IntOrString("100%"));
+        }).replace("[]", ""));
+    }
+
+    @Test
+    void namesLeaveRoomForPodNamesAndRevisionLabels() {
+        String message = errors(s -> s.getMetadata().setName("a".repeat(10_000)));
+        assertTrue(message.contains("metadata.name: Too long: may not be more than 52 characters"), message);
+        assertTrue(message.length() < 400, "the name is not echoed back");
+        assertTrue(errors(s -> s.getMetadata().setName("a".repeat(53))).contains("Too long"));
+        assertEquals(List.of(), StatefulSetValidation.validateCreate(withName("a".repeat(52))));
+        assertTrue(errors(s -> s.getMetadata().setName("web.v1")).contains("RFC 1123 label"));
+        String generated = errors(s -> {
+            s.getMetadata().setName(null);
+            s.getMetadata().setGenerateName("g".repeat(48));
+        });
+        assertTrue(generated.contains("metadata.generateName: Too long: may not be more than 47 characters"), generated);
+    }
+
+    @Test
+    void aNameThatPredatesTheRuleDoesNotBlockUpdates() {
+        StatefulSet old = withName("a".repeat(60));
+        StatefulSet now = withName("a".repeat(60));
+        now.getSpec().setReplicas(3);
+        assertEquals(List.of(), StatefulSetValidation.validateUpdate(now, old));
+    }
+
+    @Test
+    void podLabelsAndClaimTemplateNamesMustBeAcceptableToTheApiServer() {
+        assertTrue(errors(s -> {
+            s.getSpec().getTemplate().getMetadata().getLabels().put("tier", "x".repeat(64));
+        }).contains("spec.template.metadata.labels: Invalid value"));
+        assertTrue(errors(s -> s.getSpec().getTemplate().getMetadata().getLabels().put("bad key!", "x"))
+                .contains("spec.template.metadata.labels: Invalid value: \"bad key!\""));
+        assertTrue(errors(s -> s.getSpec().setVolumeClaimTemplates(List.of(vct("D".repeat(70), "1Gi", "ReadWriteOnce"))))
+                .contains("spec.volumeClaimTemplates[0].metadata.name: Invalid value"));
+        assertTrue(errors(s -> s.getSpec().setVolumeClaimTemplates(List.of(vct("data", "1Gi", "ReadWriteOnce"),
+                vct("data", "1Gi", "ReadWriteOnce")))).contains("spec.volumeClaimTemplates[1].metadata.name: Duplicate value"));
+        assertTrue(errors(s -> s.getSpec().getSelector().getMatchExpressions().add(
+                new io.fabric8.kubernetes.api.model.LabelSelectorRequirement("app", null, List.of())))
+                .contains("spec.selector.matchExpressions[0].operator"));
+    }
+
+    @Test
+    void ordinalsMayNotPassTheIntRange() {
+        assertTrue(errors(s -> {
+            s.getSpec().setOrdinals(new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals());
+            s.getSpec().getOrdinals().setStart(Integer.MAX_VALUE - 1);
+            s.getSpec().setReplicas(5);
+        }).contains("spec.ordinals.start"));
+        assertTrue(errors(s -> s.getSpec().setReserveOrdinals(List.of(new IntOrString("0-999999"),
+                new IntOrString("2000000-2999999")))).contains("more than 1000000 ordinals are reserved"));
+        assertTrue(errors(s -> s.getSpec().setReserveOrdinals(List.of(new IntOrString("99999999999999999999"))))
+                .contains("spec.reserveOrdinals"));
+    }
+
+    static StatefulSet withName(String name) {
+        StatefulSet set = valid();
+        set.getMetadata().setName(name);
+        return set;
+    }
 }

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 public final class PodOrdinals {
     private static final Pattern RANGE = Pattern.compile("^\\s*(\\d+)\\s*-\\s*(\\d+)\\s*$");
     private static final Pattern NUMBER = Pattern.compile("^\\s*(\\d+)\\s*$");
-    /** A range larger than this is rejected rather than expanded into memory. */
+    /** More reserved ordinals than this, in one range or all entries together, are rejected rather than expanded. */
     public static final int MAX_RANGE = 1_000_000;
 
     private PodOrdinals() {
@@ -28,57 +28,103 @@ public final class PodOrdinals {
      * The reserved ordinals of {@code spec.reserveOrdinals}: integers, numeric strings and {@code "a-b"} ranges
      * (both ends included).
      *
-     * @throws IllegalArgumentException naming the entry that is neither
+     * @throws IllegalArgumentException naming the entry that is neither, or when more than {@link #MAX_RANGE}
+     *                                  ordinals would be reserved
      */
     public static Set<Integer> reserved(List<IntOrString> reserveOrdinals) {
-        if (reserveOrdinals == null || reserveOrdinals.isEmpty()) {
+        List<int[]> ranges = ranges(reserveOrdinals);
+        if (ranges.isEmpty()) {
             return Set.of();
         }
         Set<Integer> out = new TreeSet<>();
-        for (IntOrString entry : reserveOrdinals) {
-            if (entry == null) {
-                continue;
-            }
-            if (entry.getIntVal() != null) {
-                if (entry.getIntVal() < 0) {
-                    throw new IllegalArgumentException("reserveOrdinals: " + entry.getIntVal() + " is negative");
-                }
-                out.add(entry.getIntVal());
-                continue;
-            }
-            String s = entry.getStrVal() == null ? "" : entry.getStrVal();
-            Matcher number = NUMBER.matcher(s);
-            if (number.matches()) {
-                out.add(parse(number.group(1), s));
-                continue;
-            }
-            Matcher range = RANGE.matcher(s);
-            if (!range.matches()) {
-                throw new IllegalArgumentException("reserveOrdinals: '" + s + "' is neither an ordinal nor a range "
-                        + "'a-b'");
-            }
-            int from = parse(range.group(1), s);
-            int to = parse(range.group(2), s);
-            if (from > to) {
-                throw new IllegalArgumentException("reserveOrdinals: range '" + s + "' starts after it ends");
-            }
-            if (to - from >= MAX_RANGE) {
-                throw new IllegalArgumentException("reserveOrdinals: range '" + s + "' spans more than " + MAX_RANGE
-                        + " ordinals");
-            }
-            for (int i = from; i <= to; i++) {
-                out.add(i);
+        for (int[] r : ranges) {
+            // A long counter: with the range ending at Integer.MAX_VALUE an int one would wrap and never stop.
+            for (long i = r[0]; i <= r[1]; i++) {
+                out.add((int) i);
             }
         }
         return Collections.unmodifiableSet(out);
     }
 
+    /**
+     * Checks {@code spec.reserveOrdinals} as {@link #reserved(List)} does, without expanding the ranges.
+     *
+     * @return how many ordinals the entries name at most (an ordinal named twice counts twice)
+     * @throws IllegalArgumentException as {@link #reserved(List)}
+     */
+    public static long checkReserved(List<IntOrString> reserveOrdinals) {
+        long count = 0;
+        for (int[] r : ranges(reserveOrdinals)) {
+            count += (long) r[1] - r[0] + 1;
+        }
+        return count;
+    }
+
+    /** Each entry as an inclusive range {from, to}, checked. */
+    private static List<int[]> ranges(List<IntOrString> reserveOrdinals) {
+        if (reserveOrdinals == null || reserveOrdinals.isEmpty()) {
+            return List.of();
+        }
+        List<int[]> out = new ArrayList<>();
+        long total = 0;
+        for (IntOrString entry : reserveOrdinals) {
+            if (entry == null) {
+                continue;
+            }
+            int from;
+            int to;
+            if (entry.getIntVal() != null) {
+                if (entry.getIntVal() < 0) {
+                    throw new IllegalArgumentException("reserveOrdinals: " + entry.getIntVal() + " is negative");
+                }
+                from = entry.getIntVal();
+                to = from;
+            } else {
+                String s = entry.getStrVal() == null ? "" : entry.getStrVal();
+                Matcher number = NUMBER.matcher(s);
+                Matcher range = RANGE.matcher(s);
+                if (number.matches()) {
+                    from = parse(number.group(1), s);
+                    to = from;
+                } else if (range.matches()) {
+                    from = parse(range.group(1), s);
+                    to = parse(range.group(2), s);
+                } else {
+                    throw new IllegalArgumentException("reserveOrdinals: '" + shown(s) + "' is neither an ordinal nor "
+                            + "a range 'a-b'");
+                }
+                if (from > to) {
+                    throw new IllegalArgumentException("reserveOrdinals: range '" + shown(s) + "' starts after it ends");
+                }
+                if ((long) to - from >= MAX_RANGE) {
+                    throw new IllegalArgumentException("reserveOrdinals: range '" + shown(s) + "' spans more than "
+                            + MAX_RANGE + " ordinals");
+                }
+            }
+            total += (long) to - from + 1;
+            if (total > MAX_RANGE) {
+                throw new IllegalArgumentException("reserveOrdinals: more than " + MAX_RANGE
+                        + " ordinals are reserved");
+            }
+            out.add(new int[]{from, to});
+        }
+        return out;
+    }
+
     private static int parse(String digits, String entry) {
+        // At most 10 digits: a longer run is out of range anyway, and parsing it would cost time for nothing.
+        if (digits.length() > 10) {
+            throw new IllegalArgumentException("reserveOrdinals: '" + shown(entry) + "' is out of range");
+        }
         try {
             return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("reserveOrdinals: '" + entry + "' is out of range");
+            throw new IllegalArgumentException("reserveOrdinals: '" + shown(entry) + "' is out of range");
         }
+    }
+
+    private static String shown(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 
     /** The ordinals to run, ascending: the first {@code replicas} ordinals from {@code start} not in {@code reserved}. */
@@ -98,7 +144,7 @@ public final class PodOrdinals {
             return -1;
         }
         String suffix = podName.substring(setName.length() + 1);
-        if (suffix.isEmpty() || suffix.length() > 9 || !suffix.chars().allMatch(Character::isDigit)
+        if (suffix.isEmpty() || suffix.length() > 9 || !suffix.chars().allMatch(c -> c >= '0' && c <= '9')
                 || (suffix.length() > 1 && suffix.charAt(0) == '0')) {
             return -1;
         }

@@ -44,6 +44,30 @@ class PodOrdinalsTest {
     }
 
     @Test
+    void aRangeEndingAtTheLargestOrdinalEnds() {
+        int max = Integer.MAX_VALUE;
+        assertEquals(Set.of(max - 1, max), PodOrdinals.reserved(List.of(new IntOrString((max - 1) + "-" + max))));
+    }
+
+    @Test
+    void theReservedTotalIsBoundedAcrossEntries() {
+        List<IntOrString> many = List.of(new IntOrString("0-599999"), new IntOrString("1000000-1599999"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PodOrdinals.reserved(many));
+        assertTrue(e.getMessage().contains("more than " + PodOrdinals.MAX_RANGE), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PodOrdinals.checkReserved(many));
+        assertEquals(7, PodOrdinals.checkReserved(List.of(new IntOrString(1), new IntOrString("10-15"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> PodOrdinals.checkReserved(List.of(new IntOrString("99999999999999999999"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> PodOrdinals.checkReserved(List.of(new IntOrString("\u0665"))));
+    }
+
+    @Test
+    void ordinalsAreAsciiDigits() {
+        assertEquals(-1, PodOrdinals.ordinalOf("web", "web-\u0665"));
+    }
+
+    @Test
     void ordinalOfParsesOnlyThisSetsPods() {
         assertEquals(3, PodOrdinals.ordinalOf("web", "web-3"));
         assertEquals(12, PodOrdinals.ordinalOf("web", "web-12"));

@@ -1,0 +1,366 @@
+package dev.kruisevertx.webhook;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.certs.CertBundle;
+import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.server.WebhookMetrics;
+import dev.kruisevertx.webhook.server.WebhookServerVerticle;
+import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+import dev.kruisevertx.webhook.testing.TestCerts;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Hostile input for the workload webhooks, over HTTPS as the API server sends it (issue 13). Starting from a valid
+ * object of each kind, every field in turn (and a few absent ones) gets each value of a bounded list of bad ones:
+ * wrong JSON types, null, empty and very long strings, negative, huge and overflowing numbers, fractions, quoted
+ * numbers, digits of another script, bad percentages. Each variant goes to the mutating and the validating webhook
+ * as a CREATE and as an UPDATE of the valid object. Every answer must come within the timeout, must not be a 5xx
+ * (neither as HTTP status nor as admission status), and a denial must say what is wrong without Java class names.
+ */
+class HostileAdmissionInputTest {
+    static final String CLONESET = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet",
+             "metadata":{"name":"sample","namespace":"default","uid":"cs-uid","labels":{"app":"sample"},
+               "annotations":{"apps.kruise.io/image-predownload-parallelism":"5"}},
+             "spec":{"replicas":5,"revisionHistoryLimit":10,"minReadySeconds":3,"progressDeadlineSeconds":600,
+               "selector":{"matchLabels":{"app":"sample"},"matchExpressions":[{"key":"tier","operator":"NotIn","values":["db"]}]},
+               "template":{"metadata":{"labels":{"app":"sample"}},
+                 "spec":{"containers":[{"name":"nginx","image":"nginx:alpine","ports":[{"containerPort":80}],
+                   "resources":{"limits":{"cpu":"500m"}},
+                   "volumeMounts":[{"name":"data","mountPath":"/data"}]}],
+                   "readinessGates":[{"conditionType":"InPlaceUpdateReady"}]}},
+               "volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
+                  "resources":{"requests":{"storage":"1Gi"}}}}],
+               "scaleStrategy":{"maxUnavailable":"50%","podsToDelete":[]},
+               "lifecycle":{"preDelete":{"finalizersHandler":["example.com/hook"]}},
+               "updateStrategy":{"type":"InPlaceIfPossible","partition":"20%","maxUnavailable":"20%","maxSurge":1,
+                 "priorityStrategy":{"weightPriority":[{"weight":50,"matchSelector":{"matchLabels":{"a":"b"}}}]},
+                 "scatterStrategy":[{"key":"zone","value":"a"}]}}}
+            """;
+    static final String STATEFULSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet",
+             "metadata":{"name":"web","namespace":"default","uid":"sts-uid"},
+             "spec":{"replicas":4,"podManagementPolicy":"Parallel","serviceName":"web","revisionHistoryLimit":10,
+               "reserveOrdinals":[1,"5-6"],"ordinals":{"start":2},
+               "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Delete","whenScaled":"Retain"},
+               "scaleStrategy":{"maxUnavailable":"50%"},
+               "selector":{"matchLabels":{"app":"web"}},
+               "template":{"metadata":{"labels":{"app":"web"}},
+                 "spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80}]}],
+                   "readinessGates":[{"conditionType":"InPlaceUpdateReady"}]}},
+               "volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
+                  "resources":{"requests":{"storage":"1Gi"}}}}],
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":1,"maxUnavailable":"25%",
+                 "minReadySeconds":5,"podUpdatePolicy":"InPlaceIfPossible",
+                 "unorderedUpdate":{"priorityStrategy":{"orderPriority":[{"orderedKey":"rank"}]}}}}}}
+            """;
+    static final String STATEFULSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"StatefulSet",
+             "metadata":{"name":"web","namespace":"default","uid":"sts-uid",
+               "annotations":{"apps.kruise.io/v1beta1-spec-fields":"{\\"reserveOrdinals\\":[1],\\"ordinals\\":{\\"start\\":1}}"}},
+             "spec":{"replicas":2,"podManagementPolicy":"OrderedReady","serviceName":"web",
+               "selector":{"matchLabels":{"app":"web"}},
+               "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1,
+                 "podUpdatePolicy":"ReCreate"}}}}
+            """;
+    static final String CRR = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
+             "metadata":{"name":"r","namespace":"default"},
+             "spec":{"podName":"web-0","containers":[{"name":"app"}],"activeDeadlineSeconds":300,
+               "ttlSecondsAfterFinished":60,
+               "strategy":{"failurePolicy":"Fail","orderedRecreate":true,"terminationGracePeriodSeconds":30,
+                 "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
+            """;
+    static final Pod POD = new PodBuilder().withNewMetadata().withName("web-0").withNamespace("default")
+            .withUid("pod-uid").endMetadata().withNewSpec().withNodeName("node-a").addNewContainer().withName("app")
+            .withImage("nginx").endContainer().endSpec().withNewStatus().withPhase("Running").addNewContainerStatus()
+            .withName("app").withContainerID("containerd://aaa").withRestartCount(1).endContainerStatus().endStatus()
+            .build();
+
+    /** Words of a Java stack that a user must never see in an answer. */
+    static final List<String> LEAKS = List.of("java.", "javax.", "dev.kruisevertx", "com.fasterxml", "io.fabric8",
+            "Exception", "reference chain", "NullPointer", "\tat ");
+
+    static Vertx vertx;
+    static WebhookServerVerticle server;
+    static WebClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        CertBundle certs = TestCerts.localhost();
+        AdmissionRegistry registry = new AdmissionRegistry();
+        KruiseWebhooks.registerAll(registry, true, false, true, true, true,
+                (ns, name) -> "web-0".equals(name) ? Optional.of(POD) : Optional.empty());
+        server = new WebhookServerVerticle("localhost", 0, 3 << 20, registry,
+                KruiseWebhooks.registerConversions(new ConversionRegistry()),
+                new WebhookMetrics(new SimpleMeterRegistry()), certs);
+        vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        client = WebClient.create(vertx, new WebClientOptions().setSsl(true)
+                .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(certs.caCertPem()))));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void cloneSet() throws Exception {
+        assertNoFailures("CloneSet", "clonesets", CLONESET,
+                List.of(CloneSetWebhooks.MUTATE_PATH, CloneSetWebhooks.VALIDATE_PATH),
+                List.of("/spec/updateStrategy/paused", "/spec/scaleStrategy/disablePVCReuse",
+                        "/metadata/generateName", "/spec/template/spec/activeDeadlineSeconds",
+                        "/spec/updateStrategy/inPlaceUpdateStrategy/gracePeriodSeconds"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void advancedStatefulSet() throws Exception {
+        assertNoFailures("StatefulSet", "statefulsets", STATEFULSET,
+                List.of(StatefulSetWebhooks.MUTATE_PATH, StatefulSetWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/volumeClaimUpdateStrategy/type",
+                        "/spec/lifecycle/preDelete/labelsHandler"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void advancedStatefulSetV1alpha1() throws Exception {
+        assertNoFailures("StatefulSet", "statefulsets", STATEFULSET_ALPHA,
+                List.of(StatefulSetWebhooks.MUTATE_PATH, StatefulSetWebhooks.VALIDATE_PATH), List.of());
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void containerRecreateRequest() throws Exception {
+        assertNoFailures("ContainerRecreateRequest", "containerrecreaterequests", CRR,
+                List.of(CrrWebhooks.MUTATE_PATH), List.of("/spec/containers/0/preStop"));
+    }
+
+    @Test
+    void theCasesOfTheIssueAreDeniedWithAFieldMessage() throws Exception {
+        ObjectNode sts = (ObjectNode) Json.MAPPER.readTree(STATEFULSET);
+        ObjectNode cs = (ObjectNode) Json.MAPPER.readTree(CLONESET);
+        Object[][] cases = {
+                {"StatefulSet", "statefulsets", StatefulSetWebhooks.VALIDATE_PATH, sts,
+                        "/spec/updateStrategy/rollingUpdate/maxUnavailable", "99999999999999999999%",
+                        "spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: \"99999999999999999999%\": "
+                                + "must not be greater than 100%"},
+                {"StatefulSet", "statefulsets", StatefulSetWebhooks.VALIDATE_PATH, sts, "/metadata/name",
+                        "w".repeat(10_000), "metadata.name: Too long: may not be more than 52 characters"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/revisionHistoryLimit", -5,
+                        "spec.revisionHistoryLimit: Invalid value: -5: must be greater than or equal to 0"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/minReadySeconds", -1,
+                        "spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/updateStrategy/partition", "150%",
+                        "spec.updateStrategy.partition: Invalid value: \"150%\": must not be greater than 100%"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/scaleStrategy/maxUnavailable",
+                        "150%", "spec.scaleStrategy.maxUnavailable: Invalid value: \"150%\": must not be greater than 100%"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/scaleStrategy/maxUnavailable",
+                        -1, "spec.scaleStrategy.maxUnavailable: Invalid value: -1: must be greater than or equal to 0"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/replicas", "7",
+                        "spec.replicas: Invalid value: \"7\": must be an integer"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.MUTATE_PATH, cs, "/spec/replicas", "\u0665",
+                        "spec.replicas: Invalid value: \"\u0665\": must be an integer"},
+                {"CloneSet", "clonesets", CloneSetWebhooks.VALIDATE_PATH, cs, "/spec/template/spec/containers/0/ports/0/containerPort",
+                        "80", "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: \"80\": must be an integer"},
+        };
+        for (Object[] c : cases) {
+            ObjectNode object = with((ObjectNode) c[3], (String) c[4], Json.MAPPER.valueToTree(c[5]));
+            for (Request r : List.of(new Request((String) c[2], "CREATE", object, null),
+                    new Request((String) c[2], "UPDATE", object, (ObjectNode) c[3]))) {
+                HttpResponse<Buffer> response = send((String) c[0], (String) c[1], r).toCompletionStage()
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                JsonNode answer = Json.MAPPER.readTree(response.bodyAsString()).path("response");
+                String message = answer.path("status").path("message").asText();
+                assertTrue(!answer.path("allowed").asBoolean() && answer.path("status").path("code").asInt() == 422
+                        && message.contains((String) c[6]), r.operation() + " " + c[4] + "=" + c[5] + ": " + answer);
+            }
+        }
+    }
+
+    /** The bad values every field gets in turn. */
+    static List<JsonNode> hostileValues() {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ArrayNode nullElement = f.arrayNode();
+        nullElement.addNull();
+        ObjectNode nested = f.objectNode();
+        nested.putObject("a").putArray("b").addObject().put("c", 1);
+        return List.of(f.nullNode(), f.objectNode(), nested, f.arrayNode(), nullElement, f.arrayNode().add(1),
+                f.textNode(""), f.textNode("x".repeat(10_000)), f.textNode("Bad_Name!"), f.textNode("\u0000\uFFFF"),
+                f.numberNode(-1), f.numberNode(0), f.numberNode(Integer.MAX_VALUE), f.numberNode(2147483648L),
+                f.numberNode(new BigInteger("99999999999999999999")), f.numberNode(1.5),
+                f.numberNode(new BigDecimal("1e400")), f.booleanNode(true),
+                f.textNode("7"), f.textNode("\u0665"), f.textNode("-5%"), f.textNode("0%"), f.textNode("150%"),
+                f.textNode("99999999999999999999%"), f.textNode("\u0665\u0660%"), f.textNode("1-99999999999"));
+    }
+
+    void assertNoFailures(String kind, String resource, String validJson, List<String> paths, List<String> absent)
+            throws Exception {
+        ObjectNode valid = (ObjectNode) Json.MAPPER.readTree(validJson);
+        Set<String> pointers = new LinkedHashSet<>();
+        collectPointers(valid, "", pointers);
+        pointers.addAll(absent);
+        List<ObjectNode> variants = new ArrayList<>();
+        for (String pointer : pointers) {
+            for (JsonNode value : hostileValues()) {
+                variants.add(with(valid, pointer, value));
+            }
+        }
+        List<String> problems = Collections.synchronizedList(new ArrayList<>());
+        List<Request> requests = new ArrayList<>();
+        for (ObjectNode variant : variants) {
+            for (String path : paths) {
+                requests.add(new Request(path, "CREATE", variant, null));
+                requests.add(new Request(path, "UPDATE", variant, valid));
+            }
+        }
+        // A few at a time: bounded load, yet the suite stays quick.
+        int inFlight = 8;
+        for (int i = 0; i < requests.size(); i += inFlight) {
+            List<Future<Void>> batch = new ArrayList<>();
+            for (Request r : requests.subList(i, Math.min(i + inFlight, requests.size()))) {
+                batch.add(send(kind, resource, r).map(response -> {
+                    check(r, response).ifPresent(problems::add);
+                    return null;
+                }));
+            }
+            Future.join(batch).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            for (Future<Void> f : batch) {
+                if (f.failed()) {
+                    problems.add("no answer: " + f.cause());
+                }
+            }
+        }
+        assertTrue(problems.isEmpty(), problems.size() + " of " + requests.size() + " requests went wrong, e.g. "
+                + problems.subList(0, Math.min(10, problems.size())));
+    }
+
+    record Request(String path, String operation, ObjectNode object, ObjectNode old) {
+        String describe() {
+            String body = object.toString();
+            return operation + " " + path + " " + (body.length() > 400 ? body.substring(0, 400) + "..." : body);
+        }
+    }
+
+    Future<HttpResponse<Buffer>> send(String kind, String resource, Request r) {
+        ObjectNode review = Json.MAPPER.createObjectNode();
+        review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+        ObjectNode q = review.putObject("request");
+        q.put("uid", "u").put("operation", r.operation()).put("namespace", "default").put("name", "x");
+        q.putObject("kind").put("group", "apps.kruise.io").put("version", "v1").put("kind", kind);
+        q.putObject("resource").put("group", "apps.kruise.io").put("version", "v1").put("resource", resource);
+        q.set("object", r.object());
+        if (r.old() != null) {
+            q.set("oldObject", r.old());
+        }
+        return client.post(server.actualPort(), "localhost", r.path()).timeout(30_000)
+                .sendBuffer(Buffer.buffer(review.toString()));
+    }
+
+    static Optional<String> check(Request r, HttpResponse<Buffer> response) {
+        if (response.statusCode() >= 500) {
+            return Optional.of("HTTP " + response.statusCode() + " for " + r.describe());
+        }
+        if (response.statusCode() != 200) {
+            // A body the server could not read as an AdmissionReview (a 400) is fine, but must say why.
+            String text = response.bodyAsString();
+            return LEAKS.stream().anyMatch(text::contains) ? Optional.of("leaky 400 " + text + " for " + r.describe())
+                    : Optional.empty();
+        }
+        JsonNode answer;
+        try {
+            answer = Json.MAPPER.readTree(response.bodyAsString()).path("response");
+        } catch (Exception e) {
+            return Optional.of("unreadable answer for " + r.describe());
+        }
+        if (answer.path("allowed").asBoolean(false)) {
+            return Optional.empty();
+        }
+        int code = answer.path("status").path("code").asInt(0);
+        String message = answer.path("status").path("message").asText("");
+        if (code >= 500 || code == 0) {
+            return Optional.of("status " + code + " (" + message + ") for " + r.describe());
+        }
+        if (message.isBlank() || LEAKS.stream().anyMatch(message::contains)) {
+            return Optional.of("message '" + message + "' for " + r.describe());
+        }
+        return Optional.empty();
+    }
+
+    /** Pointers of every field and array element below the root. */
+    static void collectPointers(JsonNode node, String at, Set<String> out) {
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String child = at + "/" + e.getKey().replace("~", "~0").replace("/", "~1");
+                out.add(child);
+                collectPointers(e.getValue(), child, out);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String child = at + "/" + i;
+                out.add(child);
+                collectPointers(node.get(i), child, out);
+            }
+        }
+    }
+
+    /** A copy of {@code valid} with {@code value} at {@code pointer}, creating missing parent objects. */
+    static ObjectNode with(ObjectNode valid, String pointer, JsonNode value) {
+        ObjectNode copy = valid.deepCopy();
+        JsonPointer p = JsonPointer.compile(pointer);
+        JsonNode parent = copy;
+        for (JsonPointer head = p; head.tail() != null && !head.tail().matches(); head = head.tail()) {
+            JsonNode next = parent.isArray() ? parent.get(head.getMatchingIndex()) : parent.get(head.getMatchingProperty());
+            if (next == null || !next.isContainerNode()) {
+                next = ((ObjectNode) parent).putObject(head.getMatchingProperty());
+            }
+            parent = next;
+        }
+        JsonPointer last = p.last();
+        if (parent.isArray()) {
+            ((ArrayNode) parent).set(last.getMatchingIndex(), value.deepCopy());
+        } else {
+            ((ObjectNode) parent).set(last.getMatchingProperty(), value.deepCopy());
+        }
+        return copy;
+    }
+}

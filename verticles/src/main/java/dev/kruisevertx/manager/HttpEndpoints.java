@@ -13,6 +13,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -55,9 +56,9 @@ public final class HttpEndpoints {
 
         Router probes = Router.router(vertx);
         probes.get("/healthz").handler(ctx -> health(ctx, liveness));
-        probes.get("/healthz/*").handler(ctx -> health(ctx, liveness));
+        probes.get("/healthz/*").handler(ctx -> health(ctx, liveness, "/healthz/"));
         probes.get("/readyz").handler(ctx -> health(ctx, readiness));
-        probes.get("/readyz/*").handler(ctx -> health(ctx, readiness));
+        probes.get("/readyz/*").handler(ctx -> health(ctx, readiness, "/readyz/"));
 
         return Future.all(listen(metrics, metricsAddr), listen(probes, probeAddr))
                 .map(all -> new int[]{all.<Integer>resultAt(0), all.<Integer>resultAt(1)});
@@ -68,14 +69,31 @@ public final class HttpEndpoints {
             return Future.succeededFuture(-1);
         }
         return vertx.createHttpServer().requestHandler(router).listen(address.port(), address.host())
+                .recover(e -> Future.failedFuture(address.bindFailure(e)))
                 .onSuccess(servers::add)
                 .map(HttpServer::actualPort);
     }
 
     private static void health(RoutingContext ctx, HealthChecks checks) {
-        HealthChecks.Report report = checks.evaluate(ctx.queryParams().contains("verbose"));
+        answer(ctx, checks.evaluate(ctx.queryParams().contains("verbose"), Set.copyOf(ctx.queryParams().getAll("exclude"))));
+    }
+
+    /** {@code /readyz/NAME}: that one check; {@code /readyz/} is the whole set, as controller-runtime cleans paths. */
+    private static void health(RoutingContext ctx, HealthChecks checks, String prefix) {
+        String name = ctx.normalizedPath().substring(prefix.length());
+        if (name.isEmpty()) {
+            health(ctx, checks);
+            return;
+        }
+        checks.evaluateOne(name).ifPresentOrElse(report -> answer(ctx, report),
+                () -> ctx.response().setStatusCode(404).putHeader("Content-Type", "text/plain; charset=utf-8")
+                        .end("404 page not found\n"));
+    }
+
+    private static void answer(RoutingContext ctx, HealthChecks.Report report) {
         ctx.response().setStatusCode(report.healthy() ? 200 : 500)
                 .putHeader("Content-Type", "text/plain; charset=utf-8")
+                .putHeader("X-Content-Type-Options", "nosniff")
                 .end(report.body());
     }
 

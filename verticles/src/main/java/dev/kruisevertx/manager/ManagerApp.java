@@ -2,6 +2,7 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.bus.InstrumentedVertx;
 import dev.kruisevertx.cache.CacheEventBus;
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.cache.WatchCacheOptions;
 import dev.kruisevertx.controller.ControllerContext;
@@ -82,6 +83,8 @@ public final class ManagerApp {
             }, registry);
         } else {
             this.election = null;
+            // Without election this replica is the leader from the start.
+            LeaderElection.registerLeaderGauge(registry, () -> true);
         }
         this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
                 () -> !closed.get() && (election == null || election.isLeader()));
@@ -127,7 +130,8 @@ public final class ManagerApp {
                     return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
                 })
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
-                .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(new IllegalStateException(
+                .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(
+                        e instanceof InvalidConfigurationException ? e : new IllegalStateException(
                         "webhook did not become ready within --webhook-initialize-timeout "
                                 + config.webhookInitializeTimeout().toSeconds() + "s: " + e.getMessage(), e))))
                 .compose(v -> {

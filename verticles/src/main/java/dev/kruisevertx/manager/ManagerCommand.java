@@ -193,9 +193,11 @@ public class ManagerCommand {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("webhook environment: " + e.getMessage(), e);
         }
-        return new ManagerConfig(kubeconfig,
-                ListenAddress.parse("--metrics-addr", metricsAddr),
-                ListenAddress.parse("--health-probe-addr", healthProbeAddr),
+        ListenAddress metrics = ListenAddress.parse("--metrics-addr", metricsAddr);
+        ListenAddress probes = ListenAddress.parse("--health-probe-addr", healthProbeAddr);
+        ListenAddress.requireDistinct(metrics, probes,
+                new ListenAddress("0.0.0.0", webhook.port(), false, "WEBHOOK_PORT " + webhook.port()));
+        return new ManagerConfig(kubeconfig, metrics, probes,
                 enableLeaderElection, election,
                 duration("--sync-period", syncPeriod),
                 duration("--controller-cache-sync-timeout", cacheSyncTimeout),

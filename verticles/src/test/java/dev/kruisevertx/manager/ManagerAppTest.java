@@ -129,4 +129,27 @@ class ManagerAppTest {
         HttpResponse<String> ready = TestManagers.get(app.healthPort(), "/readyz?verbose");
         assertEquals(200, ready.statusCode(), ready.body());
     }
+
+    @Test
+    void leadershipIsExportedWhenElectionIsOffAndProbesAnswerPerCheck() throws Exception {
+        app = TestManagers.start(client, List.of(new PodReadinessController()), "--enable-leader-election=false");
+
+        // Without election this replica leads; OpenKruise registers the gauge at start either way.
+        String metrics = TestManagers.get(app.metricsPort(), "/metrics").body();
+        assertTrue(metrics.contains("\nkruise_manager_is_leader 1.0\n"), metrics);
+
+        // One check by name, as controller-runtime serves them; an unknown name is not "healthy".
+        HttpResponse<String> one = TestManagers.get(app.healthPort(), "/readyz/informers-synced");
+        assertEquals(200, one.statusCode(), one.body());
+        assertEquals("ok", one.body());
+        assertEquals(200, TestManagers.get(app.healthPort(), "/readyz/webhook-ready").statusCode());
+        assertEquals(200, TestManagers.get(app.healthPort(), "/healthz/ping").statusCode());
+        for (String unknown : List.of("/readyz/anything", "/readyz/informers-synced/x", "/healthz/nope")) {
+            HttpResponse<String> missing = TestManagers.get(app.healthPort(), unknown);
+            assertEquals(404, missing.statusCode(), unknown + ": " + missing.body());
+        }
+        assertEquals("ok", TestManagers.get(app.healthPort(), "/readyz/").body(), "a trailing slash is the whole set");
+        String excluded = TestManagers.get(app.healthPort(), "/readyz?verbose&exclude=webhook-ready").body();
+        assertTrue(excluded.contains("[+]webhook-ready excluded: ok"), excluded);
+    }
 }

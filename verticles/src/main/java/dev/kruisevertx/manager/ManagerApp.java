@@ -51,7 +51,8 @@ public final class ManagerApp {
     private final LeaderElection election;
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private int[] ports = {-1, -1};
+    private final MetricsAccessReview metricsAccess;
+    private HttpEndpoints.Ports ports = new HttpEndpoints.Ports(-1, -1, -1);
 
     private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
         this.config = config;
@@ -113,18 +114,33 @@ public final class ManagerApp {
         readiness.add("webhook-ready", () -> webhook.readiness() != null && webhook.readiness().isReady() ? null
                 : "webhook not ready" + (webhook.readiness() == null || webhook.readiness().lastProblem() == null
                 ? "" : ": " + webhook.readiness().lastProblem()));
-        this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness, instrumented.eventBusMetrics(), plans,
-                supervisor::view);
+        this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness,
+                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view));
+        this.metricsAccess = config.metricsSecure() ? new MetricsAccessReview(client, kube) : null;
+    }
+
+    /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
+    private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
+        if (!config.metricsSecure()) {
+            return Future.succeededFuture(HttpEndpoints.MetricsSecurity.NONE);
+        }
+        return vertx.executeBlocking(() -> new HttpEndpoints.MetricsSecurity(
+                MetricsCertificates.load(config.metricsCertDir()), metricsAccess));
     }
 
     /** Builds and starts a manager on the given client; fails with a clear message when something is wrong. */
     public static Future<ManagerApp> start(ManagerConfig config, KubernetesClient client,
                                            List<ControllerDefinition> controllers) {
         ManagerApp app = new ManagerApp(config, client, controllers);
-        return app.endpoints.start(config.metricsAddr(), config.healthProbeAddr())
+        return app.metricsSecurity()
+                .compose(security -> app.endpoints.start(config.metricsAddr(), config.healthProbeAddr(),
+                        config.debugAddr(), security))
                 .compose(ports -> {
                     app.ports = ports;
-                    LOG.info("serving /metrics on port {} and /healthz,/readyz on port {}", ports[0], ports[1]);
+                    LOG.info("serving /metrics on {} port {}, /healthz,/readyz on port {}, /debug/* on {}",
+                            config.metricsSecure() ? "HTTPS (TokenReview and SubjectAccessReview)" : "HTTP",
+                            ports.metrics(), ports.health(), config.debugAddr().disabled() ? "no port"
+                                    : config.debugAddr().host() + ":" + ports.debug());
                     // Pods back the webhook's lookups; then, as OpenKruise does, controllers start only once the
                     // webhook serves with synced certificates.
                     return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
@@ -179,11 +195,16 @@ public final class ManagerApp {
     }
 
     public int metricsPort() {
-        return ports[0];
+        return ports.metrics();
     }
 
     public int healthPort() {
-        return ports[1];
+        return ports.health();
+    }
+
+    /** The port of /debug/* (-1 when disabled). */
+    public int debugPort() {
+        return ports.debug();
     }
 
     /** Stops controllers first (releasing the lease), then the cache and endpoints, then Vert.x. */

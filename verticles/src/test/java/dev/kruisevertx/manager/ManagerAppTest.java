@@ -118,12 +118,16 @@ class ManagerAppTest {
         assertTrue(body.contains("controller_runtime_reconcile_total{controller=\"podreadiness\",result=\"success\"}"), body);
         assertTrue(body.contains("kruise_controller_running{controller=\"widget\"} 0"), body);
 
-        JsonObject bus = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/eventbus").body());
+        // The debug views have a listener of their own (loopback by default), not the metrics one.
+        assertEquals(404, TestManagers.get(app.metricsPort(), "/debug/plans").statusCode());
+        JsonObject bus = new JsonObject(TestManagers.get(app.debugPort(), "/debug/eventbus").body());
         assertTrue(bus.fieldNames().stream().anyMatch(a -> a.contains("Pod")), bus.encodePrettily());
-        JsonObject controllersView = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/controllers").body());
+        JsonObject controllersView = new JsonObject(TestManagers.get(app.debugPort(), "/debug/controllers").body());
         assertEquals("MISSING_CRD", controllersView.getJsonObject("widget").getString("state"));
-        JsonObject plans = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/plans?controller=podreadiness").body());
-        assertTrue(plans.getJsonObject("podreadiness").containsKey("default/gated"), plans.encodePrettily());
+        JsonObject plans = new JsonObject(TestManagers.get(app.debugPort(), "/debug/plans?controller=podreadiness").body());
+        assertTrue(plans.getJsonArray("items").stream().map(JsonObject.class::cast)
+                .anyMatch(i -> i.getString("controller").equals("podreadiness") && i.getString("object").equals("default/gated")),
+                plans.encodePrettily());
 
         assertEquals("ok", TestManagers.get(app.healthPort(), "/healthz").body());
         HttpResponse<String> ready = TestManagers.get(app.healthPort(), "/readyz?verbose");

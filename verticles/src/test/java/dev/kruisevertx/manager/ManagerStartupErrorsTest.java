@@ -55,7 +55,8 @@ class ManagerStartupErrorsTest {
 
     private Run run(Map<String, String> env, String... flags) {
         List<String> args = new ArrayList<>(List.of("manager", "--kubeconfig=" + kubeconfig,
-                "--enable-leader-election=false", "--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0"));
+                "--enable-leader-election=false", "--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0",
+                "--debug-addr=127.0.0.1:0"));
         args.addAll(List.of(flags));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = KruiseManagerMain.run(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()),

@@ -49,7 +49,7 @@ public final class WebhookVerticle extends VerticleBase {
      */
     public WebhookVerticle(WebhookConfig config, KubernetesClient client, AdmissionRegistry admission,
                            ConversionRegistry conversion, MeterRegistry registry, boolean externalCerts) {
-        this(config, client, admission, conversion, registry, externalCerts, "0.0.0.0", Clock.systemUTC());
+        this(config, client, admission, conversion, registry, externalCerts, config.bindHost(), Clock.systemUTC());
     }
 
     public WebhookVerticle(WebhookConfig config, KubernetesClient client, AdmissionRegistry admission,

@@ -23,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
@@ -132,7 +133,9 @@ public final class ManagerApp {
     public static Future<ManagerApp> start(ManagerConfig config, KubernetesClient client,
                                            List<ControllerDefinition> controllers) {
         ManagerApp app = new ManagerApp(config, client, controllers);
-        return app.metricsSecurity()
+        // Contextless, like close(): a failed start closes this Vert.x, whose event loops then run no listener.
+        Promise<ManagerApp> started = Promise.promise();
+        app.metricsSecurity()
                 .compose(security -> app.endpoints.start(config.metricsAddr(), config.healthProbeAddr(),
                         config.debugAddr(), security))
                 .compose(ports -> {
@@ -163,7 +166,14 @@ public final class ManagerApp {
                     }
                     return app;
                 })
-                .recover(e -> app.close().transform(ignored -> Future.failedFuture(e)));
+                .onComplete(ar -> {
+                    if (ar.succeeded()) {
+                        started.complete(app);
+                    } else {
+                        app.close().onComplete(ignored -> started.fail(ar.cause()));
+                    }
+                });
+        return started.future();
     }
 
     public Vertx vertx() {
@@ -215,7 +225,10 @@ public final class ManagerApp {
         if (election != null) {
             election.close();
         }
-        return supervisor.stopLeading()
+        // Contextless: when close() runs on one of this Vert.x's event loops (a failed start-up), listeners bound to
+        // that loop would never run once it stops, and the caller would wait for ever.
+        Promise<Void> stopped = Promise.promise();
+        supervisor.stopLeading()
                 .eventually(() -> {
                     supervisor.close();
                     // Stopping informers closes their watches over HTTP: worker thread, not the event loop.
@@ -224,10 +237,14 @@ public final class ManagerApp {
                         return null;
                     }).eventually(endpoints::close);
                 })
-                .eventually(() -> {
+                .onComplete(ignored -> {
                     kube.close();
-                    return vertx.close();
-                })
-                .onComplete(ar -> LOG.info("manager stopped"));
+                    // Closed from a thread of its own, so the completion is heard after the event loops stop.
+                    new Thread(() -> vertx.close().onComplete(ar -> {
+                        LOG.info("manager stopped");
+                        stopped.complete();
+                    }), "manager-close").start();
+                });
+        return stopped.future();
     }
 }

@@ -127,4 +127,22 @@ class ManagerStartupErrorsTest {
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().startsWith("error: --kubeconfig " + noContexts + ": has no contexts"), r.err());
     }
+
+    @Test
+    void aMetricsCertDirWithoutItsFilesNamesTheFlagAndExitsTwo() {
+        Path empty = dir.resolve("no-certs");
+        Run r = run(Map.of("WEBHOOK_PORT", "0"), "--metrics-secure", "--metrics-cert-dir=" + empty);
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().startsWith("error: --metrics-cert-dir " + empty + ": cannot read tls.crt: NoSuchFileException"),
+                r.err());
+    }
+
+    @Test
+    void aTakenDebugPortNamesTheFlagAndExitsTwo() throws IOException {
+        try (ServerSocket taken = takenPort()) {
+            Run r = run(Map.of("WEBHOOK_PORT", "0"), "--debug-addr=127.0.0.1:" + taken.getLocalPort());
+            assertEquals(2, r.code(), r.err());
+            assertEquals("error: --debug-addr 127.0.0.1:" + taken.getLocalPort() + ": address already in use\n", r.err());
+        }
+    }
 }

@@ -49,6 +49,11 @@ public final class HttpEndpoints {
         this.debug = debug;
     }
 
+    /** Starts the listeners with /metrics over plain HTTP, as OpenKruise serves it. */
+    public Future<Ports> start(ListenAddress metricsAddr, ListenAddress probeAddr, ListenAddress debugAddr) {
+        return start(metricsAddr, probeAddr, debugAddr, MetricsSecurity.NONE);
+    }
+
     /** Starts the listeners; fails with an error naming the flag when one cannot bind. */
     Future<Ports> start(ListenAddress metricsAddr, ListenAddress probeAddr, ListenAddress debugAddr,
                         MetricsSecurity security) {

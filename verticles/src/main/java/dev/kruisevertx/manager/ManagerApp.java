@@ -2,9 +2,9 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.bus.InstrumentedVertx;
 import dev.kruisevertx.cache.CacheEventBus;
-import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.cache.WatchCacheOptions;
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.PlanRecorder;

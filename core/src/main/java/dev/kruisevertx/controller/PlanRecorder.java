@@ -1,23 +1,40 @@
 package dev.kruisevertx.controller;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Keeps the last plan each controller made for each object, so that "why does nothing move?" can be answered
- * from {@code /debug/plans} without turning up log levels. Plans are immutable values (records); an entry is
- * dropped when its object is gone.
+ * from {@code /debug/plans} without turning up log levels. Entries are {@link PlanSummary summaries} (names,
+ * revisions, counts, reasons), never the objects a plan acts on; an entry is dropped when its object is gone.
+ *
+ * <p>Entries are kept sorted by controller and object key, so a page is found in logarithmic time and a continue
+ * token stays valid while entries come and go, as with the API server's list paging.
  */
 public final class PlanRecorder {
     /** A decision as it was taken. */
-    public record Entry(Instant at, String summary, Object plan) {
+    public record Entry(Instant at, PlanSummary plan) {
+    }
+
+    /** One entry of a page. */
+    public record Item(String controller, String key, Entry entry) {
+    }
+
+    /** A page of entries in (controller, key) order; {@code continueToken} is null on the last page. */
+    public record Page(List<Item> items, String continueToken) {
     }
 
     private final Clock clock;
-    private final Map<String, Map<String, Entry>> byController = new ConcurrentHashMap<>();
+    private final ConcurrentNavigableMap<String, ConcurrentNavigableMap<String, Entry>> byController =
+            new ConcurrentSkipListMap<>();
 
     public PlanRecorder(Clock clock) {
         this.clock = clock;
@@ -27,9 +44,14 @@ public final class PlanRecorder {
         this(Clock.systemUTC());
     }
 
-    public void record(String controller, Request request, String summary, Object plan) {
-        byController.computeIfAbsent(controller, c -> new ConcurrentHashMap<>())
-                .put(request.key(), new Entry(clock.instant(), summary, plan));
+    public void record(String controller, Request request, PlanSummary plan) {
+        byController.computeIfAbsent(controller, c -> new ConcurrentSkipListMap<>())
+                .put(request.key(), new Entry(clock.instant(), plan));
+    }
+
+    /** A decision that is only a reason. */
+    public void record(String controller, Request request, String summary) {
+        record(controller, request, PlanSummary.of(summary));
     }
 
     public Entry last(String controller, Request request) {
@@ -44,14 +66,50 @@ public final class PlanRecorder {
         }
     }
 
-    /** A sorted snapshot of one controller's plans (all controllers when null). */
-    public Map<String, Map<String, Entry>> snapshot(String controller) {
-        Map<String, Map<String, Entry>> out = new TreeMap<>();
-        byController.forEach((name, plans) -> {
-            if (controller == null || controller.equals(name)) {
-                out.put(name, new TreeMap<>(plans));
+    /**
+     * Up to {@code limit} entries of one controller (all controllers when null), starting after the position a
+     * previous page's continue token names (from the start when null).
+     *
+     * @throws IllegalArgumentException when the token was not made by this class
+     */
+    public Page page(String controller, String continueToken, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        String[] after = continueToken == null ? null : decode(continueToken);
+        NavigableMap<String, ConcurrentNavigableMap<String, Entry>> controllers = controller != null
+                ? byController.subMap(controller, true, controller, true)
+                : after == null ? byController : byController.tailMap(after[0], true);
+        List<Item> items = new ArrayList<>(Math.min(limit, 1024));
+        for (Map.Entry<String, ConcurrentNavigableMap<String, Entry>> c : controllers.entrySet()) {
+            NavigableMap<String, Entry> entries = after != null && after[0].equals(c.getKey())
+                    ? c.getValue().tailMap(after[1], false) : c.getValue();
+            for (Map.Entry<String, Entry> e : entries.entrySet()) {
+                if (items.size() == limit) {
+                    Item last = items.get(items.size() - 1);
+                    return new Page(items, encode(last.controller(), last.key()));
+                }
+                items.add(new Item(c.getKey(), e.getKey(), e.getValue()));
             }
-        });
-        return out;
+        }
+        return new Page(items, null);
+    }
+
+    private static String encode(String controller, String key) {
+        return Base64.getUrlEncoder().withoutPadding()
+                .encodeToString((controller + "\n" + key).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String[] decode(String token) {
+        try {
+            String text = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+            int newline = text.indexOf('\n');
+            if (newline > 0) {
+                return new String[]{text.substring(0, newline), text.substring(newline + 1)};
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("invalid continue token; start again without one");
     }
 }

@@ -6,8 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,20 +16,13 @@ public final class KubeClients {
     private KubeClients() {
     }
 
-    /** A client from a kubeconfig file, or from the usual discovery (in-cluster, $KUBECONFIG, ~/.kube/config) when null. */
+    /**
+     * A client from a kubeconfig file, or from the usual discovery (in-cluster, $KUBECONFIG, ~/.kube/config) when
+     * null. A file that is missing, empty or incomplete is an {@link dev.kruisevertx.cli.InvalidConfigurationException}
+     * saying what is wrong with it.
+     */
     public static KubernetesClient create(Path kubeconfig, double qps, int burst) {
-        Config config;
-        if (kubeconfig != null) {
-            String text;
-            try {
-                text = Files.readString(kubeconfig);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
-            }
-            config = Config.fromKubeconfig(text);
-        } else {
-            config = Config.autoConfigure(null);
-        }
+        Config config = kubeconfig != null ? KubeconfigFile.load(kubeconfig) : Config.autoConfigure(null);
         return create(config, qps, burst);
     }
 

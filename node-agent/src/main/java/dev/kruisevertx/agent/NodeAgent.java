@@ -1,6 +1,7 @@
 package dev.kruisevertx.agent;
 
 import dev.kruisevertx.agent.cri.Backoff;
+import dev.kruisevertx.cli.ListenError;
 import dev.kruisevertx.agent.cri.CriClient;
 import dev.kruisevertx.agent.crr.CrrAgent;
 import dev.kruisevertx.agent.cri.CriException;
@@ -25,7 +26,6 @@ import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -61,8 +61,9 @@ public final class NodeAgent {
 
     /**
      * Starts the HTTP endpoints and the API client, then looks for the runtime in the background. Fails
-     * (after releasing what it started) only for problems retrying cannot fix: the port is taken, the
-     * kubeconfig is unreadable.
+     * (after releasing what it started) only for problems retrying cannot fix, each an
+     * {@link dev.kruisevertx.cli.InvalidConfigurationException} naming the setting: the --addr port is taken, the
+     * --kubeconfig file is missing, empty or incomplete.
      */
     public Future<Void> start() {
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
@@ -109,16 +110,19 @@ public final class NodeAgent {
         return vertx.createHttpServer()
                 .requestHandler(router)
                 .listen(options.addrPort(), host)
-                .recover(err -> Future.failedFuture(new IllegalStateException(
-                        "cannot serve /metrics and /healthz on " + host + ":" + options.addrPort() + ": " + err.getMessage(), err)))
+                .recover(err -> Future.failedFuture(ListenError.explain("--addr " + addrSetting(), err)))
                 .onSuccess(server -> http = server)
                 .mapEmpty();
     }
 
+    /** --addr as the operator wrote it (an IPv6 host back in brackets). */
+    private String addrSetting() {
+        String host = options.addrHost();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + options.addrPort();
+    }
+
+    /** A missing, empty or incomplete --kubeconfig fails here with what is wrong with the file. */
     private KubernetesClient createKubeClient() {
-        if (options.kubeconfig() != null && !Files.isReadable(options.kubeconfig())) {
-            throw new IllegalArgumentException("--kubeconfig " + options.kubeconfig() + " does not exist or is not readable");
-        }
         return KubeClients.create(options.kubeconfig(), options.restConfigQps(), options.restConfigBurst());
     }
 

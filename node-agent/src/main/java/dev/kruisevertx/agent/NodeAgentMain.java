@@ -1,5 +1,6 @@
 package dev.kruisevertx.agent;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code java -jar kruise-node-agent.jar}: parses the flags, starts the agent and stops it cleanly on
- * SIGTERM. Exit codes: 0 after a clean stop or --help, 2 for a bad command line, 1 when the agent could
- * not start.
+ * SIGTERM. Exit codes: 0 after a clean stop or --help, 2 for a bad command line or configuration (an
+ * --addr in use, a missing, empty or incomplete --kubeconfig), 1 when the agent could not start otherwise.
  */
 public final class NodeAgentMain {
     static {
@@ -56,9 +57,11 @@ public final class NodeAgentMain {
         try {
             agent.start().toCompletionStage().toCompletableFuture().get();
         } catch (ExecutionException e) {
+            InvalidConfigurationException configuration = InvalidConfigurationException.in(e.getCause());
             LOG.error("node agent could not start: {}", e.getCause().getMessage());
             System.err.println("kruise-node-agent: cannot start: " + e.getCause().getMessage());
-            System.exit(1);
+            // A setting to change (taken port, bad kubeconfig) is reported like a bad flag.
+            System.exit(configuration != null ? 2 : 1);
             return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -78,10 +79,30 @@ class NodeAgentMainProcessTest {
     }
 
     @Test
-    void unreadableKubeconfigExitsOne() throws Exception {
+    void missingKubeconfigExitsTwo() throws Exception {
+        // A setting to fix, like a bad flag: exit 2 (it was 1 before empty and incomplete files got their own checks).
         Process p = launch(true, "--addr=127.0.0.1:0", "--kubeconfig=" + dir.resolve("absent"));
-        assertEquals(1, exitOf(p));
-        assertTrue(output().contains("cannot start: --kubeconfig " + dir.resolve("absent") + " does not exist"), output());
+        assertEquals(2, exitOf(p));
+        assertTrue(output().contains("cannot start: --kubeconfig " + dir.resolve("absent") + ": no such file"), output());
+    }
+
+    @Test
+    void emptyKubeconfigSaysSoAndExitsTwo() throws Exception {
+        Process p = launch(true, "--addr=127.0.0.1:0", "--kubeconfig=/dev/null");
+        assertEquals(2, exitOf(p));
+        assertTrue(output().contains("cannot start: --kubeconfig /dev/null: the file is empty"), output());
+        assertFalse(output().contains("Cannot invoke"), output());
+    }
+
+    @Test
+    void aTakenAddrPortNamesTheFlagAndExitsTwo() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new java.net.InetSocketAddress(0));
+            Process p = launch(true, "--addr=:" + taken.getLocalPort());
+            assertEquals(2, exitOf(p));
+            assertTrue(output().contains("cannot start: --addr :" + taken.getLocalPort() + ": address already in use"),
+                    output());
+        }
     }
 
     @Test

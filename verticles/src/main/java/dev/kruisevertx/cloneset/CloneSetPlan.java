@@ -1,6 +1,7 @@
 package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -109,6 +110,52 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         }
         return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
                 + (requeueAfter.isZero() ? "" : "; again in " + requeueAfter.toMillis() + " ms");
+    }
+
+    /**
+     * This plan as {@code /debug/plans} shows it: the summary, the numbers of the diff and one line per action
+     * naming pods, PVCs, revisions and states. Never the pods themselves: their specs carry env values and secrets.
+     */
+    public PlanSummary debugSummary() {
+        PlanSummary.Builder b = PlanSummary.builder(summary());
+        if (diff != null) {
+            b.count("scaleUpNum", diff.scaleUpNum()).count("scaleUpNumOldRevision", diff.scaleUpNumOldRevision())
+                    .count("scaleDownNum", diff.scaleDownNum())
+                    .count("scaleDownNumOldRevision", diff.scaleDownNumOldRevision())
+                    .count("scaleUpLimit", diff.scaleUpLimit()).count("deleteReadyLimit", diff.deleteReadyLimit())
+                    .count("useSurge", diff.useSurge()).count("useSurgeOldRevision", diff.useSurgeOldRevision())
+                    .count("updateNum", diff.updateNum()).count("updateMaxUnavailable", diff.updateMaxUnavailable());
+        }
+        creates.forEach(c -> b.action("create pod " + name(c.pod()) + " at revision " + revision(c.pod())
+                + claims(" with new PVCs ", c.claims())));
+        deletes.forEach(d -> b.action("delete pod " + name(d.pod()) + claims(" with PVCs ", d.claims())));
+        lifecycle.forEach(l -> b.action("set lifecycle state of pod " + name(l.pod()) + " to " + l.state()
+                + (l.markPodNotReady() ? " (KruisePodReady follows)" : "")));
+        recreates.forEach(p -> b.action("mark pod " + name(p) + " for deletion (recreate at the update revision)"));
+        pvcDeletes.forEach(c -> b.action("delete PVC " + c.getMetadata().getName()));
+        inPlace.forEach(i -> b.action("update pod " + name(i.pod()) + " in place to revision " + i.spec().revision()
+                + (i.spec().containerImages().isEmpty() ? "" : " (containers " + String.join(", ",
+                new java.util.TreeSet<>(i.spec().containerImages().keySet())) + ")")));
+        podWrites.forEach(w -> b.action("continue the in-place update of pod " + name(w.before())));
+        statusWrites.forEach(p -> b.action("set InPlaceUpdateReady on pod " + name(p)));
+        if (!requeueAfter.isZero()) {
+            b.count("requeueAfterSeconds", requeueAfter.toSeconds());
+        }
+        return b.build();
+    }
+
+    private static String name(Pod pod) {
+        String name = pod.getMetadata().getName();
+        return name != null ? name : pod.getMetadata().getGenerateName() + "*";
+    }
+
+    private static String revision(Pod pod) {
+        String revision = PodView.revisionLabel(pod);
+        return revision == null ? "(none)" : revision;
+    }
+
+    private static String claims(String prefix, List<PersistentVolumeClaim> claims) {
+        return claims.isEmpty() ? "" : prefix + String.join(", ", claims.stream().map(c -> c.getMetadata().getName()).toList());
     }
 
     static Builder builder(Phase phase, CloneSetDiff diff) {

@@ -7,6 +7,7 @@ import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.cache.Indexes;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.Reconciler;
+import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.StalePlanException;
@@ -263,7 +264,7 @@ final class CloneSetReconciler implements Reconciler {
     }
 
     private void record(Request request, String summary, CloneSetPlan plan) {
-        ctx.plans().record(CloneSetController.NAME, request, summary, plan == null ? summary : plan);
+        ctx.plans().record(CloneSetController.NAME, request, plan == null ? PlanSummary.of(summary) : plan.debugSummary());
     }
 
     private Future<Void> writeRevisions(RevisionResolution revs) {

@@ -97,7 +97,7 @@ public final class ContainerRecreateRequestController implements ControllerDefin
             }
             Pod pod = pods.get(request.namespace(), crr.spec().getPodName());
             CrrPlan plan = CrrDecision.decide(crr, pod, Instant.now());
-            ctx.plans().record(NAME, request, plan.reason(), plan);
+            ctx.plans().record(NAME, request, plan.debugSummary());
             Future<Void> written = plan.isEmpty() ? Future.succeededFuture()
                     : ctx.kube().write(() -> {
                         writer.apply(crr, pod, plan);

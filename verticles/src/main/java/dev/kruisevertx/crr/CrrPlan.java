@@ -1,5 +1,7 @@
 package dev.kruisevertx.crr;
 
+import dev.kruisevertx.controller.PlanSummary;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -36,6 +38,19 @@ public record CrrPlan(List<Step> steps, Duration requeueAfter, String reason) {
 
     public CrrPlan {
         steps = List.copyOf(steps);
+    }
+
+    /**
+     * The view on {@code /debug/plans}: the reason and the kind of each write, without messages or the synced
+     * container statuses.
+     */
+    public PlanSummary debugSummary() {
+        PlanSummary.Builder b = PlanSummary.builder(reason);
+        steps.forEach(step -> b.action(step.kind().name()));
+        if (requeueAfter != null && !requeueAfter.isZero()) {
+            b.count("requeueAfterSeconds", requeueAfter.toSeconds());
+        }
+        return b.build();
     }
 
     public boolean isEmpty() {

@@ -21,11 +21,15 @@ public final class DemoCommand {
     @Option(names = "--api-port", defaultValue = "0", description = "Port of the embedded API server (0 picks one).")
     int apiPort;
 
-    @Option(names = "--metrics-addr", defaultValue = ":8080", description = "As the manager's. Default: ${DEFAULT-VALUE}")
+    // Loopback: the demo is for this machine only (the manager in a cluster binds all interfaces).
+    @Option(names = "--metrics-addr", defaultValue = "127.0.0.1:8080", description = "As the manager's. Default: ${DEFAULT-VALUE}")
     String metricsAddr;
 
-    @Option(names = "--health-probe-addr", defaultValue = ":8000", description = "As the manager's. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--health-probe-addr", defaultValue = "127.0.0.1:8000", description = "As the manager's. Default: ${DEFAULT-VALUE}")
     String healthProbeAddr;
+
+    @Option(names = "--debug-addr", defaultValue = "127.0.0.1:8090", description = "As the manager's. Default: ${DEFAULT-VALUE}")
+    String debugAddr;
 
     @Option(names = "--feature-gates", defaultValue = "", description = "As the manager's.")
     String featureGates;
@@ -58,7 +62,7 @@ public final class DemoCommand {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--timeout: " + e.getMessage(), e);
         }
-        return new DemoOptions(nodes, kubeconfigOut, apiPort, metricsAddr, healthProbeAddr, featureGates, samples,
-                untilReady, t);
+        return new DemoOptions(nodes, kubeconfigOut, apiPort, metricsAddr, healthProbeAddr, debugAddr, featureGates,
+                samples, untilReady, t);
     }
 }

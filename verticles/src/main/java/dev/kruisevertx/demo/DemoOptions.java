@@ -5,5 +5,5 @@ import java.time.Duration;
 
 /** What the demo runs with. */
 public record DemoOptions(int nodes, Path kubeconfigOut, int apiPort, String metricsAddr, String healthProbeAddr,
-                          String featureGates, Path samplesDir, boolean untilReady, Duration timeout) {
+                          String debugAddr, String featureGates, Path samplesDir, boolean untilReady, Duration timeout) {
 }

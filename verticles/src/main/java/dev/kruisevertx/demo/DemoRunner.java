@@ -88,7 +88,8 @@ public final class DemoRunner implements AutoCloseable {
         managerClient = cluster.newClient();
         manager = await(ManagerApp.start(config, managerClient, controllers), "manager start");
         out.println("demo: manager running; webhook on https://127.0.0.1:" + manager.webhookPort()
-                + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort());
+                + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort()
+                + ", /debug/plans on port " + manager.debugPort());
 
         agentClient = cluster.newClient();
         nodeAgents = await(SimNodeAgents.start(clusterVertx, agentClient, cluster.criServers(), AGENT_POLL),
@@ -130,7 +131,8 @@ public final class DemoRunner implements AutoCloseable {
         CommandLine cl = new CommandLine(command);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=" + options.metricsAddr(), "--health-probe-addr=" + options.healthProbeAddr(),
-                "--enable-leader-election=false", "--feature-gates=" + options.featureGates());
+                "--debug-addr=" + options.debugAddr(), "--enable-leader-election=false",
+                "--feature-gates=" + options.featureGates());
         // The webhook runs on localhost next to the embedded API server, which reaches it by URL.
         return command.toConfig(cl.getCommandSpec(), controllers,
                 EmbeddedProduct.localWebhookEnv(System.getenv(), certDir));

@@ -1,5 +1,6 @@
 package dev.kruisevertx.manager;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.kube.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
         description = "kruise-vertx: OpenKruise-compatible application automation on Vert.x.",
         subcommands = {CommandLine.HelpCommand.class})
 public final class KruiseManagerMain {
-    /** Exit codes: 0 ok, 1 runtime failure, 2 bad flags. */
+    /** Exit codes: 0 ok, 1 runtime failure, 2 bad configuration (flags, kubeconfig, a listen address in use). */
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err, System.getenv(), true));
     }
@@ -82,6 +83,9 @@ public final class KruiseManagerMain {
         KubernetesClient client;
         try {
             client = KubeClients.create(config.kubeconfig(), config.restConfigQps(), config.restConfigBurst());
+        } catch (InvalidConfigurationException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
         } catch (RuntimeException e) {
             err.println("error: cannot build a Kubernetes client: " + e.getMessage());
             return 1;
@@ -105,8 +109,7 @@ public final class KruiseManagerMain {
             try {
                 started = starter.get().toCompletionStage().toCompletableFuture();
             } catch (RuntimeException e) {
-                err.println("error: start-up failed: " + e.getMessage());
-                return 1;
+                return startupFailed(e, err);
             }
             CountDownLatch stopped = new CountDownLatch(1);
             if (waitForSignal) {
@@ -129,8 +132,7 @@ public final class KruiseManagerMain {
                 app = started.get();
             } catch (Exception e) {
                 Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-                err.println("error: start-up failed: " + cause.getMessage());
-                return 1;
+                return startupFailed(cause, err);
             }
             if (!waitForSignal) {
                 stopper.apply(app);
@@ -142,6 +144,17 @@ public final class KruiseManagerMain {
                 Thread.currentThread().interrupt();
             }
             return 0;
+        }
+
+        /** Exit 2 when the operator has to change a setting (a taken port, a bad kubeconfig), 1 otherwise. */
+        private static int startupFailed(Throwable cause, PrintStream err) {
+            InvalidConfigurationException configuration = InvalidConfigurationException.in(cause);
+            if (configuration != null) {
+                err.println("error: " + configuration.getMessage());
+                return 2;
+            }
+            err.println("error: start-up failed: " + cause.getMessage());
+            return 1;
         }
     }
 }

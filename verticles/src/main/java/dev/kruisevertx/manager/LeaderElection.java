@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * Lease-based leader election on {@code coordination.k8s.io/v1} Leases, as controller-runtime does for
@@ -67,11 +68,21 @@ public final class LeaderElection implements AutoCloseable {
         this.client = client;
         this.settings = settings;
         this.listener = listener;
-        Gauge.builder("kruise_manager_is_leader", leader, b -> b.get() ? 1 : 0)
-                .description("Whether this manager currently holds the leader lease").register(registry);
+        registerLeaderGauge(registry, leader::get);
         this.slowPath = Counter.builder("leader_election_slowpath")
                 .description("Leader elections that had to wait for or take over another holder's lease")
                 .tag("name", settings.name()).register(registry);
+    }
+
+    /**
+     * {@code kruise_manager_is_leader}: 1 while this replica acts as the leader. Registered at start-up whether or not
+     * election is on, as OpenKruise does, so dashboards and alerts always find the series.
+     */
+    public static void registerLeaderGauge(MeterRegistry registry, BooleanSupplier leading) {
+        // Strong reference: Micrometer holds a gauge's object weakly, and a lambda has no other owner.
+        Gauge.builder("kruise_manager_is_leader", leading, l -> l.getAsBoolean() ? 1 : 0).strongReference(true)
+                .description("Whether this manager acts as the leader (holds the lease, or leader election is off)")
+                .register(registry);
     }
 
     public boolean isLeader() {

@@ -4,6 +4,7 @@ import dev.kruisevertx.bus.InstrumentedVertx;
 import dev.kruisevertx.cache.CacheEventBus;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.cache.WatchCacheOptions;
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.PlanRecorder;
@@ -22,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
@@ -50,7 +52,8 @@ public final class ManagerApp {
     private final LeaderElection election;
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private int[] ports = {-1, -1};
+    private final MetricsAccessReview metricsAccess;
+    private HttpEndpoints.Ports ports = new HttpEndpoints.Ports(-1, -1, -1);
 
     private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
         this.config = config;
@@ -82,6 +85,8 @@ public final class ManagerApp {
             }, registry);
         } else {
             this.election = null;
+            // Without election this replica is the leader from the start.
+            LeaderElection.registerLeaderGauge(registry, () -> true);
         }
         this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
                 () -> !closed.get() && (election == null || election.isLeader()));
@@ -110,24 +115,42 @@ public final class ManagerApp {
         readiness.add("webhook-ready", () -> webhook.readiness() != null && webhook.readiness().isReady() ? null
                 : "webhook not ready" + (webhook.readiness() == null || webhook.readiness().lastProblem() == null
                 ? "" : ": " + webhook.readiness().lastProblem()));
-        this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness, instrumented.eventBusMetrics(), plans,
-                supervisor::view);
+        this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness,
+                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view));
+        this.metricsAccess = config.metricsSecure() ? new MetricsAccessReview(client, kube) : null;
+    }
+
+    /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
+    private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
+        if (!config.metricsSecure()) {
+            return Future.succeededFuture(HttpEndpoints.MetricsSecurity.NONE);
+        }
+        return vertx.executeBlocking(() -> new HttpEndpoints.MetricsSecurity(
+                MetricsCertificates.load(config.metricsCertDir()), metricsAccess));
     }
 
     /** Builds and starts a manager on the given client; fails with a clear message when something is wrong. */
     public static Future<ManagerApp> start(ManagerConfig config, KubernetesClient client,
                                            List<ControllerDefinition> controllers) {
         ManagerApp app = new ManagerApp(config, client, controllers);
-        return app.endpoints.start(config.metricsAddr(), config.healthProbeAddr())
+        // Contextless, like close(): a failed start closes this Vert.x, whose event loops then run no listener.
+        Promise<ManagerApp> started = Promise.promise();
+        app.metricsSecurity()
+                .compose(security -> app.endpoints.start(config.metricsAddr(), config.healthProbeAddr(),
+                        config.debugAddr(), security))
                 .compose(ports -> {
                     app.ports = ports;
-                    LOG.info("serving /metrics on port {} and /healthz,/readyz on port {}", ports[0], ports[1]);
+                    LOG.info("serving /metrics on {} port {}, /healthz,/readyz on port {}, /debug/* on {}",
+                            config.metricsSecure() ? "HTTPS (TokenReview and SubjectAccessReview)" : "HTTP",
+                            ports.metrics(), ports.health(), config.debugAddr().disabled() ? "no port"
+                                    : config.debugAddr().host() + ":" + ports.debug());
                     // Pods back the webhook's lookups; then, as OpenKruise does, controllers start only once the
                     // webhook serves with synced certificates.
                     return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
                 })
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
-                .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(new IllegalStateException(
+                .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(
+                        e instanceof InvalidConfigurationException ? e : new IllegalStateException(
                         "webhook did not become ready within --webhook-initialize-timeout "
                                 + config.webhookInitializeTimeout().toSeconds() + "s: " + e.getMessage(), e))))
                 .compose(v -> {
@@ -143,7 +166,14 @@ public final class ManagerApp {
                     }
                     return app;
                 })
-                .recover(e -> app.close().transform(ignored -> Future.failedFuture(e)));
+                .onComplete(ar -> {
+                    if (ar.succeeded()) {
+                        started.complete(app);
+                    } else {
+                        app.close().onComplete(ignored -> started.fail(ar.cause()));
+                    }
+                });
+        return started.future();
     }
 
     public Vertx vertx() {
@@ -175,11 +205,16 @@ public final class ManagerApp {
     }
 
     public int metricsPort() {
-        return ports[0];
+        return ports.metrics();
     }
 
     public int healthPort() {
-        return ports[1];
+        return ports.health();
+    }
+
+    /** The port of /debug/* (-1 when disabled). */
+    public int debugPort() {
+        return ports.debug();
     }
 
     /** Stops controllers first (releasing the lease), then the cache and endpoints, then Vert.x. */
@@ -190,7 +225,10 @@ public final class ManagerApp {
         if (election != null) {
             election.close();
         }
-        return supervisor.stopLeading()
+        // Contextless: when close() runs on one of this Vert.x's event loops (a failed start-up), listeners bound to
+        // that loop would never run once it stops, and the caller would wait for ever.
+        Promise<Void> stopped = Promise.promise();
+        supervisor.stopLeading()
                 .eventually(() -> {
                     supervisor.close();
                     // Stopping informers closes their watches over HTTP: worker thread, not the event loop.
@@ -199,10 +237,14 @@ public final class ManagerApp {
                         return null;
                     }).eventually(endpoints::close);
                 })
-                .eventually(() -> {
+                .onComplete(ignored -> {
                     kube.close();
-                    return vertx.close();
-                })
-                .onComplete(ar -> LOG.info("manager stopped"));
+                    // Closed from a thread of its own, so the completion is heard after the event loops stop.
+                    new Thread(() -> vertx.close().onComplete(ar -> {
+                        LOG.info("manager stopped");
+                        stopped.complete();
+                    }), "manager-close").start();
+                });
+        return stopped.future();
     }
 }

@@ -31,8 +31,23 @@ public class ManagerCommand {
     @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file; in-cluster config or $KUBECONFIG when unset.")
     Path kubeconfig;
 
-    @Option(names = "--metrics-addr", defaultValue = ":8080", description = "Address of /metrics and /debug/* (\"0\" disables). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--metrics-addr", defaultValue = ":8080", description = "Address of /metrics (\"0\" disables). Default: ${DEFAULT-VALUE}")
     String metricsAddr;
+
+    @Option(names = "--metrics-secure", arity = "0..1", defaultValue = "false", fallbackValue = "true",
+            description = "Serve /metrics over HTTPS, only to callers whose bearer token passes a TokenReview and who "
+                    + "may get the non-resource URL /metrics (SubjectAccessReview), as controller-runtime's secure "
+                    + "metrics serving. Default: ${DEFAULT-VALUE}")
+    boolean metricsSecure;
+
+    @Option(names = "--metrics-cert-dir", paramLabel = "DIR",
+            description = "With --metrics-secure: a directory with tls.crt and tls.key; a certificate is made at start when unset.")
+    Path metricsCertDir;
+
+    @Option(names = "--debug-addr", defaultValue = "127.0.0.1:8090",
+            description = "Address of /debug/eventbus, /debug/controllers and /debug/plans; loopback by default, as "
+                    + "OpenKruise's chart binds pprof (\"0\" disables). Default: ${DEFAULT-VALUE}")
+    String debugAddr;
 
     @Option(names = "--health-probe-addr", defaultValue = ":8000", description = "Address of /healthz and /readyz. Default: ${DEFAULT-VALUE}")
     String healthProbeAddr;
@@ -193,9 +208,15 @@ public class ManagerCommand {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("webhook environment: " + e.getMessage(), e);
         }
-        return new ManagerConfig(kubeconfig,
-                ListenAddress.parse("--metrics-addr", metricsAddr),
-                ListenAddress.parse("--health-probe-addr", healthProbeAddr),
+        ListenAddress metrics = ListenAddress.parse("--metrics-addr", metricsAddr);
+        ListenAddress probes = ListenAddress.parse("--health-probe-addr", healthProbeAddr);
+        ListenAddress debug = ListenAddress.parse("--debug-addr", debugAddr);
+        ListenAddress.requireDistinct(metrics, probes, debug,
+                new ListenAddress(webhook.bindHost(), webhook.port(), false, "WEBHOOK_PORT " + webhook.port()));
+        if (metricsCertDir != null && !metricsSecure) {
+            throw new IllegalArgumentException("--metrics-cert-dir needs --metrics-secure");
+        }
+        return new ManagerConfig(kubeconfig, metrics, probes, debug, metricsSecure, metricsCertDir,
                 enableLeaderElection, election,
                 duration("--sync-period", syncPeriod),
                 duration("--controller-cache-sync-timeout", cacheSyncTimeout),

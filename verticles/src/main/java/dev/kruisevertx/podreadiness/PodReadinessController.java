@@ -49,11 +49,11 @@ public final class PodReadinessController implements ControllerDefinition {
                 if (cached == null) {
                     ctx.plans().forget(NAME, request);
                 } else {
-                    ctx.plans().record(NAME, request, plan.reason(), plan);
+                    ctx.plans().record(NAME, request, plan.debugSummary());
                 }
                 return Future.succeededFuture(Result.done());
             }
-            ctx.plans().record(NAME, request, plan.reason(), plan);
+            ctx.plans().record(NAME, request, plan.debugSummary());
             return ctx.kube().write(() -> {
                 // editStatus reads the live pod first, so a condition another writer added meanwhile is kept
                 // and a second reconcile before the cache catches up changes nothing.

@@ -1,5 +1,7 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.controller.PlanSummary;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -46,6 +48,20 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
             return this;
         }
         return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d);
+    }
+
+    /** This plan as {@code /debug/plans} shows it: one line per action, naming pods, ordinals and revisions. */
+    public PlanSummary debugSummary() {
+        PlanSummary.Builder b = PlanSummary.builder(summary);
+        creates.forEach(c -> b.action("create pod " + c.name() + " (ordinal " + c.ordinal() + ") at revision "
+                + c.revision()));
+        deletes.forEach(d -> b.action("delete pod " + d.name() + " (" + d.reason() + ")"));
+        inPlace.forEach(name -> b.action("update pod " + name + " in place to the update revision"));
+        resize.forEach(name -> b.action("expand the PVCs of pod " + name));
+        if (requeueAfter != null && !requeueAfter.isZero()) {
+            b.count("requeueAfterSeconds", requeueAfter.toSeconds());
+        }
+        return b.build();
     }
 
     public boolean isEmpty() {

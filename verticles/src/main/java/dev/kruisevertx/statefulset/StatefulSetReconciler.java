@@ -883,6 +883,7 @@ final class StatefulSetReconciler implements Reconciler {
     }
 
     private void record(Request request, String summary, StatefulSetPlan plan) {
-        ctx.plans().record(StatefulSetController.NAME, request, summary, plan == null ? summary : plan);
+        ctx.plans().record(StatefulSetController.NAME, request,
+                plan == null ? dev.kruisevertx.controller.PlanSummary.of(summary) : plan.debugSummary());
     }
 }

@@ -326,6 +326,47 @@ class ChartRenderTest {
     }
 
     @Test
+    void secureMetricsIsAnOptionWithTheRbacItNeeds() throws Exception {
+        Set<String> reviews = Set.of("authentication.k8s.io/tokenreviews:create",
+                "authorization.k8s.io/subjectaccessreviews:create");
+        // Off by default, as OpenKruise serves /metrics: no flag, no review rights, no reader role.
+        List<String> defaultArgs = strings(defaults.get("Deployment", "kruise-controller-manager").path("spec")
+                .path("template").path("spec").path("containers").get(0).path("args"));
+        assertFalse(defaultArgs.contains("--metrics-secure"));
+        assertFalse(parseManagerArgs(defaultArgs).metricsSecure());
+        Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(reviews.stream().noneMatch(manager::contains), manager.toString());
+
+        HelmChart.Rendered on = chart.template("manager.metrics.secure=true", "serviceMonitor.enabled=true");
+        chart.lint("manager.metrics.secure=true", "serviceMonitor.enabled=true");
+        List<String> args = strings(on.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0).path("args"));
+        assertTrue(args.contains("--metrics-secure"), args.toString());
+        assertTrue(parseManagerArgs(args).metricsSecure());
+        Set<String> secureManager = rules(on.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(secureManager.containsAll(reviews), secureManager.toString());
+        assertEquals(Set.of(), difference(secureManager, manager, reviews), "only the two review rules are added");
+        JsonNode reader = on.get("ClusterRole", "kruise-metrics-reader");
+        assertEquals(1, reader.path("rules").size());
+        assertEquals(List.of("/metrics"), strings(reader.path("rules").get(0).path("nonResourceURLs")));
+        assertEquals(List.of("get"), strings(reader.path("rules").get(0).path("verbs")));
+        JsonNode endpoint = on.get("ServiceMonitor", "kruise-manager").path("spec").path("endpoints").get(0);
+        assertEquals("https", endpoint.path("scheme").asText());
+        assertEquals("/var/run/secrets/kubernetes.io/serviceaccount/token", endpoint.path("bearerTokenFile").asText());
+        assertTrue(endpoint.path("tlsConfig").path("insecureSkipVerify").asBoolean());
+        JsonNode plainEndpoint = chart.template("serviceMonitor.enabled=true").get("ServiceMonitor", "kruise-manager")
+                .path("spec").path("endpoints").get(0);
+        assertTrue(plainEndpoint.path("scheme").isMissingNode(), "plain HTTP by default: " + plainEndpoint);
+    }
+
+    private static Set<String> difference(Set<String> after, Set<String> before, Set<String> expected) {
+        Set<String> added = new TreeSet<>(after);
+        added.removeAll(before);
+        added.removeAll(expected);
+        return added;
+    }
+
+    @Test
     void valuesChangePortsNamespaceAndReplicas() throws Exception {
         HelmChart.Rendered custom = chart.template("manager.replicas=3", "manager.metrics.port=9090",
                 "manager.healthProbe.port=9091", "manager.webhook.port=9443", "installation.namespace=kruise",

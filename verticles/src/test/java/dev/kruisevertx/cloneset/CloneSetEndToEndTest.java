@@ -103,7 +103,7 @@ class CloneSetEndToEndTest {
         CommandLine cl = new CommandLine(command);
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false",
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=0", "--enable-leader-election=false",
                 "--webhook-initialize-timeout=" + WEBHOOK_INITIALIZE_TIMEOUT.toSeconds() + "s");
         return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(), certDir()));
     }

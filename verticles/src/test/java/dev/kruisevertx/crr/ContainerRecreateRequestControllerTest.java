@@ -56,7 +56,7 @@ class ContainerRecreateRequestControllerTest {
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = new CommandLine(command);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--enable-leader-election=false");
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=0", "--enable-leader-election=false");
         ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(
                 Map.of(), java.nio.file.Files.createTempDirectory("crr-webhook-certs")));
         manager = ManagerApp.start(config, KubeClients.forTest(client.getConfiguration()), controllers)

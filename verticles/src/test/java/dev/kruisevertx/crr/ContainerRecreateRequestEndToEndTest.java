@@ -56,7 +56,7 @@ class ContainerRecreateRequestEndToEndTest {
     @BeforeAll
     static void start() throws Exception {
         Path dir = Files.createTempDirectory("crr-e2e");
-        product = new DemoRunner(new DemoOptions(2, dir.resolve("kubeconfig"), 0, "127.0.0.1:0", "127.0.0.1:0", "",
+        product = new DemoRunner(new DemoOptions(2, dir.resolve("kubeconfig"), 0, "127.0.0.1:0", "127.0.0.1:0", "0", "",
                 null, true, Duration.ofSeconds(60)), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         product.start();
         client = product.cluster().client();

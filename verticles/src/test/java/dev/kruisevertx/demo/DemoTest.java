@@ -48,7 +48,7 @@ class DemoTest {
     void untilReadyExitsZeroOnceTheSamplesConverge(@TempDir Path dir) throws Exception {
         Path kubeconfig = dir.resolve("kubeconfig");
         Run r = demo("--until-ready", "--timeout=120s", "--metrics-addr=127.0.0.1:0",
-                "--health-probe-addr=127.0.0.1:0", "--kubeconfig-out=" + kubeconfig);
+                "--health-probe-addr=127.0.0.1:0", "--debug-addr=127.0.0.1:0", "--kubeconfig-out=" + kubeconfig);
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: applied pod default/sample-pod"), r.out());
         // The CloneSet sample rolls nginx 1.25 -> 1.26 in place in partition steps 80% -> 40% -> 0.
@@ -91,7 +91,7 @@ class DemoTest {
                       image: nginx
                 """);
         Run r = demo("--until-ready", "--timeout=3s", "--samples=" + samples, "--metrics-addr=0",
-                "--health-probe-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
+                "--health-probe-addr=0", "--debug-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: STUCK pod default/nowhere"), r.out());
         assertTrue(r.err().contains("did not converge within 3s"), r.err());

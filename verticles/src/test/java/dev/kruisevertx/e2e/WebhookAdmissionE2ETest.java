@@ -51,7 +51,7 @@ class WebhookAdmissionE2ETest {
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = new CommandLine(command);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=0", "--health-probe-addr=0", "--enable-leader-election=false");
+        cl.parseArgs("--metrics-addr=0", "--health-probe-addr=0", "--debug-addr=0", "--enable-leader-election=false");
         ManagerConfig config = command.toConfig(cl.getCommandSpec(), controllers,
                 EmbeddedProduct.localWebhookEnv(Map.of(), certs));
         managerClient = fixture.cluster().newClient();

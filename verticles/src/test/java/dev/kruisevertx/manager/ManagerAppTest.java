@@ -118,15 +118,42 @@ class ManagerAppTest {
         assertTrue(body.contains("controller_runtime_reconcile_total{controller=\"podreadiness\",result=\"success\"}"), body);
         assertTrue(body.contains("kruise_controller_running{controller=\"widget\"} 0"), body);
 
-        JsonObject bus = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/eventbus").body());
+        // The debug views have a listener of their own (loopback by default), not the metrics one.
+        assertEquals(404, TestManagers.get(app.metricsPort(), "/debug/plans").statusCode());
+        JsonObject bus = new JsonObject(TestManagers.get(app.debugPort(), "/debug/eventbus").body());
         assertTrue(bus.fieldNames().stream().anyMatch(a -> a.contains("Pod")), bus.encodePrettily());
-        JsonObject controllersView = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/controllers").body());
+        JsonObject controllersView = new JsonObject(TestManagers.get(app.debugPort(), "/debug/controllers").body());
         assertEquals("MISSING_CRD", controllersView.getJsonObject("widget").getString("state"));
-        JsonObject plans = new JsonObject(TestManagers.get(app.metricsPort(), "/debug/plans?controller=podreadiness").body());
-        assertTrue(plans.getJsonObject("podreadiness").containsKey("default/gated"), plans.encodePrettily());
+        JsonObject plans = new JsonObject(TestManagers.get(app.debugPort(), "/debug/plans?controller=podreadiness").body());
+        assertTrue(plans.getJsonArray("items").stream().map(JsonObject.class::cast)
+                .anyMatch(i -> i.getString("controller").equals("podreadiness") && i.getString("object").equals("default/gated")),
+                plans.encodePrettily());
 
         assertEquals("ok", TestManagers.get(app.healthPort(), "/healthz").body());
         HttpResponse<String> ready = TestManagers.get(app.healthPort(), "/readyz?verbose");
         assertEquals(200, ready.statusCode(), ready.body());
+    }
+
+    @Test
+    void leadershipIsExportedWhenElectionIsOffAndProbesAnswerPerCheck() throws Exception {
+        app = TestManagers.start(client, List.of(new PodReadinessController()), "--enable-leader-election=false");
+
+        // Without election this replica leads; OpenKruise registers the gauge at start either way.
+        String metrics = TestManagers.get(app.metricsPort(), "/metrics").body();
+        assertTrue(metrics.contains("\nkruise_manager_is_leader 1.0\n"), metrics);
+
+        // One check by name, as controller-runtime serves them; an unknown name is not "healthy".
+        HttpResponse<String> one = TestManagers.get(app.healthPort(), "/readyz/informers-synced");
+        assertEquals(200, one.statusCode(), one.body());
+        assertEquals("ok", one.body());
+        assertEquals(200, TestManagers.get(app.healthPort(), "/readyz/webhook-ready").statusCode());
+        assertEquals(200, TestManagers.get(app.healthPort(), "/healthz/ping").statusCode());
+        for (String unknown : List.of("/readyz/anything", "/readyz/informers-synced/x", "/healthz/nope")) {
+            HttpResponse<String> missing = TestManagers.get(app.healthPort(), unknown);
+            assertEquals(404, missing.statusCode(), unknown + ": " + missing.body());
+        }
+        assertEquals("ok", TestManagers.get(app.healthPort(), "/readyz/").body(), "a trailing slash is the whole set");
+        String excluded = TestManagers.get(app.healthPort(), "/readyz?verbose&exclude=webhook-ready").body();
+        assertTrue(excluded.contains("[+]webhook-ready excluded: ok"), excluded);
     }
 }

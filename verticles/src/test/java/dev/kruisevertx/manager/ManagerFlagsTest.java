@@ -60,6 +60,20 @@ class ManagerFlagsTest {
         assertEquals(50, c.restConfigBurst());
         assertEquals(3, c.settings().workers().get("podreadiness"));
         assertFalse(c.cacheMutationDetector());
+        // Not OpenKruise flags: debug views on loopback, /metrics open as OpenKruise serves it.
+        assertEquals("127.0.0.1", c.debugAddr().host());
+        assertEquals(8090, c.debugAddr().port());
+        assertFalse(c.metricsSecure());
+    }
+
+    @Test
+    void metricsCertDirNeedsMetricsSecure() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--metrics-cert-dir=/etc/certs"))
+                .getMessage().contains("--metrics-cert-dir needs --metrics-secure"));
+        ManagerConfig c = parse("--metrics-secure", "--metrics-cert-dir=/etc/certs");
+        assertTrue(c.metricsSecure());
+        assertEquals(java.nio.file.Path.of("/etc/certs"), c.metricsCertDir());
+        assertTrue(parse("--debug-addr=0").debugAddr().disabled());
     }
 
     @Test

@@ -26,7 +26,8 @@ final class TestManagers {
     }
 
     static ManagerConfig config(List<ControllerDefinition> controllers, String... extraArgs) {
-        List<String> args = new ArrayList<>(List.of("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0"));
+        List<String> args = new ArrayList<>(List.of("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0",
+                "--debug-addr=127.0.0.1:0"));
         args.addAll(List.of(extraArgs));
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = ManagerCommand.commandLine(command, controllers);

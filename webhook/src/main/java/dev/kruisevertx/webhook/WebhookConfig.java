@@ -177,6 +177,30 @@ public record WebhookConfig(
         return host != null ? host : serviceName + "." + namespace + ".svc";
     }
 
+    /**
+     * The interface the HTTPS server binds: WEBHOOK_HOST when it is a loopback address (a webhook advertised on
+     * loopback is reachable there only, as in {@code demo}), else all interfaces (in a cluster the Service reaches
+     * the pod's IP; outside, WEBHOOK_HOST may be a name for any of the machine's addresses).
+     */
+    public String bindHost() {
+        return host != null && isLoopback(host) ? host : "0.0.0.0";
+    }
+
+    private static boolean isLoopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        // Literals only: a host name would need a DNS lookup, and names are not bound to loopback here.
+        if (!host.matches("[0-9.]+") && !host.contains(":")) {
+            return false;
+        }
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     public WebhookConfig withInitializeTimeout(Duration timeout) {
         return new WebhookConfig(namespace, serviceName, secretName, host, port, certDir, certWriter, renewBefore,
                 certValidity, caValidity, caMinRemaining, timeout, maxBodyBytes, resyncPeriod, kruisePodReadinessGate);

@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.certs.CertWriter;
@@ -12,6 +13,7 @@ import dev.kruisevertx.webhook.server.WebhookServerVerticle;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 
 import org.slf4j.Logger;
@@ -39,6 +41,7 @@ public final class WebhookVerticle extends VerticleBase {
     private CertSyncController sync;
     private WebhookReadiness readiness;
     private volatile WebhookServerVerticle server;
+    private final Promise<Void> readyOrNot = Promise.promise();
     private Future<Void> ready;
 
     /**
@@ -46,7 +49,7 @@ public final class WebhookVerticle extends VerticleBase {
      */
     public WebhookVerticle(WebhookConfig config, KubernetesClient client, AdmissionRegistry admission,
                            ConversionRegistry conversion, MeterRegistry registry, boolean externalCerts) {
-        this(config, client, admission, conversion, registry, externalCerts, "0.0.0.0", Clock.systemUTC());
+        this(config, client, admission, conversion, registry, externalCerts, config.bindHost(), Clock.systemUTC());
     }
 
     public WebhookVerticle(WebhookConfig config, KubernetesClient client, AdmissionRegistry admission,
@@ -72,8 +75,16 @@ public final class WebhookVerticle extends VerticleBase {
                 admission::paths,
                 this::serve);
         sync.firstSync().onSuccess(readiness::certificatesSynced);
-        ready = readiness.awaitReady(config.initializeTimeout()).recover(e -> Future.failedFuture(
-                e.getMessage() + (sync.lastError() == null ? "" : "; last certificate sync error: " + sync.lastError())));
+        readiness.awaitReady(config.initializeTimeout()).recover(e -> Future.failedFuture(
+                e.getMessage() + (sync.lastError() == null ? "" : "; last certificate sync error: " + sync.lastError())))
+                .onComplete(ar -> {
+                    if (ar.succeeded()) {
+                        readyOrNot.tryComplete();
+                    } else {
+                        readyOrNot.tryFail(ar.cause());
+                    }
+                });
+        ready = readyOrNot.future();
         sync.trigger();
         vertx.executeBlocking(() -> {
             sync.watch(client);
@@ -94,7 +105,13 @@ public final class WebhookVerticle extends VerticleBase {
         }
         WebhookServerVerticle verticle = new WebhookServerVerticle(bindHost, config.port(), config.maxBodyBytes(),
                 admission, conversion, metrics, bundle);
-        return vertx.deployVerticle(verticle).onSuccess(id -> server = verticle);
+        return vertx.deployVerticle(verticle).onSuccess(id -> server = verticle).onFailure(e -> {
+            InvalidConfigurationException named = InvalidConfigurationException.in(e);
+            if (named != null) {
+                // The port is taken or not ours to bind: waiting out the initialize timeout would not help.
+                readyOrNot.tryFail(named);
+            }
+        });
     }
 
     @Override

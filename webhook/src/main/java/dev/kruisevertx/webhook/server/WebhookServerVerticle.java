@@ -2,6 +2,7 @@ package dev.kruisevertx.webhook.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.cli.ListenError;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
@@ -81,7 +82,9 @@ public final class WebhookServerVerticle extends VerticleBase {
         return vertx.executeBlocking(() -> {
             Json.warmUp();
             return null;
-        }).compose(v -> vertx.createHttpServer(options).requestHandler(router).listen()).onSuccess(s -> {
+        }).compose(v -> vertx.createHttpServer(options).requestHandler(router).listen()
+                .recover(e -> Future.failedFuture(ListenError.explain("WEBHOOK_PORT " + port
+                        + " (the webhook's HTTPS listener on " + bindHost + ":" + port + ")", e)))).onSuccess(s -> {
             server = s;
             LOG.info("Webhook server listening on https://{}:{}", bindHost, s.actualPort());
         });

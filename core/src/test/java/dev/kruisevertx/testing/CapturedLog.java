@@ -3,8 +3,10 @@ package dev.kruisevertx.testing;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
 import java.util.List;
@@ -13,7 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * Records what one class logs (through SLF4J, on log4j2 in tests), for tests of what is logged and how:
- * {@code try (CapturedLog log = CapturedLog.of(Foo.class)) {...}}.
+ * {@code try (CapturedLog log = CapturedLog.of(Foo.class)) {...}}. What is logged still reaches the configured
+ * appenders too, and closing restores the logger configuration as it was.
  */
 public final class CapturedLog extends AbstractAppender implements AutoCloseable {
     /** One logged event: its level, formatted message and whether it carried a throwable (a stack trace). */
@@ -24,19 +27,39 @@ public final class CapturedLog extends AbstractAppender implements AutoCloseable
         }
     }
 
-    private final Logger logger;
+    private final LoggerContext context;
+    private final String loggerName;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
+    private LoggerConfig attachedTo;
+    private boolean createdConfig;
 
-    private CapturedLog(Logger logger) {
-        super("captured-" + logger.getName(), null, null, true, Property.EMPTY_ARRAY);
-        this.logger = logger;
+    private CapturedLog(LoggerContext context, String loggerName) {
+        super("captured-" + loggerName + "-" + System.nanoTime(), null, null, true, Property.EMPTY_ARRAY);
+        this.context = context;
+        this.loggerName = loggerName;
     }
 
     public static CapturedLog of(Class<?> source) {
-        CapturedLog log = new CapturedLog((Logger) LogManager.getLogger(source));
+        CapturedLog log = new CapturedLog((LoggerContext) LogManager.getContext(false), source.getName());
         log.start();
-        log.logger.addAppender(log);
+        log.attach();
         return log;
+    }
+
+    private synchronized void attach() {
+        Configuration config = context.getConfiguration();
+        LoggerConfig current = config.getLoggerConfig(loggerName);
+        if (current.getName().equals(loggerName)) {
+            attachedTo = current;
+        } else {
+            // A config of its own for the class, additive so the usual appenders still get everything (the root
+            // config's additivity, which log4j's Logger.addAppender would copy, is false).
+            attachedTo = new LoggerConfig(loggerName, current.getLevel(), true);
+            config.addLogger(loggerName, attachedTo);
+            createdConfig = true;
+        }
+        attachedTo.addAppender(this, null, null);
+        context.updateLoggers();
     }
 
     @Override
@@ -54,8 +77,15 @@ public final class CapturedLog extends AbstractAppender implements AutoCloseable
     }
 
     @Override
-    public void close() {
-        logger.removeAppender(this);
+    public synchronized void close() {
+        if (attachedTo != null) {
+            attachedTo.removeAppender(getName());
+            if (createdConfig) {
+                context.getConfiguration().removeLogger(loggerName);
+            }
+            context.updateLoggers();
+            attachedTo = null;
+        }
         stop();
     }
 }

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * object as it enters the cache and compares it with the live cached instance, periodically and on
  * {@link #check()}. A difference means some caller modified a shared cached object, which corrupts every
  * other reader's view and the optimistic-locking resourceVersion. Each mutation is reported once:
- * an ERROR log naming kind, namespace and name with the JSON patch of the change, and the counter
- * {@value #METRIC}{kind}.
+ * an ERROR log naming kind, namespace and name with the changed paths (operation and JSON pointer, never the
+ * values: a mutated env value or secret must not reach the log), and the counter {@value #METRIC}{kind}.
  */
 public final class CacheMutationDetector implements AutoCloseable {
     public static final String METRIC = "kruise_cache_mutations_total";
@@ -34,11 +34,14 @@ public final class CacheMutationDetector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CacheMutationDetector.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One detected in-place change of a cached object. */
-    public record Mutation(String kind, String namespace, String name, String patch) {
+    /** At most this many changed paths are listed per object. */
+    static final int MAX_PATHS = 20;
+
+    /** One detected in-place change of a cached object: {@code changes} lists operations and paths, no values. */
+    public record Mutation(String kind, String namespace, String name, String changes) {
         @Override
         public String toString() {
-            return kind + " " + (namespace == null ? "" : namespace + "/") + name + " changed: " + patch;
+            return kind + " " + (namespace == null ? "" : namespace + "/") + name + " changed: " + changes;
         }
     }
 
@@ -154,10 +157,20 @@ public final class CacheMutationDetector implements AutoCloseable {
         return found;
     }
 
+    /** The patch's operations as {@code "replace /spec/replicas"}, without values. */
     private static String diff(String before, String after) {
         try {
             JsonNode patch = JsonDiff.asJson(JSON.readTree(before), JSON.readTree(after));
-            return patch.toString();
+            List<String> ops = new ArrayList<>();
+            for (JsonNode op : patch) {
+                if (ops.size() == MAX_PATHS) {
+                    ops.add("... " + (patch.size() - MAX_PATHS) + " more");
+                    break;
+                }
+                String from = op.path("from").asText("");
+                ops.add(op.path("op").asText() + " " + (from.isEmpty() ? "" : from + " -> ") + op.path("path").asText());
+            }
+            return ops.toString();
         } catch (Exception e) {
             return "(could not compute the difference: " + e.getMessage() + ")";
         }

@@ -152,8 +152,16 @@ public final class ControllerVerticle extends VerticleBase {
             metrics.error.increment();
             metrics.errors.increment();
             if (!stopping) {
-                LOG.warn("controller {}: reconcile of {} failed (retry #{}): {}", definition.name(), key,
-                        queue.numRequeues(key) + 1, String.valueOf(failure.getMessage()), failure);
+                int retry = queue.numRequeues(key) + 1;
+                String expected = ExpectedFailures.reason(failure);
+                if (expected != null) {
+                    // Conflicts, objects gone and a lost lease are part of normal operation: a line, no trace.
+                    LOG.info("controller {}: reconcile of {} will be retried (retry #{}): {}", definition.name(), key,
+                            retry, expected);
+                } else {
+                    LOG.warn("controller {}: reconcile of {} failed (retry #{}): {}", definition.name(), key,
+                            retry, String.valueOf(failure.getMessage()), failure);
+                }
                 queue.addRateLimited(key);
             }
             return;

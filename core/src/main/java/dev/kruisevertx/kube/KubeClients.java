@@ -5,12 +5,16 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.vertx.core.Context;
 
 import java.nio.file.Path;
 
 /**
  * Builds fabric8 clients on the JDK HTTP client. fabric8's default HTTP client is built on Vert.x 4,
  * which cannot share a JVM with this project's Vert.x 5, so every client in the project comes from here.
+ * Building a client blocks (it loads the TLS stack and reads the JDK trust store: seconds on a busy machine), so
+ * these methods refuse to run on a Vert.x event loop: call them from a worker ({@code vertx.executeBlocking}) or a
+ * plain thread.
  */
 public final class KubeClients {
     private KubeClients() {
@@ -22,11 +26,13 @@ public final class KubeClients {
      * saying what is wrong with it.
      */
     public static KubernetesClient create(Path kubeconfig, double qps, int burst) {
+        requireOffEventLoop();
         Config config = kubeconfig != null ? KubeconfigFile.load(kubeconfig) : Config.autoConfigure(null);
         return create(config, qps, burst);
     }
 
     public static KubernetesClient create(Config base, double qps, int burst) {
+        requireOffEventLoop();
         Config config = new ConfigBuilder(base)
                 .withRequestRetryBackoffLimit(3)
                 .build();
@@ -41,10 +47,18 @@ public final class KubeClients {
 
     /** A client for tests and the embedded cluster: no retries, so failures surface at once. */
     public static KubernetesClient forTest(Config base) {
+        requireOffEventLoop();
         Config config = new ConfigBuilder(base).withRequestRetryBackoffLimit(0).build();
         return new KubernetesClientBuilder()
                 .withConfig(config)
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
+    }
+
+    private static void requireOffEventLoop() {
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException("a Kubernetes client was built on the event loop thread "
+                    + Thread.currentThread().getName() + ": building one blocks, build it on a worker (executeBlocking)");
+        }
     }
 }

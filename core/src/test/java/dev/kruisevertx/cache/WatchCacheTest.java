@@ -304,7 +304,10 @@ class WatchCacheTest {
         assertEquals("v1/Pod", m.kind());
         assertEquals("a", m.namespace());
         assertEquals("web-1", m.name());
-        assertTrue(m.patch().contains("hacked"), m.patch());
+        assertEquals("[add /metadata/labels/hacked]", m.changes());
+        // Paths only: a mutated value (an env value, a secret) must not reach the log or the exception.
+        assertFalse(m.toString().contains("yes"), m.toString());
+        assertFalse(e.getMessage().contains("yes"), e.getMessage());
         assertTrue(e.getMessage().contains("a/web-1"), e.getMessage());
         assertEquals(1.0, registry.get(CacheMutationDetector.METRIC).tag("kind", "v1/Pod").counter().count());
 

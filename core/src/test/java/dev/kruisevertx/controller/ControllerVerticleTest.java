@@ -3,14 +3,19 @@ package dev.kruisevertx.controller;
 import dev.kruisevertx.cache.CacheEvent;
 import dev.kruisevertx.cache.CacheEventBus;
 import dev.kruisevertx.features.FeatureGates;
+import dev.kruisevertx.kube.KubeExecutor;
+import dev.kruisevertx.testing.CapturedLog;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -165,6 +172,38 @@ class ControllerVerticleTest {
         }, 1);
         publish(pod("y"));
         await("retried after the throw", () -> attempts.get() == 2);
+    }
+
+    @Test
+    void expectedFailuresAreOneLineAndBugsKeepTheirStackTrace() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            deploy(request -> switch (attempts.incrementAndGet()) {
+                case 1 -> Future.failedFuture(new KubernetesClientException(new StatusBuilder().withCode(409)
+                        .withReason("Conflict").withMessage("Operation cannot be fulfilled on pods \"w\"").build()));
+                case 2 -> Future.failedFuture(new KubeExecutor.NotLeaderException());
+                case 3 -> Future.failedFuture(new IllegalStateException("a bug"));
+                default -> Future.succeededFuture(Result.done());
+            }, 1);
+            publish(pod("w"));
+            await("retried past every failure", () -> attempts.get() == 4);
+            await("three failures logged", () -> log.containing("reconcile of ns/w").size() == 3);
+
+            List<CapturedLog.Line> lines = log.containing("reconcile of ns/w");
+            CapturedLog.Line conflict = lines.get(0);
+            assertEquals(Level.INFO, conflict.level(), lines.toString());
+            assertNull(conflict.thrown(), "a conflict is logged without a stack trace");
+            assertTrue(conflict.message().contains("conflict (409): Operation cannot be fulfilled on pods \"w\""),
+                    conflict.message());
+            CapturedLog.Line notLeader = lines.get(1);
+            assertEquals(Level.INFO, notLeader.level(), lines.toString());
+            assertNull(notLeader.thrown(), "a refused write after a lost lease is logged without a stack trace");
+            assertTrue(notLeader.message().contains("not the leader"), notLeader.message());
+            CapturedLog.Line bug = lines.get(2);
+            assertEquals(Level.WARN, bug.level(), lines.toString());
+            assertNotNull(bug.thrown(), "an unexpected failure keeps its stack trace");
+            assertTrue(bug.message().contains("a bug"), bug.message());
+        }
     }
 
     @Test

@@ -7,6 +7,10 @@ import dev.kruisevertx.sim.api.ApiHttpServer;
 import dev.kruisevertx.sim.api.ApiServer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+
+import java.util.concurrent.TimeUnit;
 
 /** Owns the embedded API server's state: its context is the one thread that touches the object store. */
 final class ApiVerticle extends VerticleBase {
@@ -23,10 +27,10 @@ final class ApiVerticle extends VerticleBase {
     public Future<?> start() {
         // Loading and initialising the JSON, patch and HTTP classes takes long on a busy machine: do it on a
         // worker so the event loop never stalls on it.
-        return vertx.executeBlocking(ApiVerticle::warmUp).compose(v -> startOnContext());
+        return vertx.executeBlocking(this::warmUp).compose(v -> startOnContext());
     }
 
-    private static Void warmUp() throws ClassNotFoundException, java.io.IOException {
+    private Void warmUp() throws Exception {
         ClassLoader loader = ApiVerticle.class.getClassLoader();
         for (String name : new String[]{"dev.kruisevertx.sim.api.ApiHttpServer", "dev.kruisevertx.sim.api.ApiServer",
                 "dev.kruisevertx.sim.api.Patches", "io.fabric8.zjsonpatch.JsonPatch", "dev.kruisevertx.sim.api.Tables",
@@ -36,6 +40,14 @@ final class ApiVerticle extends VerticleBase {
         }
         new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"warm\":[1,\"up\",{\"a\":null}]}");
         java.util.UUID.randomUUID();
+        // The JVM's first server socket loads Netty's channel, pipeline and buffer-pool classes and Vert.x's TLS
+        // engine options inside listen(), on the calling thread: bind and close a throwaway server here, on the
+        // worker, so the real listen() on the event loop finds them loaded.
+        HttpServer probe = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
+                        .setHttp2ClearTextEnabled(false))
+                .requestHandler(req -> req.response().setStatusCode(503).end());
+        probe.listen().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        probe.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         return null;
     }
 

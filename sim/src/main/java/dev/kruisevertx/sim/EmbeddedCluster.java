@@ -40,25 +40,28 @@ public final class EmbeddedCluster {
     private SimNodes nodes;
     private SimCriServers criServers;
 
-    private EmbeddedCluster(Vertx vertx, ApiVerticle verticle, String deploymentId, String url) {
+    private EmbeddedCluster(Vertx vertx, ApiVerticle verticle, String deploymentId, String url, KubernetesClient client) {
         this.vertx = vertx;
         this.verticle = verticle;
         this.deploymentId = deploymentId;
         this.url = url;
-        this.client = KubeClients.forTest(config(url));
+        this.client = client;
     }
 
     /** Starts the API server, installs the CRDs of {@code options.crdDirectory()}, then starts the nodes. */
     public static Future<EmbeddedCluster> start(Vertx vertx, EmbeddedClusterOptions options) {
         ApiVerticle verticle = new ApiVerticle(options);
         return vertx.deployVerticle(verticle).compose(id -> {
-            EmbeddedCluster cluster = new EmbeddedCluster(vertx, verticle, id,
-                    "http://" + options.host() + ":" + verticle.port());
-            return cluster.installCrds(options.crdDirectory())
-                    .compose(v -> cluster.startNodes(options))
-                    .map(cluster)
-                    .recover(e -> cluster.close().transform(x -> Future.failedFuture(e)));
-        });
+            String url = "http://" + options.host() + ":" + verticle.port();
+            // Building a client loads the TLS stack and reads the JDK's trust store: seconds on a busy machine,
+            // so never on the event loop this continuation runs on.
+            return vertx.executeBlocking(() -> KubeClients.forTest(config(url)))
+                    .recover(e -> vertx.undeploy(id).transform(x -> Future.failedFuture(e)))
+                    .map(client -> new EmbeddedCluster(vertx, verticle, id, url, client));
+        }).compose(cluster -> cluster.installCrds(options.crdDirectory())
+                .compose(v -> cluster.startNodes(options))
+                .map(cluster)
+                .recover(e -> cluster.close().transform(x -> Future.failedFuture(e))));
     }
 
     private Future<Void> installCrds(Path dir) {

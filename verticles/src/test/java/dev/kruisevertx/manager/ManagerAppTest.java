@@ -3,13 +3,17 @@ package dev.kruisevertx.manager;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.controller.ControllerVerticle;
 import dev.kruisevertx.controller.EventMapper;
 import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.podreadiness.PodReadinessController;
+import dev.kruisevertx.testing.CapturedLog;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -18,6 +22,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +31,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @EnableKubernetesMockClient(crud = true)
@@ -155,5 +161,34 @@ class ManagerAppTest {
         assertEquals("ok", TestManagers.get(app.healthPort(), "/readyz/").body(), "a trailing slash is the whole set");
         String excluded = TestManagers.get(app.healthPort(), "/readyz?verbose&exclude=webhook-ready").body();
         assertTrue(excluded.contains("[+]webhook-ready excluded: ok"), excluded);
+    }
+
+    @Test
+    void aConflictOnThePodStatusIsRetriedAndLoggedAsOneLine() throws Exception {
+        // Another writer changed the pod between the controller's read and its status write: the API server's 409.
+        Status conflict = new StatusBuilder().withStatus("Failure").withCode(409).withReason("Conflict")
+                .withMessage("Operation cannot be fulfilled on pods \"contended\": the object has been modified").build();
+        String statusPath = "/api/v1/namespaces/default/pods/contended/status";
+        server.expect().patch().withPath(statusPath).andReturn(409, conflict).once();
+        server.expect().put().withPath(statusPath).andReturn(409, conflict).once();
+        try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            app = TestManagers.start(client, List.of(new PodReadinessController()), "--enable-leader-election=false");
+            client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("contended")
+                    .withNamespace("default").endMetadata().withNewSpec().addNewReadinessGate()
+                    .withConditionType("KruisePodReady").endReadinessGate().addNewContainer().withName("c")
+                    .withImage("nginx").endContainer().endSpec().build()).create();
+            TestManagers.await("KruisePodReady=True after the conflict", Duration.ofSeconds(60), () -> {
+                Pod pod = client.pods().inNamespace("default").withName("contended").get();
+                return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
+                        .stream().anyMatch(c -> c.getType().equals("KruisePodReady") && c.getStatus().equals("True"));
+            }, () -> log.lines());
+
+            List<CapturedLog.Line> lines = log.containing("default/contended");
+            assertEquals(1, lines.size(), lines.toString());
+            CapturedLog.Line line = lines.get(0);
+            assertEquals(Level.INFO, line.level(), line.toString());
+            assertNull(line.thrown(), "a conflict is not a stack trace");
+            assertTrue(line.message().contains("podreadiness") && line.message().contains("conflict (409)"), line.message());
+        }
     }
 }

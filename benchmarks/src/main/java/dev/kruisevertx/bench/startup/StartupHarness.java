@@ -9,6 +9,7 @@ import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.RunDirectory;
 import dev.kruisevertx.sim.api.ApiServer;
 import dev.kruisevertx.sim.api.ResourceType;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,9 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import picocli.CommandLine;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * is measured, not admission) with the product installed as the chart installs it, ready pods written straight into
  * the API server, the whole manager started with one controller, and the figures: time until every workload was
  * reconciled once, reconciles per second, the manager's share of the heap (the API server's store lives in the same
- * JVM, so the share is the growth after the manager started).
+ * JVM, so the share is the growth after the manager started). The manager's webhook certificates go to a run
+ * directory ({@value #RUN_DIRECTORY_PREFIX}*) removed on close, or by the next run when this one was killed.
  */
 public final class StartupHarness implements AutoCloseable {
     /** Loads one workload named {@code name} with {@code pods} ready pods; blocking. */
@@ -45,23 +45,46 @@ public final class StartupHarness implements AutoCloseable {
         int reconciled(ApiServer api);
     }
 
+    /** The prefix of the run directories under java.io.tmpdir (the name earlier versions used for the bare cert dir). */
+    public static final String RUN_DIRECTORY_PREFIX = "bench-webhook-certs";
+
     private final Vertx vertx;
-    private final EmbeddedCluster cluster;
+    private final RunDirectory runDir;
+    private EmbeddedCluster cluster;
     private ManagerApp app;
 
-    private StartupHarness(Vertx vertx, EmbeddedCluster cluster) {
+    private StartupHarness(Vertx vertx, RunDirectory runDir) {
         this.vertx = vertx;
-        this.cluster = cluster;
+        this.runDir = runDir;
     }
 
     public static StartupHarness start() throws Exception {
-        Vertx vertx = Vertx.vertx();
-        EmbeddedCluster cluster = EmbeddedCluster.start(vertx, new EmbeddedClusterOptions().setNodes(0).setAdmission(false))
-                .await(60, TimeUnit.SECONDS);
-        StartupHarness harness = new StartupHarness(vertx, cluster);
-        // The manager needs its webhook configurations, CRDs and namespace, as the chart installs them.
-        EmbeddedProduct.install(cluster);
-        return harness;
+        return start(Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** As {@link #start()}, with the run directory under {@code tmpParent}. */
+    public static StartupHarness start(Path tmpParent) throws Exception {
+        StartupHarness harness = new StartupHarness(Vertx.vertx(),
+                RunDirectory.create(tmpParent, RUN_DIRECTORY_PREFIX, RunDirectory.OwnerCheck.PROCESSES));
+        try {
+            harness.cluster = EmbeddedCluster.start(harness.vertx,
+                    new EmbeddedClusterOptions().setNodes(0).setAdmission(false)).await(60, TimeUnit.SECONDS);
+            // The manager needs its webhook configurations, CRDs and namespace, as the chart installs them.
+            EmbeddedProduct.install(harness.cluster);
+            return harness;
+        } catch (Exception | Error e) {
+            try {
+                harness.close();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** The run's directory (the manager's webhook certificates), gone once the harness is closed. */
+    public Path runDirectory() {
+        return runDir.path();
     }
 
     public EmbeddedCluster cluster() {
@@ -146,25 +169,27 @@ public final class StartupHarness implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
+        try {
+            if (app != null) {
+                app.close().await(60, TimeUnit.SECONDS);
+            }
+            if (cluster != null) {
+                cluster.close().await(60, TimeUnit.SECONDS);
+            }
+            vertx.close().await(60, TimeUnit.SECONDS);
+        } finally {
+            runDir.close();
         }
-        cluster.close().await(60, TimeUnit.SECONDS);
-        vertx.close().await(60, TimeUnit.SECONDS);
     }
 
-    private static ManagerConfig managerConfig(List<ControllerDefinition> controllers) {
+    private ManagerConfig managerConfig(List<ControllerDefinition> controllers) {
         ManagerCommand command = new ManagerCommand();
         CommandLine cl = new CommandLine(command);
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=0", "--enable-leader-election=false");
-        try {
-            return command.toConfig(cl.getCommandSpec(), controllers,
-                    EmbeddedProduct.localWebhookEnv(Map.of(), Files.createTempDirectory("bench-webhook-certs")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return command.toConfig(cl.getCommandSpec(), controllers,
+                EmbeddedProduct.localWebhookEnv(Map.of(), runDir.subdirectory("webhook-certs")));
     }
 
     private static long usedHeapAfterGc() throws InterruptedException {

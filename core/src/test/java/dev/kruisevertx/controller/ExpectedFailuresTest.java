@@ -1,0 +1,62 @@
+package dev.kruisevertx.controller;
+
+import dev.kruisevertx.kube.KubeExecutor;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Test;
+
+import java.io.InterruptedIOException;
+import java.util.concurrent.CompletionException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ExpectedFailuresTest {
+    private static KubernetesClientException api(int code, String reason, String message) {
+        Status status = new StatusBuilder().withCode(code).withReason(reason).withMessage(message).build();
+        return new KubernetesClientException(status);
+    }
+
+    @Test
+    void conflictsMissingAndGoneObjectsAndALostLeaseAreExpected() {
+        assertEquals("conflict (409): Operation cannot be fulfilled on pods \"web-0\": the object has been modified",
+                ExpectedFailures.reason(api(409, "Conflict",
+                        "Operation cannot be fulfilled on pods \"web-0\": the object has been modified")));
+        assertEquals("conflict (409): pods \"web-0\" already exists",
+                ExpectedFailures.reason(api(409, "AlreadyExists", "pods \"web-0\" already exists")));
+        assertEquals("not found (404): pods \"web-0\" not found",
+                ExpectedFailures.reason(api(404, "NotFound", "pods \"web-0\" not found")));
+        assertEquals("gone (410)", ExpectedFailures.reason(api(410, "Gone", null)));
+        assertEquals("write refused: this manager is not the leader",
+                ExpectedFailures.reason(new KubeExecutor.NotLeaderException()));
+    }
+
+    @Test
+    void wrappedExpectedFailuresAreRecognised() {
+        Throwable wrapped = new CompletionException(new RuntimeException("worker failed", api(409, "Conflict", "modified")));
+        assertEquals("conflict (409): modified", ExpectedFailures.reason(wrapped));
+        assertTrue(ExpectedFailures.expected(new IllegalStateException(new KubeExecutor.NotLeaderException())));
+    }
+
+    @Test
+    void otherFailuresAreUnexpected() {
+        assertNull(ExpectedFailures.reason(api(422, "Invalid", "spec.replicas: Invalid value")));
+        assertNull(ExpectedFailures.reason(api(500, "InternalError", "etcd is down")));
+        assertNull(ExpectedFailures.reason(api(403, "Forbidden", "pods is forbidden")));
+        assertNull(ExpectedFailures.reason(new KubernetesClientException("timeout", new InterruptedIOException("timed out"))));
+        assertNull(ExpectedFailures.reason(new IllegalStateException("bug")));
+        assertNull(ExpectedFailures.reason(new NullPointerException()));
+        assertFalse(ExpectedFailures.expected(null));
+    }
+
+    @Test
+    void longServerMessagesAreCutAndKeptOnOneLine() {
+        String reason = ExpectedFailures.reason(api(409, "Conflict", "line one\nline two " + "x".repeat(500)));
+        assertFalse(reason.contains("\n"), reason);
+        assertTrue(reason.startsWith("conflict (409): line one line two x"), reason);
+        assertTrue(reason.length() <= "conflict (409): ".length() + ExpectedFailures.MAX_MESSAGE + 3, reason);
+    }
+}

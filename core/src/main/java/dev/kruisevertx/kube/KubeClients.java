@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.vertx.core.Context;
 
+import java.io.File;
 import java.nio.file.Path;
 
 /**
@@ -27,8 +28,22 @@ public final class KubeClients {
      */
     public static KubernetesClient create(Path kubeconfig, double qps, int burst) {
         requireOffEventLoop();
-        Config config = kubeconfig != null ? KubeconfigFile.load(kubeconfig) : Config.autoConfigure(null);
-        return create(config, qps, burst);
+        return create(configFor(kubeconfig, System.getenv("KUBECONFIG")), qps, burst);
+    }
+
+    /**
+     * The configuration the manager and node agent use: {@code --kubeconfig}, else one file named by $KUBECONFIG
+     * (checked as strictly as the flag: fabric8 would fall back to in-cluster defaults for a file without contexts),
+     * else fabric8's discovery (in-cluster, a list in $KUBECONFIG, ~/.kube/config).
+     */
+    static Config configFor(Path kubeconfig, String kubeconfigEnv) {
+        if (kubeconfig != null) {
+            return KubeconfigFile.load(kubeconfig);
+        }
+        if (kubeconfigEnv != null && !kubeconfigEnv.isBlank() && !kubeconfigEnv.contains(File.pathSeparator)) {
+            return KubeconfigFile.load(Path.of(kubeconfigEnv), "$KUBECONFIG");
+        }
+        return Config.autoConfigure(null);
     }
 
     public static KubernetesClient create(Config base, double qps, int burst) {

@@ -33,17 +33,34 @@ public final class KubeconfigFile {
 
     /** A client configuration from the file; an {@link InvalidConfigurationException} naming the file otherwise. */
     public static Config load(Path path) {
+        return load(path, "--kubeconfig");
+    }
+
+    /**
+     * As {@link #load(Path)}, for a file named by {@code setting} (a flag, or {@code $KUBECONFIG}), which every
+     * message names so the operator knows what to fix.
+     */
+    public static Config load(Path file, String setting) {
+        Source path = new Source(setting, file);
         String text = read(path);
         validate(path, parse(path, text));
         return Config.fromKubeconfig(text);
     }
 
-    private static String read(Path path) {
-        if (Files.isDirectory(path)) {
+    /** The file and the setting that named it. */
+    private record Source(String setting, Path path) {
+        @Override
+        public String toString() {
+            return setting + " " + path;
+        }
+    }
+
+    private static String read(Source path) {
+        if (Files.isDirectory(path.path())) {
             throw problem(path, "is a directory, not a kubeconfig file");
         }
         try {
-            return Files.readString(path);
+            return Files.readString(path.path());
         } catch (NoSuchFileException e) {
             throw problem(path, "no such file", e);
         } catch (AccessDeniedException e) {
@@ -53,7 +70,7 @@ public final class KubeconfigFile {
         }
     }
 
-    private static io.fabric8.kubernetes.api.model.Config parse(Path path, String text) {
+    private static io.fabric8.kubernetes.api.model.Config parse(Source path, String text) {
         if (text.isBlank()) {
             throw problem(path, "the file is empty; a kubeconfig needs clusters, users, contexts and a current-context");
         }
@@ -81,7 +98,7 @@ public final class KubeconfigFile {
         return "invalid YAML: " + first + (at.find() ? " (line " + at.group(1) + ", column " + at.group(2) + ")" : "");
     }
 
-    private static void validate(Path path, io.fabric8.kubernetes.api.model.Config config) {
+    private static void validate(Source path, io.fabric8.kubernetes.api.model.Config config) {
         if (config.getKind() != null && !config.getKind().equals("Config")) {
             throw problem(path, "kind is \"" + config.getKind() + "\", expected \"Config\"");
         }
@@ -126,11 +143,11 @@ public final class KubeconfigFile {
         return items.isEmpty() ? "none" : items.stream().map(name).map(n -> "\"" + n + "\"").collect(Collectors.joining(", "));
     }
 
-    private static InvalidConfigurationException problem(Path path, String what) {
-        return new InvalidConfigurationException("--kubeconfig " + path + ": " + what);
+    private static InvalidConfigurationException problem(Source path, String what) {
+        return new InvalidConfigurationException(path + ": " + what);
     }
 
-    private static InvalidConfigurationException problem(Path path, String what, Throwable cause) {
-        return new InvalidConfigurationException("--kubeconfig " + path + ": " + what, cause);
+    private static InvalidConfigurationException problem(Source path, String what, Throwable cause) {
+        return new InvalidConfigurationException(path + ": " + what, cause);
     }
 }

@@ -64,4 +64,37 @@ class KubeClientsTest {
             assertEquals(10, onTestThread.getConfiguration().getMaxConcurrentRequests());
         }
     }
+
+    @Test
+    void aKubeconfigNamedByTheEnvironmentIsCheckedAsTheFlagIs(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path empty = java.nio.file.Files.createFile(dir.resolve("empty"));
+        dev.kruisevertx.cli.InvalidConfigurationException e = assertThrows(
+                dev.kruisevertx.cli.InvalidConfigurationException.class,
+                () -> KubeClients.configFor(null, empty.toString()));
+        // fabric8 alone would quietly fall back to https://kubernetes.default.svc for this file.
+        assertTrue(e.getMessage().startsWith("$KUBECONFIG " + empty + ": the file is empty"), e.getMessage());
+
+        java.nio.file.Path noContexts = dir.resolve("no-contexts");
+        java.nio.file.Files.writeString(noContexts, "apiVersion: v1\nkind: Config\nclusters: []\n");
+        e = assertThrows(dev.kruisevertx.cli.InvalidConfigurationException.class,
+                () -> KubeClients.configFor(null, noContexts.toString()));
+        assertTrue(e.getMessage().startsWith("$KUBECONFIG " + noContexts + ": has no contexts"), e.getMessage());
+
+        // The flag wins over the environment and is named as the flag.
+        e = assertThrows(dev.kruisevertx.cli.InvalidConfigurationException.class,
+                () -> KubeClients.configFor(empty, noContexts.toString()));
+        assertTrue(e.getMessage().startsWith("--kubeconfig " + empty + ": "), e.getMessage());
+
+        java.nio.file.Path good = dir.resolve("good");
+        java.nio.file.Files.writeString(good, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]
+                users: [{name: u, user: {token: t}}]
+                contexts: [{name: x, context: {cluster: c, user: u}}]
+                current-context: x
+                """);
+        assertEquals("https://127.0.0.1:6443/", KubeClients.configFor(null, good.toString()).getMasterUrl());
+    }
 }

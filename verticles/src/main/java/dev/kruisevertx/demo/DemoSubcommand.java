@@ -1,11 +1,12 @@
 package dev.kruisevertx.demo;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 
-/** Runs {@code kruise-manager demo}: exit 0 when done (or on SIGTERM), 1 when stuck or broken, 2 on bad flags. */
+/** Runs {@code kruise-manager demo}: exit 0 when done (or on SIGTERM), 1 when stuck or broken, 2 on bad flags or settings. */
 public final class DemoSubcommand {
     private final DemoCommand command = new DemoCommand();
     private final CommandLine commandLine = new CommandLine(command);
@@ -73,6 +74,12 @@ public final class DemoSubcommand {
             stop.await();
             return 0;
         } catch (Exception e) {
+            InvalidConfigurationException setting = InvalidConfigurationException.in(e);
+            if (setting != null) {
+                // A setting the operator fixes (a taken --metrics-addr port, ...): exit 2, as the manager does.
+                err.println("error: " + setting.getMessage());
+                return 2;
+            }
             err.println("error: demo failed: " + e.getMessage());
             return 1;
         } finally {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.demo;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
@@ -63,6 +64,12 @@ public final class SimNodesSubcommand {
             simNodes = SimNodes.start(client, new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix)
                     .setScheduler(scheduler));
         } catch (RuntimeException e) {
+            InvalidConfigurationException setting = InvalidConfigurationException.in(e);
+            if (setting != null) {
+                // A setting the operator fixes (an unusable kubeconfig): exit 2, as the manager does.
+                err.println("error: " + setting.getMessage());
+                return 2;
+            }
             err.println("error: cannot start simulated nodes: " + e.getMessage());
             return 1;
         }

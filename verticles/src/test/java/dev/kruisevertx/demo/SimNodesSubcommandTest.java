@@ -50,4 +50,15 @@ class SimNodesSubcommandTest {
         assertEquals(2, command.run(System.out, new PrintStream(err, true, StandardCharsets.UTF_8), false));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--nodes must be at least 1"));
     }
+
+    @Test
+    void anUnusableKubeconfigIsNamedAndExitsTwo(@TempDir Path dir) throws Exception {
+        Path empty = java.nio.file.Files.createFile(dir.resolve("kubeconfig"));
+        SimNodesSubcommand command = new SimNodesSubcommand();
+        new CommandLine(command).parseArgs("--kubeconfig=" + empty, "--node-agents=false");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, command.run(System.out, new PrintStream(err, true, StandardCharsets.UTF_8), false));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.startsWith("error: --kubeconfig " + empty + ": the file is empty"), message);
+    }
 }

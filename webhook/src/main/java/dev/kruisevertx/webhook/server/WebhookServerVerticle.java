@@ -14,10 +14,11 @@ import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
-import io.vertx.core.net.ServerSSLOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -26,11 +27,17 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTPS endpoint of every webhook: admission paths from the {@link AdmissionRegistry}, {@code /convert}
  * and {@code /healthz}. Runs on every replica. A renewed certificate is swapped in with
  * {@link #updateCertificates(CertBundle)}: new connections get it, open ones finish on the old one.
+ * <p>
+ * Hostile or broken clients are bounded by {@link ServerLimits}: body size (413, connection closed), header, body
+ * and idle timeouts and a connection cap ({@link ConnectionGuard}), and large bodies judged on a worker within a
+ * byte budget ({@link LargeRequests}), so one huge object neither stalls small admissions nor exhausts the heap.
+ * TLS follows {@link TlsPolicy}.
  */
 public final class WebhookServerVerticle extends VerticleBase {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookServerVerticle.class);
@@ -40,18 +47,26 @@ public final class WebhookServerVerticle extends VerticleBase {
 
     private final String bindHost;
     private final int port;
-    private final long maxBodyBytes;
+    private final ServerLimits limits;
     private final AdmissionRegistry admission;
     private final ConversionRegistry conversion;
     private final WebhookMetrics metrics;
     private volatile CertBundle certificates;
     private HttpServer server;
+    private ConnectionGuard guard;
+    private LargeRequests large;
 
     public WebhookServerVerticle(String bindHost, int port, long maxBodyBytes, AdmissionRegistry admission,
                                  ConversionRegistry conversion, WebhookMetrics metrics, CertBundle initial) {
+        this(bindHost, port, ServerLimits.defaults().withMaxBodyBytes(maxBodyBytes), admission, conversion, metrics,
+                initial);
+    }
+
+    public WebhookServerVerticle(String bindHost, int port, ServerLimits limits, AdmissionRegistry admission,
+                                 ConversionRegistry conversion, WebhookMetrics metrics, CertBundle initial) {
         this.bindHost = bindHost;
         this.port = port;
-        this.maxBodyBytes = maxBodyBytes;
+        this.limits = Objects.requireNonNull(limits, "limits");
         this.admission = admission;
         this.conversion = conversion;
         this.metrics = metrics;
@@ -60,28 +75,38 @@ public final class WebhookServerVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
+        guard = new ConnectionGuard(vertx, limits, metrics);
+        large = new LargeRequests(vertx, limits, metrics, this::pathLabel);
         Router router = Router.router(vertx);
+        router.route().handler(guard::requestStarted);
         router.get(HEALTHZ).handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
-        router.route().handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes));
+        router.route().handler(large::admit);
+        router.route().handler(BodyHandler.create(false).setBodyLimit(limits.maxBodyBytes()));
+        router.route().handler(guard::bodyReceived);
         router.post(CONVERT).handler(this::convert);
         router.post().handler(this::admit);
-        router.route().handler(ctx -> plain(ctx, 405, "method " + ctx.request().method()
+        router.route().handler(ctx -> Responses.plain(ctx, 405, "method " + ctx.request().method()
                 + " not allowed on " + ctx.normalizedPath() + ": webhooks accept POST"));
-        router.errorHandler(413, ctx -> plain(ctx, 413, "request body exceeds the limit of " + maxBodyBytes + " bytes"));
-        router.errorHandler(500, ctx -> {
-            LOG.error("Webhook request failed on {}", ctx.normalizedPath(), ctx.failure());
-            plain(ctx, 500, "internal error: " + (ctx.failure() == null ? "unknown" : ctx.failure().getMessage()));
+        router.errorHandler(413, ctx -> {
+            metrics.record(pathLabel(ctx.normalizedPath()), WebhookMetrics.TOO_LARGE, 0);
+            Responses.plainAndClose(ctx, 413, "request body exceeds the limit of " + limits.maxBodyBytes() + " bytes");
         });
-        HttpServerOptions options = new HttpServerOptions()
+        router.errorHandler(500, this::failed);
+        HttpServerOptions options = TlsPolicy.apply(new HttpServerOptions()
                 .setHost(bindHost)
                 .setPort(port)
-                .setSsl(true)
-                .setKeyCertOptions(keyCert(certificates));
+                .setKeyCertOptions(keyCert(certificates))
+                // A backstop under the guard's timers: no byte either way for this long closes the connection.
+                .setIdleTimeout((int) limits.idleTimeout().toSeconds() + 10)
+                .setIdleTimeoutUnit(TimeUnit.SECONDS));
         // Model (de)serializers are built on a worker first: the first pod would otherwise stall the event loop.
         return vertx.executeBlocking(() -> {
             Json.warmUp();
             return null;
-        }).compose(v -> vertx.createHttpServer(options).requestHandler(router).listen()).onSuccess(s -> {
+        }).compose(v -> vertx.createHttpServer(options)
+                .connectionHandler(guard::connected)
+                .requestHandler(router)
+                .listen()).onSuccess(s -> {
             server = s;
             LOG.info("Webhook server listening on https://{}:{}", bindHost, s.actualPort());
         });
@@ -89,7 +114,8 @@ public final class WebhookServerVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
-        return server == null ? Future.succeededFuture() : server.close();
+        Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+        return large == null ? closed : closed.eventually(() -> large.close());
     }
 
     /** The bound port (useful when configured with port 0). */
@@ -113,7 +139,8 @@ public final class WebhookServerVerticle extends VerticleBase {
             certificates = bundle;
             return Future.succeededFuture(true);
         }
-        return server.updateSSLOptions(new ServerSSLOptions().setKeyCertOptions(keyCert(bundle)))
+        // The new options replace the old ones whole, so they carry the TLS policy too.
+        return server.updateSSLOptions(TlsPolicy.sslOptions(keyCert(bundle)))
                 .onSuccess(changed -> {
                     certificates = bundle;
                     LOG.info("Webhook server now serves the renewed certificate");
@@ -126,49 +153,94 @@ public final class WebhookServerVerticle extends VerticleBase {
                 .setKeyValue(Buffer.buffer(bundle.keyPem()));
     }
 
+    /** The metrics label of a path: registered paths as they are, anything else {@code unknown}. */
+    private String pathLabel(String path) {
+        return CONVERT.equals(path) || admission.find(path).isPresent() ? path : "unknown";
+    }
+
+    /** What to send back: status, body and the metrics result. */
+    private record Answer(int status, String contentType, Buffer body, String result) {
+        static Answer plain(int status, String message, String result) {
+            return new Answer(status, "text/plain; charset=utf-8", Buffer.buffer(message + "\n"), result);
+        }
+
+        static Answer json(Buffer body, String result) {
+            return new Answer(200, JSON, body, result);
+        }
+    }
+
     private void admit(RoutingContext ctx) {
         long start = System.nanoTime();
         String path = ctx.normalizedPath();
         AdmissionHandler handler = admission.find(path).orElse(null);
         if (handler == null) {
             metrics.record("unknown", WebhookMetrics.NOT_FOUND, System.nanoTime() - start);
-            plain(ctx, 404, "no webhook is registered for path " + path);
+            Responses.plain(ctx, 404, "no webhook is registered for path " + path);
             return;
         }
+        Buffer body = ctx.body().buffer();
+        Future<Answer> answer = body != null && large.isLarge(body.length())
+                ? large.run(() -> admission(handler, path, body))
+                : admission(handler, path, body);
+        answer.onComplete(done -> send(ctx, path, start, done.succeeded() ? done.result() : internalError(path, done.cause())));
+    }
+
+    /**
+     * Parses, judges and encodes one review. Runs where it is called: on the event loop for small bodies, on a
+     * large-request worker for large ones (a handler completing synchronously then never touches the event loop).
+     */
+    private Future<Answer> admission(AdmissionHandler handler, String path, Buffer body) {
         AdmissionRequest request;
         try {
-            request = AdmissionReviews.parse(ctx.body().buffer() == null ? null : ctx.body().buffer().getBytes());
+            request = AdmissionReviews.parse(body == null ? null : body.getBytes());
         } catch (BadAdmissionReview e) {
-            metrics.record(path, WebhookMetrics.BAD_REQUEST, System.nanoTime() - start);
-            plain(ctx, 400, e.getMessage());
-            return;
+            return Future.succeededFuture(Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST));
         }
+        String apiVersion = request.reviewApiVersion();
+        String uid = request.uid();
+        String operation = request.operation();
+        String name = request.name();
         Future<AdmissionResponse> decision;
         try {
             decision = Objects.requireNonNull(handler.handle(request), "handler returned no result");
         } catch (RuntimeException e) {
             decision = Future.failedFuture(e);
         }
-        decision.recover(e -> {
-            LOG.warn("Admission handler for {} failed on {} {}", path, request.operation(), request.name(), e);
+        // From here on only the uid and version are needed: the request's object trees (megabytes for a large
+        // object) can be collected while the answer is encoded.
+        request = null;
+        return decision.recover(e -> {
+            LOG.warn("Admission handler for {} failed on {} {}", path, operation, name, e);
             return Future.succeededFuture(AdmissionResponse.errored(500, "webhook " + path + " failed: " + e.getMessage()));
-        }).onSuccess(response -> {
+        }).map(response -> {
             String result = !response.allowed() ? (response.code() >= 500 || response.code() == 400
                     ? WebhookMetrics.ERROR : WebhookMetrics.DENIED)
                     : response.hasPatch() ? WebhookMetrics.PATCHED : WebhookMetrics.ALLOWED;
-            metrics.record(path, result, System.nanoTime() - start);
-            ctx.response().putHeader("content-type", JSON).end(Buffer.buffer(AdmissionReviews.encode(request, response)));
+            Buffer out = Buffer.buffer();
+            try {
+                AdmissionReviews.write(new BufferOutputStream(out), apiVersion, uid, response);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot encode the AdmissionReview response", e);
+            }
+            return Answer.json(out, result);
         });
     }
 
     private void convert(RoutingContext ctx) {
         long start = System.nanoTime();
-        JsonNode root;
+        Buffer body = ctx.body().buffer();
+        Future<Answer> answer = body != null && large.isLarge(body.length())
+                ? large.run(() -> Future.succeededFuture(conversion(body)))
+                : Future.succeededFuture(conversion(body));
+        answer.onComplete(done -> send(ctx, CONVERT, start, done.succeeded() ? done.result() : internalError(CONVERT, done.cause())));
+    }
+
+    private Answer conversion(Buffer body) {
         try {
-            Buffer body = ctx.body().buffer();
             if (body == null || body.length() == 0) {
                 throw new IllegalArgumentException("request body is empty: expected a ConversionReview");
             }
+            JsonNode root;
             try {
                 root = Json.MAPPER.readTree(body.getBytes());
             } catch (IOException e) {
@@ -176,15 +248,46 @@ public final class WebhookServerVerticle extends VerticleBase {
             }
             ObjectNode review = conversion.review(root);
             boolean ok = "Success".equals(review.path("response").path("result").path("status").asText());
-            metrics.record(CONVERT, ok ? WebhookMetrics.CONVERTED : WebhookMetrics.CONVERSION_FAILED,
-                    System.nanoTime() - start);
-            ctx.response().putHeader("content-type", JSON).end(Buffer.buffer(Json.MAPPER.writeValueAsBytes(review)));
+            Buffer out = Buffer.buffer();
+            Json.MAPPER.writeValue(new BufferOutputStream(out), review);
+            return Answer.json(out, ok ? WebhookMetrics.CONVERTED : WebhookMetrics.CONVERSION_FAILED);
         } catch (IllegalArgumentException e) {
-            metrics.record(CONVERT, WebhookMetrics.BAD_REQUEST, System.nanoTime() - start);
-            plain(ctx, 400, e.getMessage());
+            return Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST);
         } catch (IOException e) {
-            ctx.fail(e);
+            throw new IllegalStateException("cannot encode the ConversionReview response", e);
         }
+    }
+
+    private Answer internalError(String path, Throwable failure) {
+        LOG.error("Webhook request on {} failed", path, failure);
+        return Answer.plain(500, "internal error: " + failure.getMessage(), WebhookMetrics.ERROR);
+    }
+
+    private void send(RoutingContext ctx, String path, long start, Answer answer) {
+        metrics.record(path, answer.result(), System.nanoTime() - start);
+        if (ctx.response().ended() || ctx.response().closed()) {
+            LOG.debug("Not answering {} {}: the client is gone or was already answered", ctx.request().method(), path);
+            return;
+        }
+        ctx.response().setStatusCode(answer.status()).putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType())
+                .end(answer.body());
+    }
+
+    /** Failures of the routing itself; a client that went away mid-request is routine, not an error. */
+    private void failed(RoutingContext ctx) {
+        Throwable failure = ctx.failure();
+        if (clientGone(ctx, failure)) {
+            LOG.debug("Client {} closed the connection during {} {}", ctx.request().remoteAddress(),
+                    ctx.request().method(), ctx.normalizedPath());
+            return;
+        }
+        LOG.error("Webhook request failed on {}", ctx.normalizedPath(), failure);
+        Responses.plain(ctx, 500, "internal error: " + (failure == null ? "unknown" : failure.getMessage()));
+    }
+
+    private static boolean clientGone(RoutingContext ctx, Throwable failure) {
+        return failure instanceof HttpClosedException || ctx.response().closed()
+                || (failure != null && failure.getClass().getSimpleName().equals("ClosedChannelException"));
     }
 
     private static String firstLine(String s) {
@@ -195,10 +298,13 @@ public final class WebhookServerVerticle extends VerticleBase {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private static void plain(RoutingContext ctx, int status, String message) {
-        if (ctx.response().ended()) {
-            return;
-        }
-        ctx.response().setStatusCode(status).putHeader("content-type", "text/plain; charset=utf-8").end(message + "\n");
+    /** Open connections (tests). */
+    int openConnections() {
+        return guard == null ? 0 : guard.openConnections();
+    }
+
+    /** Bytes of large requests in flight (tests). */
+    long largeBytesInFlight() {
+        return large == null ? 0 : large.reservedBytes();
     }
 }

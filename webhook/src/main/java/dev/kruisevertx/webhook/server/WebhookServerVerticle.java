@@ -78,6 +78,7 @@ public final class WebhookServerVerticle extends VerticleBase {
         guard = new ConnectionGuard(vertx, limits, metrics);
         large = new LargeRequests(vertx, limits, metrics, this::pathLabel);
         Router router = Router.router(vertx);
+        router.route().failureHandler(this::failed);
         router.route().handler(guard::requestStarted);
         router.get(HEALTHZ).handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.route().handler(large::admit);
@@ -87,11 +88,6 @@ public final class WebhookServerVerticle extends VerticleBase {
         router.post().handler(this::admit);
         router.route().handler(ctx -> Responses.plain(ctx, 405, "method " + ctx.request().method()
                 + " not allowed on " + ctx.normalizedPath() + ": webhooks accept POST"));
-        router.errorHandler(413, ctx -> {
-            metrics.record(pathLabel(ctx.normalizedPath()), WebhookMetrics.TOO_LARGE, 0);
-            Responses.plainAndClose(ctx, 413, "request body exceeds the limit of " + limits.maxBodyBytes() + " bytes");
-        });
-        router.errorHandler(500, this::failed);
         HttpServerOptions options = TlsPolicy.apply(new HttpServerOptions()
                 .setHost(bindHost)
                 .setPort(port)
@@ -273,21 +269,34 @@ public final class WebhookServerVerticle extends VerticleBase {
                 .end(answer.body());
     }
 
-    /** Failures of the routing itself; a client that went away mid-request is routine, not an error. */
+    /**
+     * Failures of the routing itself: a body over the limit, a malformed request, a client that went away (the body
+     * handler reports that with status 200), an unexpected exception.
+     */
     private void failed(RoutingContext ctx) {
         Throwable failure = ctx.failure();
-        if (clientGone(ctx, failure)) {
+        int code = ctx.statusCode();
+        if (ctx.response().ended()) {
+            return;
+        }
+        if (failure instanceof HttpClosedException || ctx.response().closed()) {
+            // Routine: one line, no stack trace.
             LOG.debug("Client {} closed the connection during {} {}", ctx.request().remoteAddress(),
                     ctx.request().method(), ctx.normalizedPath());
             return;
         }
+        if (code == 413) {
+            metrics.record(pathLabel(ctx.normalizedPath()), WebhookMetrics.TOO_LARGE, 0);
+            Responses.plainAndClose(ctx, 413, "request body exceeds the limit of " + limits.maxBodyBytes() + " bytes");
+            return;
+        }
+        if (code >= 400 && code < 500) {
+            LOG.debug("Bad request {} {}: {}", ctx.request().method(), ctx.normalizedPath(), String.valueOf(failure));
+            Responses.plainAndClose(ctx, code, "bad request" + (failure == null ? "" : ": " + failure.getMessage()));
+            return;
+        }
         LOG.error("Webhook request failed on {}", ctx.normalizedPath(), failure);
         Responses.plain(ctx, 500, "internal error: " + (failure == null ? "unknown" : failure.getMessage()));
-    }
-
-    private static boolean clientGone(RoutingContext ctx, Throwable failure) {
-        return failure instanceof HttpClosedException || ctx.response().closed()
-                || (failure != null && failure.getClass().getSimpleName().equals("ClosedChannelException"));
     }
 
     private static String firstLine(String s) {

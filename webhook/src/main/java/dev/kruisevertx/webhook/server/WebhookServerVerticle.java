@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -44,6 +45,7 @@ public final class WebhookServerVerticle extends VerticleBase {
     public static final String HEALTHZ = "/healthz";
     public static final String CONVERT = "/convert";
     private static final String JSON = "application/json";
+    private static final int WRITE_SLICE_BYTES = 256 << 10;
 
     private final String bindHost;
     private final int port;
@@ -265,8 +267,34 @@ public final class WebhookServerVerticle extends VerticleBase {
             LOG.debug("Not answering {} {}: the client is gone or was already answered", ctx.request().method(), path);
             return;
         }
-        ctx.response().setStatusCode(answer.status()).putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType())
-                .end(answer.body());
+        HttpServerResponse response = ctx.response().setStatusCode(answer.status())
+                .putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
+        if (answer.body().length() <= WRITE_SLICE_BYTES) {
+            response.end(answer.body());
+            return;
+        }
+        // A patch can be tens of megabytes; encrypting it in one write would hold the event loop for as long.
+        // Slices, written as the connection drains, let other connections' requests in between.
+        response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(answer.body().length()));
+        writeSlices(response, answer.body(), 0);
+    }
+
+    private static void writeSlices(HttpServerResponse response, Buffer body, int from) {
+        int at = from;
+        while (at < body.length()) {
+            if (response.closed()) {
+                return;
+            }
+            if (response.writeQueueFull()) {
+                int resume = at;
+                response.drainHandler(v -> writeSlices(response, body, resume));
+                return;
+            }
+            int end = Math.min(body.length(), at + WRITE_SLICE_BYTES);
+            response.write(body.slice(at, end));
+            at = end;
+        }
+        response.end();
     }
 
     /**

@@ -27,6 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -45,7 +47,6 @@ public final class WebhookServerVerticle extends VerticleBase {
     public static final String HEALTHZ = "/healthz";
     public static final String CONVERT = "/convert";
     private static final String JSON = "application/json";
-    private static final int WRITE_SLICE_BYTES = 256 << 10;
 
     private final String bindHost;
     private final int port;
@@ -156,14 +157,15 @@ public final class WebhookServerVerticle extends VerticleBase {
         return CONVERT.equals(path) || admission.find(path).isPresent() ? path : "unknown";
     }
 
-    /** What to send back: status, body and the metrics result. */
-    private record Answer(int status, String contentType, Buffer body, String result) {
+    /** What to send back: status, body (in pieces) and the metrics result. */
+    private record Answer(int status, String contentType, List<Buffer> body, long length, String result) {
         static Answer plain(int status, String message, String result) {
-            return new Answer(status, "text/plain; charset=utf-8", Buffer.buffer(message + "\n"), result);
+            Buffer text = Buffer.buffer(message + "\n");
+            return new Answer(status, "text/plain; charset=utf-8", List.of(text), text.length(), result);
         }
 
-        static Answer json(Buffer body, String result) {
-            return new Answer(200, JSON, body, result);
+        static Answer json(BufferOutputStream out, String result) {
+            return new Answer(200, JSON, out.chunks(), out.length(), result);
         }
     }
 
@@ -214,9 +216,9 @@ public final class WebhookServerVerticle extends VerticleBase {
             String result = !response.allowed() ? (response.code() >= 500 || response.code() == 400
                     ? WebhookMetrics.ERROR : WebhookMetrics.DENIED)
                     : response.hasPatch() ? WebhookMetrics.PATCHED : WebhookMetrics.ALLOWED;
-            Buffer out = Buffer.buffer();
+            BufferOutputStream out = new BufferOutputStream();
             try {
-                AdmissionReviews.write(new BufferOutputStream(out), apiVersion, uid, response);
+                AdmissionReviews.write(out, apiVersion, uid, response);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot encode the AdmissionReview response", e);
             }
@@ -246,8 +248,8 @@ public final class WebhookServerVerticle extends VerticleBase {
             }
             ObjectNode review = conversion.review(root);
             boolean ok = "Success".equals(review.path("response").path("result").path("status").asText());
-            Buffer out = Buffer.buffer();
-            Json.MAPPER.writeValue(new BufferOutputStream(out), review);
+            BufferOutputStream out = new BufferOutputStream();
+            Json.MAPPER.writeValue(out, review);
             return Answer.json(out, ok ? WebhookMetrics.CONVERTED : WebhookMetrics.CONVERSION_FAILED);
         } catch (IllegalArgumentException e) {
             return Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST);
@@ -269,30 +271,26 @@ public final class WebhookServerVerticle extends VerticleBase {
         }
         HttpServerResponse response = ctx.response().setStatusCode(answer.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
-        if (answer.body().length() <= WRITE_SLICE_BYTES) {
-            response.end(answer.body());
+        if (answer.body().size() == 1) {
+            response.end(answer.body().get(0));
             return;
         }
         // A patch can be tens of megabytes; encrypting it in one write would hold the event loop for as long.
-        // Slices, written as the connection drains, let other connections' requests in between.
-        response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(answer.body().length()));
-        writeSlices(response, answer.body(), 0);
+        // Pieces, written as the connection drains, let other connections' requests in between.
+        response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(answer.length()));
+        writePieces(response, answer.body().iterator());
     }
 
-    private static void writeSlices(HttpServerResponse response, Buffer body, int from) {
-        int at = from;
-        while (at < body.length()) {
+    private static void writePieces(HttpServerResponse response, Iterator<Buffer> pieces) {
+        while (pieces.hasNext()) {
             if (response.closed()) {
                 return;
             }
             if (response.writeQueueFull()) {
-                int resume = at;
-                response.drainHandler(v -> writeSlices(response, body, resume));
+                response.drainHandler(v -> writePieces(response, pieces));
                 return;
             }
-            int end = Math.min(body.length(), at + WRITE_SLICE_BYTES);
-            response.write(body.slice(at, end));
-            at = end;
+            response.write(pieces.next());
         }
         response.end();
     }

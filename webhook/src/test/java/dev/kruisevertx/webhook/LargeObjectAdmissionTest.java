@@ -165,6 +165,27 @@ class LargeObjectAdmissionTest {
     }
 
     @Test
+    void anUpdateCarryingTwo3MiBObjectsIsWithinTheBodyLimit() throws Exception {
+        // kube-apiserver accepts objects up to 3 MiB; an UPDATE review carries the object and the old object.
+        ObjectNode old = cloneSet(20, "ReCreate");
+        String value = "v".repeat(5_000);
+        for (JsonNode c : old.at("/spec/template/spec/containers")) {
+            ArrayNode env = ((ObjectNode) c).putArray("env");
+            for (int j = 0; j < 32; j++) {
+                env.addObject().put("name", "VAR_" + j).put("value", value);
+            }
+        }
+        ObjectNode now = old.deepCopy();
+        ((ObjectNode) now.get("spec")).put("replicas", 7);
+        String body = review("UPDATE", "apps.kruise.io", "v1alpha1", "CloneSet", "clonesets", now, old);
+        assertTrue(body.length() > 6 << 20 && body.length() < ServerLimits.DEFAULT_MAX_BODY_BYTES, "size " + body.length());
+        assertTrue(post(CloneSetWebhooks.MUTATE_PATH, body).path("allowed").asBoolean());
+        JsonNode validated = post(CloneSetWebhooks.VALIDATE_PATH, body);
+        assertTrue(validated.path("allowed").asBoolean(), validated.toString());
+        assertEquals(List.of(), logs.problems());
+    }
+
+    @Test
     void inPlaceOnlyUpdatesOfALargeCloneSetAreJudgedByPosition() throws Exception {
         int n = 20_000;
         ObjectNode old = cloneSet(n, "InPlaceOnly");

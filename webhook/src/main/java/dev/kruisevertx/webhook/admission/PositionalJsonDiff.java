@@ -13,8 +13,9 @@ import java.util.Map;
  * tail removed from the end). A diff library finding the longest common subsequence of two arrays (zjsonpatch,
  * JSON-P's) costs quadratic time or memory, which one CloneSet with 40,000 containers turned into seconds of event
  * loop and an OutOfMemoryError; none of them offers a positional mode, hence this small walk. A positional patch of an
- * insertion in the middle of an array is longer than a minimal one but equally correct, and it is what
- * controller-runtime's Go webhooks send.
+ * insertion in the middle of an array is longer than a minimal one but equally correct. OpenKruise's Go webhooks
+ * (gomodules jsonpatch) also compare arrays of equal length by position, so for the common case (defaults added to
+ * existing elements; an image changed in place) the operations are the same.
  */
 public final class PositionalJsonDiff {
     private PositionalJsonDiff() {

@@ -69,6 +69,7 @@ public record AdmissionResponse(boolean allowed, int code, String reason, String
             case 403 -> "Forbidden";
             case 404 -> "NotFound";
             case 409 -> "Conflict";
+            case 413 -> "RequestEntityTooLarge";
             case 422 -> "Invalid";
             case 500 -> "InternalError";
             default -> null;

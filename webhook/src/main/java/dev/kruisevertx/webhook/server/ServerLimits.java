@@ -20,13 +20,25 @@ import java.time.Duration;
  * @param idleTimeout          a kept-alive connection with no request for this long is closed; longer than
  *                             kube-apiserver's own 90 s, so the client closes first and never races the server
  * @param maxConnections       open connections; further ones are closed at once
+ * @param maxJsonValues        most JSON values (objects, arrays, scalars) in one large review: judging takes about
+ *                             {@value #HEAP_BYTES_PER_VALUE} bytes of heap per value, so a review with more is refused
+ *                             (an AdmissionReview denial with code 413) rather than risk the heap; by default what a
+ *                             quarter of the maximum heap holds
  */
 public record ServerLimits(long maxBodyBytes, int inlineBodyBytes, long largeBodyBudgetBytes, int largeRequestWorkers,
-                           Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int maxConnections) {
+                           Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int maxConnections,
+                           long maxJsonValues) {
     public static final long DEFAULT_MAX_BODY_BYTES = 8L << 20;
+    /**
+     * Heap a value takes while judged, rounded up from the smallest heap in which a CloneSet of 100,000 one-line
+     * containers (300,000 values) could still be defaulted (about 180 MiB: request tree, decoded model, trees before and
+     * after, patch, encoded answer).
+     */
+    public static final int HEAP_BYTES_PER_VALUE = 640;
 
     public ServerLimits {
-        if (maxBodyBytes <= 0 || inlineBodyBytes < 0 || largeRequestWorkers < 1 || maxConnections < 1) {
+        if (maxBodyBytes <= 0 || inlineBodyBytes < 0 || largeRequestWorkers < 1 || maxConnections < 1
+                || maxJsonValues < 1) {
             throw new IllegalArgumentException("webhook server limits must be positive: " + maxBodyBytes + " body bytes, "
                     + largeRequestWorkers + " workers, " + maxConnections + " connections");
         }
@@ -47,32 +59,38 @@ public record ServerLimits(long maxBodyBytes, int inlineBodyBytes, long largeBod
 
     public static ServerLimits defaults() {
         return new ServerLimits(DEFAULT_MAX_BODY_BYTES, 64 << 10, 3 * DEFAULT_MAX_BODY_BYTES, 1,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(120), 1024);
+                Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(120), 1024,
+                Runtime.getRuntime().maxMemory() / 4 / HEAP_BYTES_PER_VALUE);
     }
 
     /** Another body limit; the large-body budget grows with it to hold three such bodies if it held fewer. */
     public ServerLimits withMaxBodyBytes(long bytes) {
         return new ServerLimits(bytes, (int) Math.min(inlineBodyBytes, bytes), Math.max(largeBodyBudgetBytes, 3 * bytes),
-                largeRequestWorkers, headerTimeout, bodyTimeout, idleTimeout, maxConnections);
+                largeRequestWorkers, headerTimeout, bodyTimeout, idleTimeout, maxConnections, maxJsonValues);
     }
 
     public ServerLimits withInlineBodyBytes(int bytes) {
         return new ServerLimits(maxBodyBytes, bytes, largeBodyBudgetBytes, largeRequestWorkers, headerTimeout,
-                bodyTimeout, idleTimeout, maxConnections);
+                bodyTimeout, idleTimeout, maxConnections, maxJsonValues);
     }
 
     public ServerLimits withLargeBodyBudgetBytes(long bytes) {
         return new ServerLimits(maxBodyBytes, inlineBodyBytes, bytes, largeRequestWorkers, headerTimeout,
-                bodyTimeout, idleTimeout, maxConnections);
+                bodyTimeout, idleTimeout, maxConnections, maxJsonValues);
     }
 
     public ServerLimits withTimeouts(Duration header, Duration body, Duration idle) {
         return new ServerLimits(maxBodyBytes, inlineBodyBytes, largeBodyBudgetBytes, largeRequestWorkers, header, body,
-                idle, maxConnections);
+                idle, maxConnections, maxJsonValues);
     }
 
     public ServerLimits withMaxConnections(int connections) {
         return new ServerLimits(maxBodyBytes, inlineBodyBytes, largeBodyBudgetBytes, largeRequestWorkers, headerTimeout,
-                bodyTimeout, idleTimeout, connections);
+                bodyTimeout, idleTimeout, connections, maxJsonValues);
+    }
+
+    public ServerLimits withMaxJsonValues(long values) {
+        return new ServerLimits(maxBodyBytes, inlineBodyBytes, largeBodyBudgetBytes, largeRequestWorkers, headerTimeout,
+                bodyTimeout, idleTimeout, maxConnections, values);
     }
 }

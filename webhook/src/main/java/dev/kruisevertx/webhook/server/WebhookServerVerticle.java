@@ -9,6 +9,7 @@ import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.AdmissionReviews;
 import dev.kruisevertx.webhook.admission.BadAdmissionReview;
 import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.admission.ReviewSize;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import io.vertx.core.Future;
@@ -30,6 +31,7 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -180,8 +182,11 @@ public final class WebhookServerVerticle extends VerticleBase {
         }
         Buffer body = ctx.body().buffer();
         Future<Answer> answer = body != null && large.isLarge(body.length())
-                ? large.run(() -> admission(handler, path, body))
-                : admission(handler, path, body);
+                ? large.run(() -> {
+                    byte[] bytes = body.getBytes();
+                    return tooManyValues(bytes).map(Future::succeededFuture).orElseGet(() -> admission(handler, path, bytes));
+                })
+                : admission(handler, path, body == null ? null : body.getBytes());
         answer.onComplete(done -> send(ctx, path, start, done.succeeded() ? done.result() : internalError(path, done.cause())));
     }
 
@@ -189,10 +194,37 @@ public final class WebhookServerVerticle extends VerticleBase {
      * Parses, judges and encodes one review. Runs where it is called: on the event loop for small bodies, on a
      * large-request worker for large ones (a handler completing synchronously then never touches the event loop).
      */
-    private Future<Answer> admission(AdmissionHandler handler, String path, Buffer body) {
+    /**
+     * Refuses a large body whose JSON values would take more heap to judge than the limit allows: counted by
+     * streaming over the bytes, before any tree is built. An AdmissionReview gets a denial (code 413) the API server
+     * shows its user; anything else a plain 413.
+     */
+    private Optional<Answer> tooManyValues(byte[] body) {
+        ReviewSize size = ReviewSize.measure(body, limits.maxJsonValues());
+        if (size.values() <= limits.maxJsonValues()) {
+            return Optional.empty();
+        }
+        String message = String.format("the request holds more than %,d JSON values, the most this webhook judges at "
+                        + "once (it needs about %d bytes of heap per value while judging)", limits.maxJsonValues(),
+                ServerLimits.HEAP_BYTES_PER_VALUE);
+        LOG.info("Refusing a request of {} bytes: more than {} JSON values", body.length, limits.maxJsonValues());
+        if (size.uid() != null && (AdmissionReviews.V1.equals(size.apiVersion())
+                || AdmissionReviews.V1BETA1.equals(size.apiVersion()))) {
+            BufferOutputStream out = new BufferOutputStream();
+            try {
+                AdmissionReviews.write(out, size.apiVersion(), size.uid(), AdmissionResponse.errored(413, message));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot encode the AdmissionReview response", e);
+            }
+            return Optional.of(Answer.json(out, WebhookMetrics.TOO_LARGE));
+        }
+        return Optional.of(Answer.plain(413, message, WebhookMetrics.TOO_LARGE));
+    }
+
+    private Future<Answer> admission(AdmissionHandler handler, String path, byte[] body) {
         AdmissionRequest request;
         try {
-            request = AdmissionReviews.parse(body == null ? null : body.getBytes());
+            request = AdmissionReviews.parse(body);
         } catch (BadAdmissionReview e) {
             return Future.succeededFuture(Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST));
         }
@@ -230,19 +262,22 @@ public final class WebhookServerVerticle extends VerticleBase {
         long start = System.nanoTime();
         Buffer body = ctx.body().buffer();
         Future<Answer> answer = body != null && large.isLarge(body.length())
-                ? large.run(() -> Future.succeededFuture(conversion(body)))
-                : Future.succeededFuture(conversion(body));
+                ? large.run(() -> {
+                    byte[] bytes = body.getBytes();
+                    return Future.succeededFuture(tooManyValues(bytes).orElseGet(() -> conversion(bytes)));
+                })
+                : Future.succeededFuture(conversion(body == null ? null : body.getBytes()));
         answer.onComplete(done -> send(ctx, CONVERT, start, done.succeeded() ? done.result() : internalError(CONVERT, done.cause())));
     }
 
-    private Answer conversion(Buffer body) {
+    private Answer conversion(byte[] body) {
         try {
-            if (body == null || body.length() == 0) {
+            if (body == null || body.length == 0) {
                 throw new IllegalArgumentException("request body is empty: expected a ConversionReview");
             }
             JsonNode root;
             try {
-                root = Json.MAPPER.readTree(body.getBytes());
+                root = Json.MAPPER.readTree(body);
             } catch (IOException e) {
                 throw new IllegalArgumentException("request body is not valid JSON: " + firstLine(e.getMessage()));
             }

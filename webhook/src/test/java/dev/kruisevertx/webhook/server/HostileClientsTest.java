@@ -237,6 +237,39 @@ class HostileClientsTest {
         await("budget returned when a client goes away", () -> server.largeBytesInFlight() == 0);
     }
 
+    @Test
+    void aLargeReviewWithMoreValuesThanTheHeapAllowsIsDeniedUnjudged() throws Exception {
+        start(limits().withMaxJsonValues(5_000));
+        StringBuilder containers = new StringBuilder();
+        for (int i = 0; i < 3_000; i++) {
+            containers.append(i == 0 ? "" : ",").append("{\"name\":\"c").append(i).append("\",\"image\":\"x\"}");
+        }
+        String review = wrap("\"object\":{\"apiVersion\":\"apps.kruise.io/v1alpha1\",\"kind\":\"CloneSet\","
+                + "\"metadata\":{\"name\":\"x\"},\"spec\":{\"template\":{\"spec\":{\"containers\":[" + containers + "]}}}}");
+        RawTlsClient c = connect().send(RawTlsClient.post(CloneSetWebhooks.MUTATE_PATH, review));
+        RawTlsClient.Response r = c.readResponse();
+        assertEquals(200, r.status(), r.body());
+        JsonNode response = Json.MAPPER.readTree(r.body()).path("response");
+        assertEquals("u", response.path("uid").asText());
+        assertFalse(response.path("allowed").asBoolean());
+        assertEquals(413, response.path("status").path("code").asInt());
+        assertEquals("RequestEntityTooLarge", response.path("status").path("reason").asText());
+        assertTrue(response.path("status").path("message").asText().contains("more than 5,000 JSON values"), r.body());
+
+        c.send(RawTlsClient.post(WebhookServerVerticle.CONVERT, "[" + containers + "]"));
+        RawTlsClient.Response conversion = c.readResponse();
+        assertEquals(413, conversion.status(), conversion.body());
+
+        // Under the limit, the same object is judged.
+        String fewer = review.substring(0, review.indexOf("{\"name\":\"c1000\"")) + "{\"name\":\"last\",\"image\":\"x\"}]}}}}}}";
+        c.send(RawTlsClient.post(CloneSetWebhooks.MUTATE_PATH, fewer));
+        RawTlsClient.Response judged = c.readResponse();
+        assertEquals(200, judged.status(), judged.body());
+        assertTrue(judged.body().contains("\"allowed\":true"), judged.body());
+        assertEquals(2.0, meters.get(WebhookMetrics.REQUESTS).tag("result", WebhookMetrics.TOO_LARGE).counters()
+                .stream().mapToDouble(x -> x.count()).sum());
+    }
+
     // ---- going away -------------------------------------------------------------------------------------------
 
     @Test

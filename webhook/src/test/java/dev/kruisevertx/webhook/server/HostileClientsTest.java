@@ -339,7 +339,10 @@ class HostileClientsTest {
     void malformedBodiesGet4xxOrAnAnswerNeverA5xx() throws Exception {
         start(limits());
         String deep = "[".repeat(5000) + "]".repeat(5000);
-        String deepButAllowed = "{\"x\":".repeat(400) + "1" + "}".repeat(400);
+        // Jackson refuses nesting beyond 1,000 levels; an unknown field nested just below that inside a container
+        // must not overflow any recursion (decoding, defaulting, diffing, encoding).
+        String deepButAllowed = "{\"x\":".repeat(985) + "1" + "}".repeat(985);
+        String deepArrayButAllowed = "[".repeat(985) + "]".repeat(985);
         List<String> bodies = new ArrayList<>(List.of(
                 "", "{{{", "null", "[]", "123", "\"text\"", "{}", deep,
                 "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}",
@@ -359,6 +362,10 @@ class HostileClientsTest {
                         + "{\"name\":\"x\"},\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\","
                         + "\"x\":" + deepButAllowed + "}]}}}}"),
                 wrap("\"object\":{\"apiVersion\":\"apps.kruise.io/v1alpha1\",\"kind\":\"StatefulSet\",\"spec\":[1,2]}"),
+                wrap("\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"ownerReferences\":"
+                        + "[{\"apiVersion\":\"apps.kruise.io/v1alpha1\",\"kind\":\"CloneSet\",\"name\":\"c\",\"uid\":\"u\","
+                        + "\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\",\"x\":"
+                        + deepArrayButAllowed + "}]}}"),
                 wrap("\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"labels\":{\"a\":\"b\",\"a\":\"c\"}}}")));
         byte[] notUtf8 = {'{', '"', (byte) 0xC3, (byte) 0x28, '"', ':', '1', '}'};
         List<String> paths = List.of(CloneSetWebhooks.MUTATE_PATH, CloneSetWebhooks.VALIDATE_PATH,

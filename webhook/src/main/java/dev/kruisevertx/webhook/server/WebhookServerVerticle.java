@@ -191,10 +191,6 @@ public final class WebhookServerVerticle extends VerticleBase {
     }
 
     /**
-     * Parses, judges and encodes one review. Runs where it is called: on the event loop for small bodies, on a
-     * large-request worker for large ones (a handler completing synchronously then never touches the event loop).
-     */
-    /**
      * Refuses a large body whose JSON values would take more heap to judge than the limit allows: counted by
      * streaming over the bytes, before any tree is built. An AdmissionReview gets a denial (code 413) the API server
      * shows its user; anything else a plain 413.
@@ -221,6 +217,10 @@ public final class WebhookServerVerticle extends VerticleBase {
         return Optional.of(Answer.plain(413, message, WebhookMetrics.TOO_LARGE));
     }
 
+    /**
+     * Parses, judges and encodes one review. Runs where it is called: on the event loop for small bodies, on a
+     * large-request worker for large ones (a handler completing synchronously then never touches the event loop).
+     */
     private Future<Answer> admission(AdmissionHandler handler, String path, byte[] body) {
         AdmissionRequest request;
         try {

@@ -11,7 +11,8 @@ import java.util.List;
  * pieces are what the server writes to the connection one at a time.
  */
 final class BufferOutputStream extends OutputStream {
-    static final int CHUNK_BYTES = 256 << 10;
+    /** Encrypting a piece takes about a millisecond: the event loop is held no longer than that per piece. */
+    static final int CHUNK_BYTES = 128 << 10;
 
     private final List<Buffer> chunks = new ArrayList<>();
     private byte[] current = new byte[512];

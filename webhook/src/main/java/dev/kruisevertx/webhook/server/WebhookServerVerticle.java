@@ -49,6 +49,8 @@ public final class WebhookServerVerticle extends VerticleBase {
     public static final String HEALTHZ = "/healthz";
     public static final String CONVERT = "/convert";
     private static final String JSON = "application/json";
+    /** How long one event-loop turn may spend writing (encrypting) the pieces of a large answer. */
+    private static final long WRITE_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
 
     private final String bindHost;
     private final int port;
@@ -310,13 +312,15 @@ public final class WebhookServerVerticle extends VerticleBase {
             response.end(answer.body().get(0));
             return;
         }
-        // A patch can be tens of megabytes; encrypting it in one write would hold the event loop for as long.
-        // Pieces, written as the connection drains, let other connections' requests in between.
+        // A patch can be tens of megabytes, and TLS encrypts what is written right there, on the event loop: one
+        // write of 20 MB held it for seconds. A few milliseconds of pieces per timer tick let other connections'
+        // requests in between.
         response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(answer.length()));
         writePieces(response, answer.body().iterator());
     }
 
-    private static void writePieces(HttpServerResponse response, Iterator<Buffer> pieces) {
+    private void writePieces(HttpServerResponse response, Iterator<Buffer> pieces) {
+        long start = System.nanoTime();
         while (pieces.hasNext()) {
             if (response.closed()) {
                 return;
@@ -326,6 +330,10 @@ public final class WebhookServerVerticle extends VerticleBase {
                 return;
             }
             response.write(pieces.next());
+            if (System.nanoTime() - start > WRITE_TURN_NANOS && pieces.hasNext()) {
+                vertx.setTimer(1, tick -> writePieces(response, pieces));
+                return;
+            }
         }
         response.end();
     }

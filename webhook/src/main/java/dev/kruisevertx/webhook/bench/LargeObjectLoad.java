@@ -90,15 +90,22 @@ public final class LargeObjectLoad {
                 PodMutationLoad.run(vertx, pods, port, Math.max(1, rate / 2), warmup);
                 warm.stop().toCompletionStage().toCompletableFuture().get(300, TimeUnit.SECONDS);
             }
+            // The warm-up's garbage is collected before the baseline, so neither run inherits it.
+            System.gc();
+            long[] gc = gcTotals();
             long[] baseline = PodMutationLoad.run(vertx, pods, port, rate, seconds);
             System.out.println("baseline (no CloneSet in flight):");
             System.out.println(PodMutationLoad.report(baseline, rate, seconds));
+            System.out.println(gcSince(gc));
 
+            System.gc();
+            gc = gcTotals();
             LargeRun run = LargeRun.start(big, port, large);
             long[] loaded = PodMutationLoad.run(vertx, pods, port, rate, seconds);
             run.stop().toCompletionStage().toCompletableFuture().get(300, TimeUnit.SECONDS);
             System.out.println("while 3 MiB CloneSets are admitted back to back:");
             System.out.println(PodMutationLoad.report(loaded, rate, seconds));
+            System.out.println(gcSince(gc));
             System.out.println(run.report());
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -187,6 +194,22 @@ public final class LargeObjectLoad {
                         pct(mutate, 0.5), max(mutate), pct(validate, 0.5), max(validate), pct(both, 0.5), max(both));
             }
         }
+    }
+
+    /** Collections and milliseconds spent in them so far, over all collectors. */
+    private static long[] gcTotals() {
+        long count = 0;
+        long millis = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[]{count, millis};
+    }
+
+    private static String gcSince(long[] before) {
+        long[] now = gcTotals();
+        return String.format("GC during the run: %d collections, %d ms", now[0] - before[0], now[1] - before[1]);
     }
 
     private static double pct(long[] sorted, double q) {

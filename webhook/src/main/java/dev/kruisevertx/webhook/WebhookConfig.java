@@ -54,7 +54,8 @@ public record WebhookConfig(
     public static final int DEFAULT_PORT = 9876;
     public static final Path DEFAULT_CERT_DIR = Path.of("/tmp/kruise-webhook-certs");
     public static final Duration DEFAULT_INITIALIZE_TIMEOUT = Duration.ofSeconds(60);
-    public static final long DEFAULT_MAX_BODY_BYTES = 3L * 1024 * 1024;
+    /** Twice kube-apiserver's 3 MiB object limit plus room: see {@link dev.kruisevertx.webhook.server.ServerLimits}. */
+    public static final long DEFAULT_MAX_BODY_BYTES = dev.kruisevertx.webhook.server.ServerLimits.DEFAULT_MAX_BODY_BYTES;
     public static final Duration TEN_YEARS = Duration.ofDays(3650);
 
     /** How the certificates are obtained: generated into a Secret, generated into a directory, or provided. */

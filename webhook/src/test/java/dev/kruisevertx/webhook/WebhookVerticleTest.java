@@ -174,7 +174,7 @@ class WebhookVerticleTest {
         assertEquals(WebhookConfig.CertWriterType.FS, WebhookConfig.fromEnv(Map.of("WEBHOOK_CERT_WRITER", "fs"), false).certWriter());
         assertEquals(WebhookConfig.CertWriterType.EXTERNAL, WebhookConfig.fromEnv(Map.of("WEBHOOK_HOST", "h"), true).certWriter());
         assertEquals(Duration.ofSeconds(60), c.initializeTimeout());
-        assertEquals(3L * 1024 * 1024, c.maxBodyBytes());
+        assertEquals(8L * 1024 * 1024, c.maxBodyBytes());
         assertEquals(Duration.ofSeconds(90), c.withFlags(java.util.List.of("--webhook-initialize-timeout=1m30s")).initializeTimeout());
         assertEquals(Duration.ofSeconds(5), c.withFlags(java.util.List.of("--other", "--webhook-initialize-timeout", "5s")).initializeTimeout());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,

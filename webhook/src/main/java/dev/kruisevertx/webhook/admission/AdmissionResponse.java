@@ -5,16 +5,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.List;
 
 /**
- * What a handler decides. A non-empty {@code patch} is an RFC 6902 JSON patch against the request object.
+ * What a handler decides. A non-empty {@code patchOps} is an RFC 6902 JSON patch against the request object.
  *
  * @param allowed  whether the request may proceed
  * @param code     HTTP-style status code reported to the user (200 when allowed)
  * @param reason   machine-readable reason, or null
  * @param message  human-readable explanation, or null
- * @param patch    JSON patch operations, or null
+ * @param patchOps JSON patch operations, or null
  * @param warnings warnings shown to the client
  */
-public record AdmissionResponse(boolean allowed, int code, String reason, String message, ArrayNode patch,
+public record AdmissionResponse(boolean allowed, int code, String reason, String message, JsonPatchOps patchOps,
                                 List<String> warnings) {
 
     public AdmissionResponse {
@@ -30,6 +30,10 @@ public record AdmissionResponse(boolean allowed, int code, String reason, String
     }
 
     public static AdmissionResponse patched(ArrayNode patch) {
+        return patched(patch == null ? null : JsonPatchOps.of(patch));
+    }
+
+    public static AdmissionResponse patched(JsonPatchOps patch) {
         if (patch == null || patch.isEmpty()) {
             return allow();
         }
@@ -47,11 +51,16 @@ public record AdmissionResponse(boolean allowed, int code, String reason, String
     }
 
     public AdmissionResponse withWarnings(List<String> more) {
-        return new AdmissionResponse(allowed, code, reason, message, patch, more);
+        return new AdmissionResponse(allowed, code, reason, message, patchOps, more);
     }
 
     public boolean hasPatch() {
-        return patch != null && !patch.isEmpty();
+        return patchOps != null && !patchOps.isEmpty();
+    }
+
+    /** The patch as a JSON array (built on each call), or null. */
+    public ArrayNode patch() {
+        return patchOps == null ? null : patchOps.toArrayNode();
     }
 
     static String reasonFor(int code) {
@@ -60,6 +69,7 @@ public record AdmissionResponse(boolean allowed, int code, String reason, String
             case 403 -> "Forbidden";
             case 404 -> "NotFound";
             case 409 -> "Conflict";
+            case 413 -> "RequestEntityTooLarge";
             case 422 -> "Invalid";
             case 500 -> "InternalError";
             default -> null;

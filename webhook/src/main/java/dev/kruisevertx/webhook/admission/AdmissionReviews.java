@@ -1,10 +1,15 @@
 package dev.kruisevertx.webhook.admission;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Set;
@@ -78,34 +83,84 @@ public final class AdmissionReviews {
     }
 
     public static byte[] encode(String apiVersion, String uid, AdmissionResponse response) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.put("apiVersion", apiVersion);
-        root.put("kind", "AdmissionReview");
-        ObjectNode r = root.putObject("response");
-        r.put("uid", uid);
-        r.put("allowed", response.allowed());
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try {
+            write(out, apiVersion, uid, response);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialize the AdmissionReview", e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Streams the AdmissionReview answering {@code uid} to {@code out}, which stays open. The patch is written as
+     * base64 of its JSON straight through an encoder, so neither its JSON nor its base64 text is ever held whole:
+     * a patch can be tens of megabytes.
+     */
+    public static void write(OutputStream out, String apiVersion, String uid, AdmissionResponse response)
+            throws IOException {
+        JsonGenerator gen = Json.MAPPER.getFactory().createGenerator(out);
+        gen.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        gen.writeStartObject();
+        gen.writeStringField("apiVersion", apiVersion);
+        gen.writeStringField("kind", "AdmissionReview");
+        gen.writeObjectFieldStart("response");
+        gen.writeStringField("uid", uid);
+        gen.writeBooleanField("allowed", response.allowed());
         if (!response.allowed() || response.message() != null) {
-            ObjectNode status = r.putObject("status");
-            status.put("code", response.code());
+            gen.writeObjectFieldStart("status");
+            gen.writeNumberField("code", response.code());
             if (response.reason() != null) {
-                status.put("reason", response.reason());
+                gen.writeStringField("reason", response.reason());
             }
             if (response.message() != null) {
-                status.put("message", response.message());
+                gen.writeStringField("message", response.message());
             }
             if (!response.allowed()) {
-                status.put("status", "Failure");
+                gen.writeStringField("status", "Failure");
             }
-        }
-        if (response.hasPatch()) {
-            r.put("patchType", "JSONPatch");
-            r.put("patch", Base64.getEncoder().encodeToString(writeBytes(response.patch())));
+            gen.writeEndObject();
         }
         if (!response.warnings().isEmpty()) {
-            ArrayNode w = r.putArray("warnings");
-            response.warnings().forEach(w::add);
+            gen.writeArrayFieldStart("warnings");
+            for (String w : response.warnings()) {
+                gen.writeString(w);
+            }
+            gen.writeEndArray();
         }
-        return writeBytes(root);
+        if (response.hasPatch()) {
+            gen.writeStringField("patchType", "JSONPatch");
+            gen.writeFieldName("patch");
+            // The opening quote goes through the generator (which then places the separators right); the base64
+            // text, which needs no escaping, goes around it, straight to the stream.
+            gen.writeRawValue("\"");
+            gen.flush();
+            try (OutputStream base64 = Base64.getEncoder().wrap(new KeepOpen(out));
+                 JsonGenerator patch = Json.MAPPER.getFactory().createGenerator(base64)) {
+                response.patchOps().writeTo(patch);
+            }
+            out.write('"');
+        }
+        gen.writeEndObject();
+        gen.writeEndObject();
+        gen.close();
+    }
+
+    /** Lets the base64 encoder finish (padding) on close without closing the response stream. */
+    private static final class KeepOpen extends FilterOutputStream {
+        KeepOpen(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
     }
 
     /** Decodes the patch of an encoded response (tests and clients). */
@@ -118,14 +173,6 @@ public final class AdmissionReviews {
             return (ArrayNode) Json.MAPPER.readTree(new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("patch is not JSON", e);
-        }
-    }
-
-    private static byte[] writeBytes(JsonNode node) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize JSON", e);
         }
     }
 }

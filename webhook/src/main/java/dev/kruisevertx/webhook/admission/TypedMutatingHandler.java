@@ -37,7 +37,7 @@ public final class TypedMutatingHandler<T> implements AdmissionHandler {
         // Serialized before mutating, so both sides of the diff went through the same serializer.
         ObjectNode before = Json.toTree(copy);
         mutator.mutate(request, copy);
-        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, Json.toTree(copy))));
+        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(copy))));
     }
 
     static String rootMessage(Throwable e) {

@@ -76,6 +76,7 @@ public final class PodMutationLoad {
         long[] latencies = new long[total];
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<String> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
         Promise<Long> finished = Promise.promise();
         Buffer body = Buffer.buffer(REVIEW);
         long start = System.nanoTime();
@@ -93,6 +94,8 @@ public final class PodMutationLoad {
                             latencies[i] = System.nanoTime() - t0;
                             if (ar.failed() || !ar.result().toString().contains("\"allowed\":true")) {
                                 failed.incrementAndGet();
+                                firstFailure.compareAndSet(null, ar.failed() ? String.valueOf(ar.cause())
+                                        : ar.result().getString(0, Math.min(300, ar.result().length())));
                             }
                             if (done.incrementAndGet() == total) {
                                 finished.tryComplete(System.nanoTime() - start);
@@ -105,7 +108,8 @@ public final class PodMutationLoad {
         });
         long elapsed = finished.future().toCompletionStage().toCompletableFuture().get(seconds + 120L, TimeUnit.SECONDS);
         if (failed.get() > 0) {
-            throw new IllegalStateException(failed.get() + " of " + total + " requests failed");
+            throw new IllegalStateException(failed.get() + " of " + total + " requests failed, the first: "
+                    + firstFailure.get());
         }
         lastElapsedNanos = elapsed;
         return latencies;

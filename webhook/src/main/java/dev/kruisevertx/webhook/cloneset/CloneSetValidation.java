@@ -357,7 +357,8 @@ public final class CloneSetValidation {
         Set<String> fresh = new LinkedHashSet<>(new TreeSet<>(toDelete));
         if (old != null && old.getSpec() != null && old.getSpec().getScaleStrategy() != null
                 && old.getSpec().getScaleStrategy().getPodsToDelete() != null) {
-            fresh.removeAll(old.getSpec().getScaleStrategy().getPodsToDelete());
+            // A set: removeAll with a list argument can call List.contains per element, quadratic in the list.
+            fresh.removeAll(new HashSet<>(old.getSpec().getScaleStrategy().getPodsToDelete()));
         }
         String namespace = cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getNamespace();
         String uid = cloneSet.getMetadata() == null ? null : cloneSet.getMetadata().getUid();

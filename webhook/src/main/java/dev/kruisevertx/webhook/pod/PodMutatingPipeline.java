@@ -61,6 +61,6 @@ public final class PodMutatingPipeline implements AdmissionHandler {
                         + e.getKey() + " failed: " + failure.getMessage()));
             }
         }
-        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, Json.toTree(pod))));
+        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(pod))));
     }
 }

@@ -26,6 +26,20 @@ public final class WebhookMetrics {
     public static final String NOT_FOUND = "not_found";
     public static final String CONVERTED = "converted";
     public static final String CONVERSION_FAILED = "conversion_failed";
+    /** Refused before the body was read: too many large requests in flight (429). */
+    public static final String BUSY = "busy";
+    /** The body did not arrive in time (408). */
+    public static final String TIMEOUT = "timeout";
+    /** The body exceeds the limit (413). */
+    public static final String TOO_LARGE = "too_large";
+
+    /** {@code kruise_webhook_connections_closed_total{reason}}: connections the server closed on its own. */
+    public static final String CONNECTIONS_CLOSED = "kruise_webhook_connections_closed";
+    /** Reasons of {@link #CONNECTIONS_CLOSED}. */
+    public static final String LIMIT = "limit";
+    public static final String HEADER_TIMEOUT = "header_timeout";
+    public static final String BODY_TIMEOUT = "body_timeout";
+    public static final String IDLE_TIMEOUT = "idle_timeout";
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -47,6 +61,14 @@ public final class WebhookMetrics {
                 .minimumExpectedValue(Duration.ofNanos(50_000))
                 .maximumExpectedValue(Duration.ofSeconds(30))
                 .register(registry)).record(Duration.ofNanos(nanos));
+    }
+
+    /** The server closed a connection: over the connection limit, or a timeout ({@link #LIMIT}, ...). */
+    public void connectionClosed(String reason) {
+        counters.computeIfAbsent("connections\u0000" + reason, k -> Counter.builder(CONNECTIONS_CLOSED)
+                .description("Connections the webhook server closed: over the limit or timed out")
+                .tag("reason", reason)
+                .register(registry)).increment();
     }
 
     public MeterRegistry registry() {

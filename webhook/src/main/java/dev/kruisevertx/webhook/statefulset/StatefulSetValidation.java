@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,11 +113,17 @@ public final class StatefulSetValidation {
             return List.of(FieldError.invalid("spec.volumeClaimTemplates", Json.toNode(now).toString(),
                     "volumeClaimTemplate can not be added or deleted when OnRollingUpdate"));
         }
+        // By name, first one wins: a linear scan per template would be quadratic in their number.
+        Map<String, PersistentVolumeClaim> previousByName = new HashMap<>();
+        for (PersistentVolumeClaim b : before) {
+            if (b.getMetadata() != null) {
+                previousByName.putIfAbsent(b.getMetadata().getName(), b);
+            }
+        }
         for (PersistentVolumeClaim t : now) {
             String name = t.getMetadata() == null ? null : t.getMetadata().getName();
             String field = "spec.volumeClaimTemplates[" + name + "]";
-            PersistentVolumeClaim previous = before.stream().filter(b -> b.getMetadata() != null
-                    && Objects.equals(name, b.getMetadata().getName())).findFirst().orElse(null);
+            PersistentVolumeClaim previous = previousByName.get(name);
             if (previous == null) {
                 return List.of(FieldError.forbidden(field + ".name", "volumeClaimTemplate name can not be modified"));
             }

@@ -77,31 +77,34 @@ public final class StatefulSetWebhooks {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
             boolean alpha = ALPHA.equals(request.object().path("apiVersion").asText(""));
-            StatefulSet original;
             StatefulSet changed;
-            StatefulSet old;
+            boolean templateChanged;
             try {
-                original = decode(request.object(), true);
                 changed = decode(request.object(), true);
-                old = request.oldObject() == null ? null : decode(request.oldObject(), false);
+                templateChanged = request.oldObject() == null
+                        || templateChanged(decode(request.oldObject(), false), changed);
             } catch (Refused r) {
                 return Future.succeededFuture(r.response);
             }
-            boolean templateChanged = old == null || old.getSpec() == null || changed.getSpec() == null
-                    || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(changed.getSpec().getTemplate()))
-                    || !Objects.equals(Json.toNode(old.getSpec().getVolumeClaimTemplates()),
-                    Json.toNode(changed.getSpec().getVolumeClaimTemplates()));
+            // One decoded copy, serialized before and after the defaults (a large object is large enough once).
+            JsonNode before = Json.toTree(changed);
             StatefulSetDefaults.apply(changed, new StatefulSetDefaults.Options(
                     !gates.templateNoDefaults() && (request.isCreate() || templateChanged), !alpha,
                     gates.autoDeletePvc(), gates.autoResizePvc()));
-            JsonNode before = Json.toTree(original);
             JsonNode after = Json.toTree(changed);
             if (alpha) {
                 before = StatefulSetConversion.toV1alpha1(before);
                 after = StatefulSetConversion.toV1alpha1(after);
             }
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diff(before, after)));
+            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, after)));
         };
+    }
+
+    private static boolean templateChanged(StatefulSet old, StatefulSet now) {
+        return old.getSpec() == null || now.getSpec() == null
+                || !Objects.equals(Json.toNode(old.getSpec().getTemplate()), Json.toNode(now.getSpec().getTemplate()))
+                || !Objects.equals(Json.toNode(old.getSpec().getVolumeClaimTemplates()),
+                Json.toNode(now.getSpec().getVolumeClaimTemplates()));
     }
 
     public static AdmissionHandler validating() {

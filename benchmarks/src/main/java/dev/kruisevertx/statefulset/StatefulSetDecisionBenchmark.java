@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -38,7 +39,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -187,7 +187,7 @@ public class StatefulSetDecisionBenchmark {
         Predicate<Pod> inPlaceUpdatable = p -> inPlacePolicy && specs.computeIfAbsent(revisionOf.apply(p),
                 n -> InPlaceUpdateCalculator.calculate(InPlaceUpdateCalculator.templateOf(byName.get(n)),
                         spec.getTemplate(), updateRevision, InPlaceUpdateOptions.defaults())) != null;
-        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, PodOrdinals.desired(replicas, 0, Set.of()),
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, DesiredOrdinals.range(replicas, 0),
                 parallel, true, 0, maxUnavailable, false, null, 0, oldRevision, updateRevision, byOrdinal, revisionOf,
                 inPlaceUpdatable, false, parallel && ru != null && ru.getUnorderedUpdate() != null
                 ? ru.getUnorderedUpdate().getPriorityStrategy() : null, NOW);

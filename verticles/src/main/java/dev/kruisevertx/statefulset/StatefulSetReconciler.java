@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -116,13 +117,17 @@ final class StatefulSetReconciler implements Reconciler {
         }
         StatefulSetSpec spec = set.getSpec();
         Predicate<Map<String, String>> selector;
-        Set<Integer> reserved;
+        DesiredOrdinals desired;
         try {
             if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
                 throw new IllegalArgumentException("spec.selector and spec.template are required");
             }
             selector = LabelSelectors.compile(spec.getSelector());
-            reserved = PodOrdinals.reserved(spec.getReserveOrdinals());
+            // A range, never a list: replicas may be 2147483647 (the webhook cannot refuse what Kubernetes allows).
+            int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
+            int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
+                    ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+            desired = DesiredOrdinals.of(replicas, start, spec.getReserveOrdinals());
         } catch (IllegalArgumentException e) {
             record(request, "invalid StatefulSet: " + e.getMessage(), null);
             return Future.succeededFuture(Result.done());
@@ -183,12 +188,12 @@ final class StatefulSetReconciler implements Reconciler {
             Map<String, ControllerRevision> byName = new HashMap<>();
             history.forEach(r -> byName.put(r.getMetadata().getName(), r));
             byName.put(revs.update().getMetadata().getName(), revs.update());
-            return sync(request, set, byOrdinal, owned, reserved, history, byName, revs);
+            return sync(request, set, byOrdinal, owned, desired, history, byName, revs);
         });
     }
 
     private Future<Result> sync(Request request, StatefulSet set, Map<Integer, Pod> byOrdinal, List<Pod> owned,
-                                Set<Integer> reserved, List<ControllerRevision> history,
+                                DesiredOrdinals desired, List<ControllerRevision> history,
                                 Map<String, ControllerRevision> byName, StatefulSetRevisions.Resolution revs) {
         ControllerRevision update = revs.update();
         StatefulSetSpec spec = set.getSpec();
@@ -196,9 +201,7 @@ final class StatefulSetReconciler implements Reconciler {
         String statusCurrent = set.getStatus() == null ? null : set.getStatus().getCurrentRevision();
         String currentRevision = statusCurrent != null && byName.containsKey(statusCurrent) ? statusCurrent
                 : updateRevision;
-        int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
-        int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
-                ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+        int replicas = desired.size();
         RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
                 : spec.getUpdateStrategy().getRollingUpdate();
         boolean parallel = PARALLEL.equals(spec.getPodManagementPolicy());
@@ -244,15 +247,15 @@ final class StatefulSetReconciler implements Reconciler {
             return s != null;
         };
         Instant now = clock.instant();
-        StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(),
-                PodOrdinals.desired(replicas, start, reserved), parallel, rolling,
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(), desired, parallel,
+                rolling,
                 ru == null || ru.getPartition() == null ? 0 : ru.getPartition(), maxUnavailable,
                 ru != null && ru.isPaused(), scaleMaxUnavailable, minReady, currentRevision, updateRevision,
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size). A grace period
-        // running out is no event either: the in-place refresh acts on it only if the set is looked at again.
+        // Off the event loop: the decision walks every pod (and up to 500 missing ordinals). A grace period running
+        // out is no event either: the in-place refresh acts on it only if the set is looked at again.
         return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state)
                         .requeueWithin(updater.nextGraceDue(owned, now)), false)
                 .compose(plan -> act(request, set, state, plan, owned, byOrdinal, byName, history, revs, inPlaceSpecs,
@@ -274,8 +277,7 @@ final class StatefulSetReconciler implements Reconciler {
         }
 
         StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
-        Set<Integer> desired = new HashSet<>(state.desired());
-        Future<Void> acted = maintainPods(set, owned, desired, failures)
+        Future<Void> acted = maintainPods(set, owned, state.desired(), failures)
                 .compose(v -> execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
                         updateRevision, failures))
                 .compose(v -> refreshInPlace(set, owned, updateRevision, now));
@@ -288,7 +290,8 @@ final class StatefulSetReconciler implements Reconciler {
                     updateRevision, replicas, minReady, now, revs.collisionCount(),
                     StatefulSetConditions.of(set.getStatus() == null ? null : set.getStatus().getConditions(),
                             failures.messages(), now),
-                    StatefulSetClaims.status(set, state.desired(), claims::get));
+                    StatefulSetClaims.status(set, state.desired(), claims::get,
+                            () -> claims.list(set.getMetadata().getNamespace())));
             Future<Void> written = writeStatus(set, status).compose(v -> prune(set, history, owned, status));
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
@@ -432,7 +435,7 @@ final class StatefulSetReconciler implements Reconciler {
      * PVCs created for a pod still Pending or one that predates a volumeClaimTemplate. A pod's volumes cannot change
      * after creation, so such a pod mounts the new PVC once it is recreated by the next update.
      */
-    private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, Set<Integer> desired,
+    private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, DesiredOrdinals desired,
                                       StatefulSetConditions.Failures failures) {
         boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
         var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();

@@ -72,6 +72,8 @@ public class StatefulSetDecisionBenchmark {
     private StatefulSet priorityRollout;
     /** Parallel, replicas lowered by 100. */
     private StatefulSet scaleDown;
+    /** Parallel, replicas 2147483647: the pods exist, the next plan creates one slice of 500. */
+    private StatefulSet largest;
     private List<ControllerRevision> history;
     private String oldRevision;
     private String newRevision;
@@ -106,6 +108,9 @@ public class StatefulSetDecisionBenchmark {
 
         scaleDown = statefulSet(pods - 100, "nginx:2");
         scaleDown.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+
+        largest = statefulSet(Integer.MAX_VALUE, "nginx:2");
+        largest.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
 
         Random random = new Random(42);
         settledPods = new ArrayList<>(pods);
@@ -218,6 +223,12 @@ public class StatefulSetDecisionBenchmark {
     @Benchmark
     public Decision decideScaleDownBy100() {
         return decide(scaleDown, settledPods);
+    }
+
+    /** replicas 2147483647: bounded by the pods and the 500 a plan creates, never by replicas. */
+    @Benchmark
+    public Decision decideLargestReplicas() {
+        return decide(largest, settledPods);
     }
 
     @Benchmark

@@ -394,7 +394,7 @@ public final class StatefulSetPlanner {
     }
 
     /** A list as {@code [a, b, ...]}, the first few only when it is long (500 pods to create make no summary). */
-    private static String abbreviated(List<?> items) {
+    static String abbreviated(List<?> items) {
         if (items.size() <= SUMMARY_NAMES) {
             return items.toString();
         }

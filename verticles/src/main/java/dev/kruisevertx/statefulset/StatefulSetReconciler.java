@@ -116,20 +116,8 @@ final class StatefulSetReconciler implements Reconciler {
             return Future.succeededFuture(Result.done());
         }
         StatefulSetSpec spec = set.getSpec();
-        Predicate<Map<String, String>> selector;
-        DesiredOrdinals desired;
-        try {
-            if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
-                throw new IllegalArgumentException("spec.selector and spec.template are required");
-            }
-            selector = LabelSelectors.compile(spec.getSelector());
-            // A range, never a list: replicas may be 2147483647 (the webhook cannot refuse what Kubernetes allows).
-            int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
-            int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
-                    ? Math.max(0, spec.getOrdinals().getStart()) : 0;
-            desired = DesiredOrdinals.of(replicas, start, spec.getReserveOrdinals());
-        } catch (IllegalArgumentException e) {
-            record(request, "invalid StatefulSet: " + e.getMessage(), null);
+        if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
+            record(request, "invalid StatefulSet: spec.selector and spec.template are required", null);
             return Future.succeededFuture(Result.done());
         }
         ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
@@ -140,12 +128,22 @@ final class StatefulSetReconciler implements Reconciler {
 
         String uid = set.getMetadata().getUid();
         String setName = set.getMetadata().getName();
-        // Off the event loop: a set may own 100,000 pods, and the cache can be read from any thread.
-        return ctx.vertx().executeBlocking(() -> snapshot(uid, setName, selector), false).compose(snap -> {
+        int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
+        int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
+                ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+        // Off the event loop: a set may own 100,000 pods (the cache can be read from any thread), and
+        // reserveOrdinals may hold a great many entries.
+        return ctx.vertx().executeBlocking(() -> snapshot(spec, uid, setName, replicas, start), false).compose(snap -> {
+            if (snap.invalid() != null) {
+                record(request, "invalid StatefulSet: " + snap.invalid(), null);
+                return Future.succeededFuture(Result.done());
+            }
             if (snap.unsatisfied() != null) {
                 record(request, "waiting for the cache to see our update of pod " + snap.unsatisfied(), null);
                 return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
             }
+            Predicate<Map<String, String>> selector = snap.selector();
+            DesiredOrdinals desired = snap.desired();
             List<Pod> adopt = new ArrayList<>();
             // The cache's orphan index, not the namespace: at start-up every set looks once, and a namespace of
             // 100,000 owned pods made that scan the whole cost of start-up.
@@ -176,13 +174,32 @@ final class StatefulSetReconciler implements Reconciler {
     }
 
     /**
-     * The set's pods as the cache holds them: by ordinal, those to release (no longer selected), or the first one
-     * whose update by this controller the cache has not shown yet.
+     * The set's settings read and its pods as the cache holds them: the ordinals it runs, its pods by ordinal, those
+     * to release (no longer selected); or why the set is invalid, or the first pod whose update by this controller
+     * the cache has not shown yet.
      */
-    private record Snapshot(Map<Integer, Pod> byOrdinal, List<Pod> owned, List<Pod> release, String unsatisfied) {
+    private record Snapshot(Predicate<Map<String, String>> selector, DesiredOrdinals desired,
+                            Map<Integer, Pod> byOrdinal, List<Pod> owned, List<Pod> release, String invalid,
+                            String unsatisfied) {
+        static Snapshot invalid(String why) {
+            return new Snapshot(null, null, null, null, null, why, null);
+        }
+
+        static Snapshot unsatisfied(String pod) {
+            return new Snapshot(null, null, null, null, null, null, pod);
+        }
     }
 
-    private Snapshot snapshot(String uid, String setName, Predicate<Map<String, String>> selector) {
+    private Snapshot snapshot(StatefulSetSpec spec, String uid, String setName, int replicas, int start) {
+        Predicate<Map<String, String>> selector;
+        DesiredOrdinals desired;
+        try {
+            selector = LabelSelectors.compile(spec.getSelector());
+            // A range, never a list: replicas may be 2147483647 (Kubernetes allows it, so the webhook does).
+            desired = DesiredOrdinals.of(replicas, start, spec.getReserveOrdinals());
+        } catch (IllegalArgumentException e) {
+            return Snapshot.invalid(e.getMessage());
+        }
         Map<Integer, Pod> byOrdinal = new HashMap<>();
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
@@ -201,12 +218,12 @@ final class StatefulSetReconciler implements Reconciler {
                 continue;
             }
             if (!versions.isSatisfied(p)) {
-                return new Snapshot(null, null, null, p.getMetadata().getName());
+                return Snapshot.unsatisfied(p.getMetadata().getName());
             }
             byOrdinal.put(ordinal, p);
             owned.add(p);
         }
-        return new Snapshot(byOrdinal, owned, release, null);
+        return new Snapshot(selector, desired, byOrdinal, owned, release, null, null);
     }
 
     private Future<Result> sync(Request request, StatefulSet set, Map<Integer, Pod> byOrdinal, List<Pod> owned,
@@ -906,8 +923,9 @@ final class StatefulSetReconciler implements Reconciler {
         return Future.join(out).mapEmpty();
     }
 
-    private static List<String> names(List<Pod> pods) {
-        return pods.stream().map(p -> p.getMetadata().getName()).toList();
+    /** Names for a log line or a summary: the first few, then how many in all (a selector change releases all). */
+    private static String names(List<Pod> pods) {
+        return StatefulSetPlanner.abbreviated(pods.stream().map(p -> p.getMetadata().getName()).toList());
     }
 
     /**

@@ -413,6 +413,43 @@ class StatefulSetEndToEndTest {
         Await.waitFor("claims collected with the set", WAIT, () -> claimNames(name).isEmpty());
     }
 
+    /** The last ordinals of the int range: ten-digit pod names are the set's own pods. */
+    @Test
+    void ordinalsAtTheTopOfTheIntRange() {
+        String name = "top";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(Integer.MAX_VALUE - 1);
+        set.getSpec().setOrdinals(ordinals);
+        resource(name).create(set);
+        settled(name, Set.of(Integer.MAX_VALUE - 1, Integer.MAX_VALUE));
+        edit(name, sp -> sp.setReplicas(1));
+        settled(name, Set.of(Integer.MAX_VALUE - 1));
+    }
+
+    /**
+     * Without the webhook (this cluster admits anything), a set whose ordinals would pass the int range is reported
+     * as invalid on /debug/plans and gets no pods; the manager goes on.
+     */
+    @Test
+    void ordinalsPastTheIntRangeAreReportedAndNothingIsCreated() throws Exception {
+        String name = "past";
+        StatefulSet set = statefulSet(name, 3, "nginx:1");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(Integer.MAX_VALUE - 1);
+        set.getSpec().setOrdinals(ordinals);
+        resource(name).create(set);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        java.net.http.HttpRequest plans = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                + app.metricsPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
+        Await.waitFor("the set reported invalid", WAIT, () -> http.send(plans,
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body()
+                .contains("invalid StatefulSet: ordinals.start + replicas + reserved ordinals pass 2147483647"));
+        assertTrue(livePods(name).isEmpty(), "no pod of an invalid set");
+        resource(name).delete();
+    }
+
     @Test
     void orphansAreAdoptedAndPodsLeavingTheSelectorReleased() {
         String name = "adopt";

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -38,7 +39,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -72,6 +72,8 @@ public class StatefulSetDecisionBenchmark {
     private StatefulSet priorityRollout;
     /** Parallel, replicas lowered by 100. */
     private StatefulSet scaleDown;
+    /** Parallel, replicas 2147483647: the pods exist, the next plan creates one slice of 500. */
+    private StatefulSet largest;
     private List<ControllerRevision> history;
     private String oldRevision;
     private String newRevision;
@@ -106,6 +108,9 @@ public class StatefulSetDecisionBenchmark {
 
         scaleDown = statefulSet(pods - 100, "nginx:2");
         scaleDown.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+
+        largest = statefulSet(Integer.MAX_VALUE, "nginx:2");
+        largest.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
 
         Random random = new Random(42);
         settledPods = new ArrayList<>(pods);
@@ -187,7 +192,7 @@ public class StatefulSetDecisionBenchmark {
         Predicate<Pod> inPlaceUpdatable = p -> inPlacePolicy && specs.computeIfAbsent(revisionOf.apply(p),
                 n -> InPlaceUpdateCalculator.calculate(InPlaceUpdateCalculator.templateOf(byName.get(n)),
                         spec.getTemplate(), updateRevision, InPlaceUpdateOptions.defaults())) != null;
-        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, PodOrdinals.desired(replicas, 0, Set.of()),
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, DesiredOrdinals.range(replicas, 0),
                 parallel, true, 0, maxUnavailable, false, null, 0, oldRevision, updateRevision, byOrdinal, revisionOf,
                 inPlaceUpdatable, false, parallel && ru != null && ru.getUnorderedUpdate() != null
                 ? ru.getUnorderedUpdate().getPriorityStrategy() : null, NOW);
@@ -218,6 +223,12 @@ public class StatefulSetDecisionBenchmark {
     @Benchmark
     public Decision decideScaleDownBy100() {
         return decide(scaleDown, settledPods);
+    }
+
+    /** replicas 2147483647: bounded by the pods and the 500 a plan creates, never by replicas. */
+    @Benchmark
+    public Decision decideLargestReplicas() {
+        return decide(largest, settledPods);
     }
 
     @Benchmark

@@ -149,36 +149,46 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
             }
         }
 
-        int currentTotal = pods.size();
-        int currentTotalOld = oldCount;
+        // In long: replicas (or partition) near Integer.MAX_VALUE plus a surge, or a maxUnavailable near it plus the
+        // pods above replicas, would wrap around to a negative number, and a negative expected total reads as a
+        // scale-down of every pod.
+        long currentTotal = pods.size();
+        long currentTotalOld = oldCount;
         if (excludePreparingDeleteForAll || excludesPreparingDelete(cs)) {
             currentTotal -= oldPreDeleting + newPreDeleting;
             currentTotalOld -= oldPreDeleting;
         }
-        int expectedTotal = replicas + useSurge;
-        int expectedTotalOld = partition + useSurgeOld;
+        long expectedTotal = (long) replicas + useSurge;
+        long expectedTotalOld = (long) partition + useSurgeOld;
 
-        int scaleUpNum = 0, scaleUpOld = 0, scaleUpLimit = 0, scaleDownNum = 0, scaleDownOld = 0, deleteReadyLimit = 0;
+        long scaleUpNum = 0, scaleUpOld = 0, scaleUpLimit = 0, scaleDownNum = 0, scaleDownOld = 0, deleteReadyLimit = 0;
         if (expectedTotal - currentTotal > 0) {
             scaleUpNum = expectedTotal - currentTotal;
             scaleUpOld = Math.max(expectedTotalOld - currentTotalOld, 0);
-            scaleUpLimit = Math.min(scaleUpNum, Math.max(limits.scaleMaxUnavailable - totalUnavailable, 0));
+            scaleUpLimit = Math.min(scaleUpNum, Math.max((long) limits.scaleMaxUnavailable - totalUnavailable, 0));
         }
         // Pods already specified for deletion are on their way out and are not counted again.
-        int down = currentTotal - oldToDelete - newToDelete - expectedTotal;
+        long down = currentTotal - oldToDelete - newToDelete - expectedTotal;
         if (down > 0) {
             scaleDownNum = down;
             scaleDownOld = Math.max(currentTotalOld - oldToDelete - expectedTotalOld, 0);
         }
         if (newToDelete > 0 || oldToDelete > 0 || scaleDownNum > 0) {
-            deleteReadyLimit = Math.max(limits.maxUnavailable + (pods.size() - replicas) - totalUnavailable, 0);
+            deleteReadyLimit = Math.max((long) limits.maxUnavailable + ((long) pods.size() - replicas) - totalUnavailable,
+                    0);
         }
 
         int updateNum = Math.abs(updateOldDiff) <= Math.abs(updateNewDiff) ? updateOldDiff : -updateNewDiff;
-        int updateMaxUnavailable = updateNum != 0 ? limits.maxUnavailable + pods.size() - replicas : 0;
+        long updateMaxUnavailable = updateNum != 0 ? (long) limits.maxUnavailable + pods.size() - replicas : 0;
 
-        return new CloneSetDiff(scaleUpNum, scaleUpOld, scaleDownNum, scaleDownOld, scaleUpLimit, deleteReadyLimit,
-                useSurge, useSurgeOld, updateNum, updateMaxUnavailable);
+        return new CloneSetDiff(saturated(scaleUpNum), saturated(scaleUpOld), saturated(scaleDownNum),
+                saturated(scaleDownOld), saturated(scaleUpLimit), saturated(deleteReadyLimit), useSurge,
+                useSurgeOld, updateNum, saturated(updateMaxUnavailable));
+    }
+
+    /** The int nearest to {@code n}: a count past the int range is as good as unlimited. */
+    private static int saturated(long n) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n));
     }
 
     /** Named by {@code scaleStrategy.podsToDelete} or labelled {@code apps.kruise.io/specified-delete}. */

@@ -115,6 +115,39 @@ final class CloneSetReconciler implements Reconciler {
         }
 
         String uid = cs.getMetadata().getUid();
+        // Off the event loop: a CloneSet may own 100,000 pods (and PVCs), and the cache can be read from any thread.
+        return ctx.vertx().executeBlocking(() -> snapshot(uid, selector), false).compose(snap -> {
+            List<Pod> adopt = orphansToAdopt(request, cs, selector);
+            if (!snap.release().isEmpty() || !adopt.isEmpty()) {
+                return releaseAndAdopt(cs, snap.release(), adopt).transform(ar -> {
+                    if (ar.failed()) {
+                        // Some orphans may be left behind: look at the whole namespace again next time.
+                        orphans.rescan(request.key());
+                        return Future.failedFuture(ar.cause());
+                    }
+                    return Future.succeededFuture(Result.done());
+                });
+            }
+            if (snap.unsatisfied() != null) {
+                record(request, "waiting for the cache to see our update of pod " + snap.unsatisfied(), null);
+                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+            RevisionResolution revs = RevisionResolution.resolve(cs, snap.history());
+            return writeRevisions(revs).compose(v -> sync(request, cs, snap.owned(), snap.claims(), snap.history(),
+                    revs, snap.terminatingIds()));
+        });
+    }
+
+    /**
+     * What the cache holds of one CloneSet: its active pods, those to release (no longer selected), the instance ids
+     * of its terminating pods, the first pod whose update by this controller the cache has not shown yet, its PVCs
+     * and its revisions.
+     */
+    private record Snapshot(List<Pod> owned, List<Pod> release, Set<String> terminatingIds, String unsatisfied,
+                            List<PersistentVolumeClaim> claims, List<ControllerRevision> history) {
+    }
+
+    private Snapshot snapshot(String uid, Predicate<Map<String, String>> selector) {
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
         Set<String> terminatingIds = new HashSet<>();
@@ -135,21 +168,11 @@ final class CloneSetReconciler implements Reconciler {
                 release.add(p);
             }
         }
-        List<Pod> adopt = orphansToAdopt(request, cs, selector);
-        if (!release.isEmpty() || !adopt.isEmpty()) {
-            return releaseAndAdopt(cs, release, adopt).transform(ar -> {
-                if (ar.failed()) {
-                    // Some orphans may be left behind: look at the whole namespace again next time.
-                    orphans.rescan(request.key());
-                    return Future.failedFuture(ar.cause());
-                }
-                return Future.succeededFuture(Result.done());
-            });
-        }
+        String unsatisfied = null;
         for (Pod p : owned) {
             if (!versionExpectations.isSatisfied(p)) {
-                record(request, "waiting for the cache to see our update of pod " + p.getMetadata().getName(), null);
-                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+                unsatisfied = p.getMetadata().getName();
+                break;
             }
         }
         List<PersistentVolumeClaim> claims = new ArrayList<>();
@@ -164,9 +187,7 @@ final class CloneSetReconciler implements Reconciler {
                 history.add(r);
             }
         }
-
-        RevisionResolution revs = RevisionResolution.resolve(cs, history);
-        return writeRevisions(revs).compose(v -> sync(request, cs, owned, claims, history, revs, terminatingIds));
+        return new Snapshot(owned, release, terminatingIds, unsatisfied, claims, history);
     }
 
     /**
@@ -233,15 +254,22 @@ final class CloneSetReconciler implements Reconciler {
                 return Future.succeededFuture(Result.done());
             }
             String failure = ar.failed() ? String.valueOf(ar.cause().getMessage()) : null;
-            CloneSetStatus status = CloneSetStatusCalculator.calculate(cs, owned, currentRevision, updateRevision,
-                    revs.collisionCount(), step, failure, clock.instant());
-            Future<Void> written = writeStatus(cs, status)
-                    .compose(v -> pruneHistory(cs, history, revs, owned, status));
+            // Off the event loop: both walk every pod.
+            Future<Void> written = ctx.vertx().executeBlocking(() -> {
+                CloneSetStatus status = CloneSetStatusCalculator.calculate(cs, owned, currentRevision, updateRevision,
+                        revs.collisionCount(), step, failure, clock.instant());
+                return new Outcome(status, liveRevisions(revs, owned, status));
+            }, false).compose(o -> writeStatus(cs, o.status())
+                    .compose(v -> pruneHistory(cs, history, o.liveRevisions())));
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
             return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
         });
+    }
+
+    /** The status and the revisions still in use. */
+    private record Outcome(CloneSetStatus status, Set<String> liveRevisions) {
     }
 
     /** A node's labels from the shared cache; null when the node is not (or not yet) cached. */
@@ -301,8 +329,8 @@ final class CloneSetReconciler implements Reconciler {
                 live -> live.setStatus(status))).mapEmpty();
     }
 
-    private Future<Void> pruneHistory(CloneSet cs, List<ControllerRevision> history, RevisionResolution revs,
-                                      List<Pod> owned, CloneSetStatus status) {
+    /** Revisions kept whatever the history limit: the current and update ones, and those pods still run. */
+    private static Set<String> liveRevisions(RevisionResolution revs, List<Pod> owned, CloneSetStatus status) {
         Set<String> live = new HashSet<>();
         live.add(revs.update().getMetadata().getName());
         live.add(revs.current().getMetadata().getName());
@@ -316,6 +344,10 @@ final class CloneSetReconciler implements Reconciler {
                 live.add(PodView.shortHash(label));
             }
         }
+        return live;
+    }
+
+    private Future<Void> pruneHistory(CloneSet cs, List<ControllerRevision> history, Set<String> live) {
         Integer limit = cs.getSpec().getRevisionHistoryLimit();
         List<ControllerRevision> prune = CloneSetRevisions.toPrune(history, live, limit == null ? 10 : limit);
         Future<Void> chain = Future.succeededFuture();

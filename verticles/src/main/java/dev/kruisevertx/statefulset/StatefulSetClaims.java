@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
@@ -14,10 +15,10 @@ import io.fabric8.kubernetes.api.model.Volume;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Pure rules about the PVCs of an Advanced StatefulSet's pods: which ownerReferences the retention policy asks for,
@@ -29,6 +30,8 @@ final class StatefulSetClaims {
     /** Set on a PVC the controller resized, with the set's name, as OpenKruise does. */
     static final String OWNED_BY_ASTS_ANNOTATION = "apps.kruise.io/owned-by-asts";
     static final String FILE_SYSTEM_RESIZE_PENDING = "FileSystemResizePending";
+    /** Up to this many replicas, status looks each desired ordinal's claims up by name. */
+    static final int LOOKUP_BY_NAME_LIMIT = 1_000;
 
     private StatefulSetClaims() {
     }
@@ -149,32 +152,57 @@ final class StatefulSetClaims {
 
     /**
      * status.volumeClaims: per template, the replicas whose existing (not terminating) claim is compatible, and of
-     * those the ones whose volume is ready. {@code claimOf} finds a claim by name, or null.
+     * those the ones whose volume is ready. A small set looks its claims up by name ({@code claimOf}); a large one
+     * walks the claims of its namespace instead ({@code namespaceClaims}), so the cost is bounded by the claims that
+     * exist, never by {@code replicas}.
      */
-    static List<VolumeClaimStatus> status(StatefulSet set, Collection<Integer> ordinals,
-                                          BiFunction<String, String, PersistentVolumeClaim> claimOf) {
+    static List<VolumeClaimStatus> status(StatefulSet set, DesiredOrdinals desired,
+                                          BiFunction<String, String, PersistentVolumeClaim> claimOf,
+                                          Supplier<List<PersistentVolumeClaim>> namespaceClaims) {
         List<PersistentVolumeClaim> templates = set.getSpec().getVolumeClaimTemplates();
         if (templates == null || templates.isEmpty()) {
             return null;
         }
-        List<VolumeClaimStatus> out = new ArrayList<>();
-        for (PersistentVolumeClaim t : templates) {
-            int compatible = 0;
-            int ready = 0;
-            for (int ordinal : ordinals) {
-                PersistentVolumeClaim c = claimOf.apply(set.getMetadata().getNamespace(),
-                        PodOrdinals.claimName(t.getMetadata().getName(), set.getMetadata().getName(), ordinal));
-                if (c == null || c.getMetadata().getDeletionTimestamp() != null || !matches(c, t)) {
-                    continue;
-                }
-                compatible++;
-                if (ready(c)) {
-                    ready++;
+        String setName = set.getMetadata().getName();
+        int[] compatible = new int[templates.size()];
+        int[] ready = new int[templates.size()];
+        if (desired.size() <= LOOKUP_BY_NAME_LIMIT) {
+            for (int i = 0; i < templates.size(); i++) {
+                PersistentVolumeClaim t = templates.get(i);
+                for (int ordinal : desired) {
+                    count(claimOf.apply(set.getMetadata().getNamespace(),
+                            PodOrdinals.claimName(t.getMetadata().getName(), setName, ordinal)), t, i, compatible, ready);
                 }
             }
-            out.add(new VolumeClaimStatus(t.getMetadata().getName(), compatible, ready));
+        } else {
+            for (PersistentVolumeClaim c : namespaceClaims.get()) {
+                for (int i = 0; i < templates.size(); i++) {
+                    PersistentVolumeClaim t = templates.get(i);
+                    // Claim names are <template>-<set>-<ordinal>: the prefix parses like a pod name's.
+                    int ordinal = PodOrdinals.ordinalOf(t.getMetadata().getName() + "-" + setName,
+                            c.getMetadata().getName());
+                    if (ordinal >= 0 && desired.contains(ordinal)) {
+                        count(c, t, i, compatible, ready);
+                    }
+                }
+            }
+        }
+        List<VolumeClaimStatus> out = new ArrayList<>();
+        for (int i = 0; i < templates.size(); i++) {
+            out.add(new VolumeClaimStatus(templates.get(i).getMetadata().getName(), compatible[i], ready[i]));
         }
         return out;
+    }
+
+    private static void count(PersistentVolumeClaim c, PersistentVolumeClaim template, int i, int[] compatible,
+                              int[] ready) {
+        if (c == null || c.getMetadata().getDeletionTimestamp() != null || !matches(c, template)) {
+            return;
+        }
+        compatible[i]++;
+        if (ready(c)) {
+            ready[i]++;
+        }
     }
 
     private static BigDecimal requested(PersistentVolumeClaim claim) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.podutil.Pods;
@@ -9,12 +10,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.PrimitiveIterator;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -27,6 +26,9 @@ import java.util.function.Predicate;
  * waits for all earlier pods to be running and ready and does one thing at a time; with {@code Parallel} creations
  * and deletions happen together, creations limited by {@code scaleStrategy.maxUnavailable} and updates by
  * {@code rollingUpdate.maxUnavailable}.
+ *
+ * <p>The work grows with the pods that exist, never with {@code replicas}: the desired ordinals are a
+ * {@link DesiredOrdinals} range that is asked about, not walked, beyond the few missing ordinals a plan creates.
  */
 public final class StatefulSetPlanner {
     /** How often a set looks at PVCs expanding for OnPodRollingUpdate. */
@@ -46,7 +48,7 @@ public final class StatefulSetPlanner {
      * Everything the decision reads.
      *
      * @param setName             name of the set (pods are {@code <setName>-<ordinal>})
-     * @param desired             ordinals to run, ascending ({@link Ordinals#desired})
+     * @param desired             ordinals to run
      * @param parallel            podManagementPolicy Parallel
      * @param rollingUpdate       updateStrategy.type RollingUpdate (else OnDelete)
      * @param partition           ordinals below it keep the current revision
@@ -65,13 +67,13 @@ public final class StatefulSetPlanner {
      * @param now                 the time of the decision
      * @param claims              the pods' PVCs against grown templates (volumeClaimUpdateStrategy)
      */
-    public record State(String setName, List<Integer> desired, boolean parallel, boolean rollingUpdate, int partition,
+    public record State(String setName, DesiredOrdinals desired, boolean parallel, boolean rollingUpdate, int partition,
                         int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
                         String currentRevision, String updateRevision, Map<Integer, Pod> pods,
                         Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
                         UpdatePriorityStrategy priority, Instant now, Claims claims) {
         /** Without volumeClaimUpdateStrategy: PVCs play no part in the rolling update. */
-        public State(String setName, List<Integer> desired, boolean parallel, boolean rollingUpdate, int partition,
+        public State(String setName, DesiredOrdinals desired, boolean parallel, boolean rollingUpdate, int partition,
                      int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
                      String currentRevision, String updateRevision, Map<Integer, Pod> pods,
                      Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
@@ -103,86 +105,38 @@ public final class StatefulSetPlanner {
         List<StatefulSetPlan.Delete> deletes = new ArrayList<>();
         List<String> inPlace = new ArrayList<>();
         List<String> resize = new ArrayList<>();
-        Set<Integer> desiredSet = new HashSet<>(s.desired());
+        DesiredOrdinals desired = s.desired();
+        TreeMap<Integer, Pod> pods = new TreeMap<>(s.pods());
         boolean monotonic = !s.parallel();
         // A ready pod turning available after minReadySeconds changes what every step below (and the status) sees,
         // and no event announces it: whatever is decided, look again then. Early returns keep this too.
         Duration requeue = Duration.ZERO;
-        for (Pod pod : s.pods().values()) {
+        for (Pod pod : pods.values()) {
             requeue = earliest(requeue, availableIn(s, pod));
         }
 
         // Unavailable desired pods limit Parallel scale-up; a missing pod counts as unavailable once created.
         int unavailable = 0;
-        for (int ordinal : s.desired()) {
-            Pod p = s.pods().get(ordinal);
-            if (p != null && !available(s, p)) {
+        for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
+            if (desired.contains(e.getKey()) && !available(s, e.getValue())) {
                 unavailable++;
             }
         }
 
         // 1. Every desired ordinal exists and is healthy.
-        String blockedBy = null;
-        for (int ordinal : s.desired()) {
-            Pod pod = s.pods().get(ordinal);
-            if (pod == null) {
-                if (!s.parallel()) {
-                    creates.add(create(s, ordinal));
-                    blockedBy = "waiting for " + PodOrdinals.podName(s.setName(), ordinal) + " to be created and ready";
-                    break;
-                }
-                if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
-                    blockedBy = "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
-                    continue;
-                }
-                if (creates.size() >= MAX_CREATES_PER_PLAN) {
-                    blockedBy = "at most " + MAX_CREATES_PER_PLAN + " pods are created per reconcile";
-                    continue;
-                }
-                creates.add(create(s, ordinal));
-                unavailable++;
-                continue;
-            }
-            String name = pod.getMetadata().getName();
-            if (Pods.isTerminating(pod)) {
-                if (monotonic) {
-                    blockedBy = "waiting for " + name + " to terminate";
-                    break;
-                }
-                continue;
-            }
-            String phase = Pods.phase(pod);
-            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
-                deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.FAILED));
-                if (monotonic) {
-                    blockedBy = "replacing " + phase + " pod " + name;
-                    break;
-                }
-                continue;
-            }
-            if (monotonic && !Pods.isRunningAndReady(pod)) {
-                blockedBy = "waiting for " + name + " to be running and ready";
-                break;
-            }
-            if (monotonic && !available(s, pod)) {
-                // As Kubernetes and OpenKruise: OrderedReady moves on once a pod is available, not merely ready.
-                blockedBy = "waiting for " + name + " to be available (minReadySeconds " + s.minReadySeconds() + ")";
-                break;
-            }
-        }
+        String blockedBy = monotonic ? orderedStep(s, pods, creates, deletes) : parallelStep(s, pods, unavailable,
+                creates, deletes);
         if (monotonic && blockedBy != null) {
             return new StatefulSetPlan(creates, deletes, inPlace, resize,
                     summary(s, creates, deletes, inPlace, resize, blockedBy), requeue);
         }
 
         // 2. Condemned pods go, highest ordinal first.
-        TreeMap<Integer, Pod> condemned = new TreeMap<>(Comparator.reverseOrder());
-        s.pods().forEach((ordinal, pod) -> {
-            if (!desiredSet.contains(ordinal)) {
-                condemned.put(ordinal, pod);
+        for (Map.Entry<Integer, Pod> e : pods.descendingMap().entrySet()) {
+            if (desired.contains(e.getKey())) {
+                continue;
             }
-        });
-        for (Pod pod : condemned.values()) {
+            Pod pod = e.getValue();
             String name = pod.getMetadata().getName();
             if (Pods.isTerminating(pod)) {
                 if (monotonic) {
@@ -214,18 +168,19 @@ public final class StatefulSetPlanner {
             updateNote = "update paused";
         } else {
             int budget = monotonic ? 1 : Math.max(1, s.maxUnavailable());
-            int updateUnavailable = 0;
+            // A pod still to be created counts against the budget (it is created at the right revision): every
+            // desired ordinal from the partition on, less those that have a pod, counted without walking them.
+            long updateUnavailable = desired.countFrom(s.partition());
             List<Pod> all = new ArrayList<>();
             List<Integer> waiting = new ArrayList<>();
-            for (int i = s.desired().size() - 1; i >= 0; i--) {
-                int ordinal = s.desired().get(i);
-                Pod pod = s.pods().get(ordinal);
-                if (pod == null) {
-                    // A pod still to be created counts against the budget; it is created at the right revision.
-                    if (ordinal >= s.partition()) {
-                        updateUnavailable++;
-                    }
+            for (Map.Entry<Integer, Pod> e : pods.descendingMap().entrySet()) {
+                int ordinal = e.getKey();
+                if (!desired.contains(ordinal)) {
                     continue;
+                }
+                Pod pod = e.getValue();
+                if (ordinal >= s.partition()) {
+                    updateUnavailable--;
                 }
                 boolean current = s.updateRevision().equals(s.revisionOf().apply(pod))
                         && (!s.claims().onRollingUpdate() || s.claims().match().test(pod));
@@ -299,6 +254,78 @@ public final class StatefulSetPlanner {
                 requeue);
     }
 
+    /**
+     * OrderedReady: the desired ordinals in order, up to the first one that is missing (created) or not yet
+     * available (waited for). Walks at most the pods that exist, plus one.
+     *
+     * @return what the set waits for, or null when every desired pod is there and available
+     */
+    private static String orderedStep(State s, Map<Integer, Pod> pods, List<StatefulSetPlan.Create> creates,
+                                      List<StatefulSetPlan.Delete> deletes) {
+        for (PrimitiveIterator.OfInt it = s.desired().iterator(); it.hasNext(); ) {
+            int ordinal = it.nextInt();
+            Pod pod = pods.get(ordinal);
+            if (pod == null) {
+                creates.add(create(s, ordinal));
+                return "waiting for " + PodOrdinals.podName(s.setName(), ordinal) + " to be created and ready";
+            }
+            String name = pod.getMetadata().getName();
+            if (Pods.isTerminating(pod)) {
+                return "waiting for " + name + " to terminate";
+            }
+            String phase = Pods.phase(pod);
+            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
+                deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.FAILED));
+                return "replacing " + phase + " pod " + name;
+            }
+            if (!Pods.isRunningAndReady(pod)) {
+                return "waiting for " + name + " to be running and ready";
+            }
+            if (!available(s, pod)) {
+                // As Kubernetes and OpenKruise: OrderedReady moves on once a pod is available, not merely ready.
+                return "waiting for " + name + " to be available (minReadySeconds " + s.minReadySeconds() + ")";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Parallel: failed desired pods are replaced, and the lowest missing ordinals created, within
+     * scaleStrategy.maxUnavailable and {@link #MAX_CREATES_PER_PLAN}. Walks the pods that exist and the ordinals
+     * created, plus one: never the rest of a huge {@code replicas}.
+     *
+     * @return the limit that held creation back, or null
+     */
+    private static String parallelStep(State s, TreeMap<Integer, Pod> pods, int unavailable,
+                                       List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes) {
+        for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
+            Pod pod = e.getValue();
+            if (!s.desired().contains(e.getKey()) || Pods.isTerminating(pod)) {
+                continue;
+            }
+            String phase = Pods.phase(pod);
+            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
+                deletes.add(new StatefulSetPlan.Delete(pod.getMetadata().getName(), StatefulSetPlan.Reason.FAILED));
+            }
+        }
+        for (PrimitiveIterator.OfInt it = s.desired().iterator(); it.hasNext(); ) {
+            int ordinal = it.nextInt();
+            if (pods.containsKey(ordinal)) {
+                continue;
+            }
+            // Neither limit loosens further on: the first missing ordinal held back holds back every later one.
+            if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
+                return "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
+            }
+            if (creates.size() >= MAX_CREATES_PER_PLAN) {
+                return "at most " + MAX_CREATES_PER_PLAN + " pods are created per reconcile";
+            }
+            creates.add(create(s, ordinal));
+            unavailable++;
+        }
+        return null;
+    }
+
     private static StatefulSetPlan.Create create(State s, int ordinal) {
         // Upstream: a pod recreated below the partition keeps the current revision.
         String revision = s.rollingUpdate() && ordinal < s.partition() && s.currentRevision() != null
@@ -347,7 +374,7 @@ public final class StatefulSetPlanner {
     private static String summary(State s, List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
                                   List<String> inPlace, List<String> resize, String note) {
         StringBuilder b = new StringBuilder();
-        b.append("desired ordinals ").append(abbreviated(s.desired()));
+        b.append("desired ordinals ").append(s.desired());
         if (!creates.isEmpty()) {
             b.append("; create ").append(abbreviated(creates.stream().map(StatefulSetPlan.Create::name).toList()));
         }
@@ -366,8 +393,8 @@ public final class StatefulSetPlanner {
         return b.toString();
     }
 
-    /** A list as {@code [a, b, ...]}, the first few only when it is long (100,000 ordinals make no summary). */
-    private static String abbreviated(List<?> items) {
+    /** A list as {@code [a, b, ...]}, the first few only when it is long (500 pods to create make no summary). */
+    static String abbreviated(List<?> items) {
         if (items.size() <= SUMMARY_NAMES) {
             return items.toString();
         }

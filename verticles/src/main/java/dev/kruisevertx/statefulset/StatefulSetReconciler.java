@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -115,16 +116,8 @@ final class StatefulSetReconciler implements Reconciler {
             return Future.succeededFuture(Result.done());
         }
         StatefulSetSpec spec = set.getSpec();
-        Predicate<Map<String, String>> selector;
-        Set<Integer> reserved;
-        try {
-            if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
-                throw new IllegalArgumentException("spec.selector and spec.template are required");
-            }
-            selector = LabelSelectors.compile(spec.getSelector());
-            reserved = PodOrdinals.reserved(spec.getReserveOrdinals());
-        } catch (IllegalArgumentException e) {
-            record(request, "invalid StatefulSet: " + e.getMessage(), null);
+        if (spec == null || spec.getSelector() == null || spec.getTemplate() == null) {
+            record(request, "invalid StatefulSet: spec.selector and spec.template are required", null);
             return Future.succeededFuture(Result.done());
         }
         ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
@@ -135,10 +128,81 @@ final class StatefulSetReconciler implements Reconciler {
 
         String uid = set.getMetadata().getUid();
         String setName = set.getMetadata().getName();
+        int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
+        int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
+                ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+        // Off the event loop: a set may own 100,000 pods (the cache can be read from any thread), and
+        // reserveOrdinals may hold a great many entries.
+        return ctx.vertx().executeBlocking(() -> snapshot(spec, uid, setName, replicas, start), false).compose(snap -> {
+            if (snap.invalid() != null) {
+                record(request, "invalid StatefulSet: " + snap.invalid(), null);
+                return Future.succeededFuture(Result.done());
+            }
+            if (snap.unsatisfied() != null) {
+                record(request, "waiting for the cache to see our update of pod " + snap.unsatisfied(), null);
+                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+            Predicate<Map<String, String>> selector = snap.selector();
+            DesiredOrdinals desired = snap.desired();
+            List<Pod> adopt = new ArrayList<>();
+            // The cache's orphan index, not the namespace: at start-up every set looks once, and a namespace of
+            // 100,000 owned pods made that scan the whole cost of start-up.
+            for (Pod p : pods.byIndex(Indexes.ORPHAN_NAMESPACE, request.namespace())) {
+                if (Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p))
+                        && PodOrdinals.ordinalOf(setName, p.getMetadata().getName()) >= 0) {
+                    adopt.add(p);
+                }
+            }
+            if (!snap.release().isEmpty() || !adopt.isEmpty()) {
+                record(request, "releasing " + names(snap.release()) + ", adopting " + names(adopt), null);
+                return releaseAndAdopt(set, snap.release(), adopt).map(v -> Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+            List<ControllerRevision> history = new ArrayList<>();
+            for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
+                if (Pods.isControlledBy(r, uid)) {
+                    history.add(r);
+                }
+            }
+            StatefulSetRevisions.Resolution resolution = StatefulSetRevisions.resolve(set, history);
+            return writeRevision(set, resolution).compose(revs -> {
+                Map<String, ControllerRevision> byName = new HashMap<>();
+                history.forEach(r -> byName.put(r.getMetadata().getName(), r));
+                byName.put(revs.update().getMetadata().getName(), revs.update());
+                return sync(request, set, snap.byOrdinal(), snap.owned(), desired, history, byName, revs);
+            });
+        });
+    }
+
+    /**
+     * The set's settings read and its pods as the cache holds them: the ordinals it runs, its pods by ordinal, those
+     * to release (no longer selected); or why the set is invalid, or the first pod whose update by this controller
+     * the cache has not shown yet.
+     */
+    private record Snapshot(Predicate<Map<String, String>> selector, DesiredOrdinals desired,
+                            Map<Integer, Pod> byOrdinal, List<Pod> owned, List<Pod> release, String invalid,
+                            String unsatisfied) {
+        static Snapshot invalid(String why) {
+            return new Snapshot(null, null, null, null, null, why, null);
+        }
+
+        static Snapshot unsatisfied(String pod) {
+            return new Snapshot(null, null, null, null, null, null, pod);
+        }
+    }
+
+    private Snapshot snapshot(StatefulSetSpec spec, String uid, String setName, int replicas, int start) {
+        Predicate<Map<String, String>> selector;
+        DesiredOrdinals desired;
+        try {
+            selector = LabelSelectors.compile(spec.getSelector());
+            // A range, never a list: replicas may be 2147483647 (Kubernetes allows it, so the webhook does).
+            desired = DesiredOrdinals.of(replicas, start, spec.getReserveOrdinals());
+        } catch (IllegalArgumentException e) {
+            return Snapshot.invalid(e.getMessage());
+        }
         Map<Integer, Pod> byOrdinal = new HashMap<>();
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
-        List<Pod> adopt = new ArrayList<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
             if (!Pods.isControlledBy(p, uid)) {
                 continue;
@@ -154,41 +218,16 @@ final class StatefulSetReconciler implements Reconciler {
                 continue;
             }
             if (!versions.isSatisfied(p)) {
-                record(request, "waiting for the cache to see our update of pod " + p.getMetadata().getName(), null);
-                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+                return Snapshot.unsatisfied(p.getMetadata().getName());
             }
             byOrdinal.put(ordinal, p);
             owned.add(p);
         }
-        // The cache's orphan index, not the namespace: at start-up every set looks once, and a namespace of
-        // 100,000 owned pods made that scan the whole cost of start-up.
-        for (Pod p : pods.byIndex(Indexes.ORPHAN_NAMESPACE, request.namespace())) {
-            if (Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p))
-                    && PodOrdinals.ordinalOf(setName, p.getMetadata().getName()) >= 0) {
-                adopt.add(p);
-            }
-        }
-        if (!release.isEmpty() || !adopt.isEmpty()) {
-            record(request, "releasing " + names(release) + ", adopting " + names(adopt), null);
-            return releaseAndAdopt(set, release, adopt).map(v -> Result.requeueAfter(STALE_CACHE_RECHECK));
-        }
-        List<ControllerRevision> history = new ArrayList<>();
-        for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
-            if (Pods.isControlledBy(r, uid)) {
-                history.add(r);
-            }
-        }
-        StatefulSetRevisions.Resolution resolution = StatefulSetRevisions.resolve(set, history);
-        return writeRevision(set, resolution).compose(revs -> {
-            Map<String, ControllerRevision> byName = new HashMap<>();
-            history.forEach(r -> byName.put(r.getMetadata().getName(), r));
-            byName.put(revs.update().getMetadata().getName(), revs.update());
-            return sync(request, set, byOrdinal, owned, reserved, history, byName, revs);
-        });
+        return new Snapshot(selector, desired, byOrdinal, owned, release, null, null);
     }
 
     private Future<Result> sync(Request request, StatefulSet set, Map<Integer, Pod> byOrdinal, List<Pod> owned,
-                                Set<Integer> reserved, List<ControllerRevision> history,
+                                DesiredOrdinals desired, List<ControllerRevision> history,
                                 Map<String, ControllerRevision> byName, StatefulSetRevisions.Resolution revs) {
         ControllerRevision update = revs.update();
         StatefulSetSpec spec = set.getSpec();
@@ -196,9 +235,7 @@ final class StatefulSetReconciler implements Reconciler {
         String statusCurrent = set.getStatus() == null ? null : set.getStatus().getCurrentRevision();
         String currentRevision = statusCurrent != null && byName.containsKey(statusCurrent) ? statusCurrent
                 : updateRevision;
-        int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
-        int start = ctx.gates().enabled(Feature.StatefulSetStartOrdinal) && spec.getOrdinals() != null
-                ? Math.max(0, spec.getOrdinals().getStart()) : 0;
+        int replicas = desired.size();
         RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
                 : spec.getUpdateStrategy().getRollingUpdate();
         boolean parallel = PARALLEL.equals(spec.getPodManagementPolicy());
@@ -244,58 +281,99 @@ final class StatefulSetReconciler implements Reconciler {
             return s != null;
         };
         Instant now = clock.instant();
-        StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(),
-                PodOrdinals.desired(replicas, start, reserved), parallel, rolling,
+        StatefulSetPlanner.State state = new StatefulSetPlanner.State(set.getMetadata().getName(), desired, parallel,
+                rolling,
                 ru == null || ru.getPartition() == null ? 0 : ru.getPartition(), maxUnavailable,
                 ru != null && ru.isPaused(), scaleMaxUnavailable, minReady, currentRevision, updateRevision,
                 byOrdinal, revisionOf, inPlaceUpdatable, IN_PLACE_ONLY.equals(policy),
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null, now, claimsState(set));
-        // Off the event loop: the decision walks every desired ordinal (100,000 for a set that size). A grace period
-        // running out is no event either: the in-place refresh acts on it only if the set is looked at again.
-        return ctx.vertx().executeBlocking(() -> StatefulSetPlanner.plan(state)
-                        .requeueWithin(updater.nextGraceDue(owned, now)), false)
-                .compose(plan -> act(request, set, state, plan, owned, byOrdinal, byName, history, revs, inPlaceSpecs,
-                        inPlacePolicy, replicas));
+        StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
+        // Off the event loop: the decision walks every pod (and up to 500 missing ordinals), and so does the upkeep
+        // of every pod (claims, identity, in-place updates in flight, lifecycle), which reads in-place state
+        // annotations. A grace period running out is no event either: the in-place refresh acts on it only if the
+        // set is looked at again.
+        return ctx.vertx().executeBlocking(() -> new Decision(StatefulSetPlanner.plan(state)
+                                .requeueWithin(updater.nextGraceDue(owned, now)),
+                        maintainSteps(set, owned, desired, failures), refreshSteps(set, owned, updateRevision, now)),
+                        false)
+                .compose(decision -> act(request, set, state, decision, failures, owned, byOrdinal, byName, history,
+                        revs, inPlaceSpecs, inPlacePolicy));
     }
 
-    private Future<Result> act(Request request, StatefulSet set, StatefulSetPlanner.State state, StatefulSetPlan plan,
-                               List<Pod> owned, Map<Integer, Pod> byOrdinal, Map<String, ControllerRevision> byName,
-                               List<ControllerRevision> history, StatefulSetRevisions.Resolution revs,
-                               Map<String, InPlaceUpdateSpec> inPlaceSpecs, boolean inPlacePolicy, int replicas) {
+    /**
+     * What one reconcile does, decided off the event loop: the plan, and the writes that keep each pod in line
+     * (run before the plan) and that advance in-place updates and lifecycles (run after it).
+     */
+    private record Decision(StatefulSetPlan plan, List<Supplier<Future<Void>>> upkeep,
+                            List<Supplier<Future<Void>>> refresh) {
+    }
+
+    /** The status and the revisions still in use, computed off the event loop from every pod. */
+    private record Outcome(StatefulSetStatus status, Set<String> liveRevisions) {
+    }
+
+    private Future<Result> act(Request request, StatefulSet set, StatefulSetPlanner.State state, Decision decision,
+                               StatefulSetConditions.Failures failures, List<Pod> owned, Map<Integer, Pod> byOrdinal,
+                               Map<String, ControllerRevision> byName, List<ControllerRevision> history,
+                               StatefulSetRevisions.Resolution revs, Map<String, InPlaceUpdateSpec> inPlaceSpecs,
+                               boolean inPlacePolicy) {
+        StatefulSetPlan plan = decision.plan();
         String updateRevision = state.updateRevision();
-        String currentRevision = state.currentRevision();
         Function<Pod, String> revisionOf = state.revisionOf();
-        int minReady = state.minReadySeconds();
         Instant now = state.now();
         record(request, plan.summary(), plan);
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());
         }
 
-        StatefulSetConditions.Failures failures = new StatefulSetConditions.Failures();
-        Set<Integer> desired = new HashSet<>(state.desired());
-        Future<Void> acted = maintainPods(set, owned, desired, failures)
+        Future<Void> acted = run(decision.upkeep())
                 .compose(v -> execute(set, plan, byName, byOrdinal, inPlaceSpecs, revisionOf, inPlacePolicy,
                         updateRevision, failures))
-                .compose(v -> refreshInPlace(set, owned, updateRevision, now));
+                .compose(v -> run(decision.refresh()));
         return acted.transform(ar -> {
             if (ar.failed() && ar.cause() instanceof StalePlanException) {
                 // The set changed or went while acting: the event that said so reconciles it again.
                 return Future.succeededFuture(Result.done());
             }
-            StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, revisionOf, currentRevision,
-                    updateRevision, replicas, minReady, now, revs.collisionCount(),
-                    StatefulSetConditions.of(set.getStatus() == null ? null : set.getStatus().getConditions(),
-                            failures.messages(), now),
-                    StatefulSetClaims.status(set, state.desired(), claims::get));
-            Future<Void> written = writeStatus(set, status).compose(v -> prune(set, history, owned, status));
+            Future<Void> written = ctx.vertx().executeBlocking(() -> outcome(set, state, owned, revs, failures), false)
+                    .compose(o -> writeStatus(set, o.status()).compose(v -> prune(set, history, o)));
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
             return written.map(v -> plan.requeueAfter().isZero() ? Result.done()
                     : Result.requeueAfter(plan.requeueAfter()));
         });
+    }
+
+    /** Counts every pod (and, with volumeClaimTemplates, the claims of the desired ordinals): for a worker thread. */
+    private Outcome outcome(StatefulSet set, StatefulSetPlanner.State state, List<Pod> owned,
+                            StatefulSetRevisions.Resolution revs, StatefulSetConditions.Failures failures) {
+        Instant now = state.now();
+        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, owned, state.revisionOf(),
+                state.currentRevision(), state.updateRevision(), state.desired().size(), state.minReadySeconds(), now,
+                revs.collisionCount(), StatefulSetConditions.of(set.getStatus() == null ? null
+                        : set.getStatus().getConditions(), failures.messages(), now),
+                StatefulSetClaims.status(set, state.desired(), claims::get,
+                        () -> claims.list(set.getMetadata().getNamespace())));
+        Set<String> live = new HashSet<>();
+        live.add(status.getUpdateRevision());
+        live.add(status.getCurrentRevision());
+        for (Pod p : owned) {
+            String label = Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+            if (label != null) {
+                live.add(label);
+            }
+        }
+        return new Outcome(status, live);
+    }
+
+    private static Future<Void> run(List<Supplier<Future<Void>>> steps) {
+        List<Future<Void>> started = new ArrayList<>(steps.size());
+        for (Supplier<Future<Void>> step : steps) {
+            started.add(step.get());
+        }
+        return Future.join(started).mapEmpty();
     }
 
     private Future<Void> execute(StatefulSet set, StatefulSetPlan plan, Map<String, ControllerRevision> byName,
@@ -431,13 +509,15 @@ final class StatefulSetReconciler implements Reconciler {
      * retention policy asks (gate StatefulSetAutoDeletePVC; condemned pods get theirs before they go), and missing
      * PVCs created for a pod still Pending or one that predates a volumeClaimTemplate. A pod's volumes cannot change
      * after creation, so such a pod mounts the new PVC once it is recreated by the next update.
+     *
+     * <p>Decided from the snapshot on a worker thread (it looks at every pod); the writes start on the event loop.
      */
-    private Future<Void> maintainPods(StatefulSet set, List<Pod> owned, Set<Integer> desired,
-                                      StatefulSetConditions.Failures failures) {
+    private List<Supplier<Future<Void>>> maintainSteps(StatefulSet set, List<Pod> owned, DesiredOrdinals desired,
+                                                       StatefulSetConditions.Failures failures) {
         boolean autoDeletePvc = ctx.gates().enabled(Feature.StatefulSetAutoDeletePVC);
         var retention = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
         boolean ownClaims = autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted());
-        List<Future<Void>> out = new ArrayList<>();
+        List<Supplier<Future<Void>>> out = new ArrayList<>();
         for (Pod p : owned) {
             if (Pods.isTerminating(p)) {
                 continue;
@@ -447,8 +527,11 @@ final class StatefulSetReconciler implements Reconciler {
             if (autoDeletePvc) {
                 for (var e : claimsOf(set, p)) {
                     if (StatefulSetClaims.ownerReferencesFor(e.getKey(), set, p, condemned) != null) {
-                        Future<Void> fixed = patchClaimOwners(set, e.getKey(), p, condemned);
-                        out.add(condemned ? fixed : fixed.onFailure(failures::updateFailed));
+                        PersistentVolumeClaim claim = e.getKey();
+                        out.add(() -> {
+                            Future<Void> fixed = patchClaimOwners(set, claim, p, condemned);
+                            return condemned ? fixed : fixed.onFailure(failures::updateFailed);
+                        });
                     }
                 }
             }
@@ -456,16 +539,22 @@ final class StatefulSetReconciler implements Reconciler {
                 continue;
             }
             if (!p.getMetadata().getName().equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))) {
-                out.add(restoreIdentity(p, ordinal).onFailure(failures::updateFailed));
+                out.add(() -> restoreIdentity(p, ordinal).onFailure(failures::updateFailed));
             }
             boolean storageMatches = StatefulSetClaims.storageMatches(set, p, ordinal);
             if (!storageMatches || Pods.PHASE_PENDING.equals(Pods.phase(p))) {
-                Future<Void> created = createClaims(set, p.getMetadata().getName(),
-                        StatefulSetPods.newClaims(set, ordinal, ownClaims));
-                out.add(storageMatches ? created : created.onFailure(failures::updateFailed));
+                List<PersistentVolumeClaim> missing = StatefulSetPods.newClaims(set, ordinal, ownClaims).stream()
+                        .filter(c -> claims.get(c.getMetadata().getNamespace(), c.getMetadata().getName()) == null)
+                        .toList();
+                if (!missing.isEmpty()) {
+                    out.add(() -> {
+                        Future<Void> created = createClaims(set, p.getMetadata().getName(), missing);
+                        return storageMatches ? created : created.onFailure(failures::updateFailed);
+                    });
+                }
             }
         }
-        return Future.join(out).mapEmpty();
+        return out;
     }
 
     /** Puts back the pod-name label (and the index labels with gate PodIndexLabel) a pod lost, as upstream. */
@@ -688,9 +777,13 @@ final class StatefulSetReconciler implements Reconciler {
     /**
      * Advances in-place updates in flight (grace periods, next batches, InPlaceUpdateReady back to True) and the
      * lifecycle states (PreparingNormal, Updating and Updated on to Normal when the hooks allow).
+     *
+     * <p>Decided from the snapshot on a worker thread (it parses the in-place state of every pod that has one); the
+     * writes start on the event loop once the plan was carried out.
      */
-    private Future<Void> refreshInPlace(StatefulSet set, List<Pod> owned, String updateRevision, Instant now) {
-        List<Future<Void>> out = new ArrayList<>();
+    private List<Supplier<Future<Void>>> refreshSteps(StatefulSet set, List<Pod> owned, String updateRevision,
+                                                      Instant now) {
+        List<Supplier<Future<Void>>> out = new ArrayList<>();
         Lifecycle lifecycle = set.getSpec().getLifecycle();
         for (Pod p : owned) {
             if (Pods.isTerminating(p)) {
@@ -700,16 +793,18 @@ final class StatefulSetReconciler implements Reconciler {
                     updateRevision.equals(Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL)),
                     updater.checkCompleted(p).done());
             if (next.isPresent()) {
-                out.add(writeLifecycle(p, Lifecycles.withState(p, next.get(), now,
-                        LifecycleTransitions.refreshMarkPodNotReady(lifecycle))));
+                LifecycleChange change = Lifecycles.withState(p, next.get(), now,
+                        LifecycleTransitions.refreshMarkPodNotReady(lifecycle));
+                out.add(() -> writeLifecycle(p, change));
                 continue;
             }
             RefreshOutcome r = updater.refresh(p, now);
             if (r.action() == RefreshOutcome.Action.UPDATE_POD) {
                 String patch = PodPatches.forPod(p, r.pod(), true);
                 if (!PodPatches.isEmpty(patch)) {
-                    out.add(ctx.kube().write(() -> ctx.client().pods().inNamespace(p.getMetadata().getNamespace())
-                            .withName(p.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch))
+                    out.add(() -> ctx.kube().write(() -> ctx.client().pods()
+                            .inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
+                            .patch(PatchContext.of(PatchType.JSON), patch))
                             .map(w -> {
                                 versions.expect(w);
                                 return null;
@@ -718,13 +813,13 @@ final class StatefulSetReconciler implements Reconciler {
             } else if (r.action() == RefreshOutcome.Action.UPDATE_STATUS) {
                 String patch = PodPatches.forStatus(p, r.pod());
                 if (!PodPatches.isEmpty(patch)) {
-                    out.add(ctx.kube().write(() -> ctx.client().pods().inNamespace(p.getMetadata().getNamespace())
-                            .withName(p.getMetadata().getName()).subresource("status")
-                            .patch(PatchContext.of(PatchType.JSON), patch)).mapEmpty());
+                    out.add(() -> ctx.kube().write(() -> ctx.client().pods()
+                            .inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
+                            .subresource("status").patch(PatchContext.of(PatchType.JSON), patch)).mapEmpty());
                 }
             }
         }
-        return Future.join(out).mapEmpty();
+        return out;
     }
 
     /** Writes a lifecycle change: the status (KruisePodReady) first, then the labels, guarded by resourceVersion. */
@@ -815,19 +910,10 @@ final class StatefulSetReconciler implements Reconciler {
                 live -> live.setStatus(status))).mapEmpty();
     }
 
-    private Future<Void> prune(StatefulSet set, List<ControllerRevision> history, List<Pod> owned,
-                               StatefulSetStatus status) {
-        Set<String> live = new HashSet<>();
-        live.add(status.getUpdateRevision());
-        live.add(status.getCurrentRevision());
-        for (Pod p : owned) {
-            String label = Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
-            if (label != null) {
-                live.add(label);
-            }
-        }
+    private Future<Void> prune(StatefulSet set, List<ControllerRevision> history, Outcome outcome) {
         Integer limit = set.getSpec().getRevisionHistoryLimit();
-        List<ControllerRevision> prune = StatefulSetRevisions.toPrune(history, live, limit == null ? 10 : limit);
+        List<ControllerRevision> prune = StatefulSetRevisions.toPrune(history, outcome.liveRevisions(),
+                limit == null ? 10 : limit);
         List<Future<Void>> out = new ArrayList<>();
         for (ControllerRevision r : prune) {
             out.add(ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
@@ -837,8 +923,9 @@ final class StatefulSetReconciler implements Reconciler {
         return Future.join(out).mapEmpty();
     }
 
-    private static List<String> names(List<Pod> pods) {
-        return pods.stream().map(p -> p.getMetadata().getName()).toList();
+    /** Names for a log line or a summary: the first few, then how many in all (a selector change releases all). */
+    private static String names(List<Pod> pods) {
+        return StatefulSetPlanner.abbreviated(pods.stream().map(p -> p.getMetadata().getName()).toList());
     }
 
     /**

@@ -26,15 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A CloneSet of 100,000 replicas deleted while it scales up, with only the CloneSet controller in the manager: the
- * manager's event loops stay responsive while it plans (the plan is bounded and computed off the loop), creation
- * stops within one plan of the deletion, and the garbage collector removes every pod, including those created
- * while the deletion raced the last batch.
+ * A CloneSet of 100,000 replicas (and one of 2147483647) deleted while it scales up, with only the CloneSet controller
+ * in the manager: the manager's event loops stay responsive while it plans (the plan is bounded and computed off the
+ * loop), creation stops within one plan of the deletion, and the garbage collector removes every pod, including
+ * those created while the deletion raced the last batch.
  */
 class CloneSetDeletedMidScaleUpTest {
     static final String NS = "default";
-    static final String NAME = "huge";
-    static final int REPLICAS = 100_000;
     static final Duration WAIT = Duration.ofSeconds(90);
     /**
      * A loop turn this long means the loop was blocked: the unbounded plan of 100,000 pods held it 3.7 s to 26 s;
@@ -94,12 +92,22 @@ class CloneSetDeletedMidScaleUpTest {
         }
     }
 
-    int pods() {
-        return client.pods().inNamespace(NS).withLabel("app", NAME).list().getItems().size();
+    int pods(String name) {
+        return client.pods().inNamespace(NS).withLabel("app", name).list().getItems().size();
     }
 
     @Test
     void deletedWhileScalingUpStopsCreatingAndEveryPodIsCollected() throws Exception {
+        scaleUpThenDelete("huge", 100_000);
+    }
+
+    /** Kubernetes allows it, so the webhook does too: nothing in the controller may grow with replicas. */
+    @Test
+    void theLargestReplicasCreatePlanByPlanAndStopWhenDeleted() throws Exception {
+        scaleUpThenDelete("largest", Integer.MAX_VALUE);
+    }
+
+    private void scaleUpThenDelete(String name, int replicas) throws Exception {
         // One probe per event loop of the manager (instances are spread round-robin over the loops).
         AtomicLong maxGapMs = new AtomicLong();
         String probes = app.vertx().deployVerticle(() -> new LoopProbe(maxGapMs),
@@ -110,24 +118,28 @@ class CloneSetDeletedMidScaleUpTest {
         ResourceType podType = cluster.cluster().apiServer().registry().byKey("pods").orElseThrow();
         Runnable unlisten = cluster.cluster().onApiContext(() -> cluster.cluster().apiServer().store().listen(podType,
                 e -> {
-                    if (e.type().equals("ADDED") && NAME.equals(e.object().path("metadata").path("labels")
+                    if (e.type().equals("ADDED") && name.equals(e.object().path("metadata").path("labels")
                             .path("app").asText())) {
                         created.incrementAndGet();
                     }
                 })).await(10, TimeUnit.SECONDS);
         try {
             client.resources(CloneSet.class).inNamespace(NS).resource(
-                    CloneSetEndToEndTest.cloneSet(NAME, REPLICAS, "nginx:1")).create();
+                    CloneSetEndToEndTest.cloneSet(name, replicas, "nginx:1")).create();
             // More than one plan's worth: the scale-up goes on plan after plan.
             int midWay = CloneSetPlanner.MAX_CREATES_PER_PLAN + 100;
             Await.waitFor("more than " + midWay + " pods created", WAIT, () -> created.get() > midWay);
+            Await.waitFor("the status written", WAIT, () -> {
+                CloneSet cs = client.resources(CloneSet.class).inNamespace(NS).withName(name).get();
+                return cs.getStatus() != null && cs.getStatus().getReplicas() > 0;
+            });
 
             int before = created.get();
-            client.resources(CloneSet.class).inNamespace(NS).withName(NAME).delete();
+            client.resources(CloneSet.class).inNamespace(NS).withName(name).delete();
             Await.waitFor("the CloneSet gone", WAIT,
-                    () -> client.resources(CloneSet.class).inNamespace(NS).withName(NAME).get() == null);
+                    () -> client.resources(CloneSet.class).inNamespace(NS).withName(name).get() == null);
 
-            Await.waitFor("every pod collected", WAIT, () -> pods() == 0);
+            Await.waitFor("every pod collected", WAIT, () -> pods(name) == 0);
             int total = created.get();
             // Creation stopped within the plan in flight: at most one more plan's worth was sent after the delete.
             assertTrue(total - before <= CloneSetPlanner.MAX_CREATES_PER_PLAN,
@@ -135,7 +147,7 @@ class CloneSetDeletedMidScaleUpTest {
             // And it stays stopped: nothing more is created, nothing is left behind.
             Thread.sleep(3_000);
             assertEquals(total, created.get(), "pods created after the CloneSet and its pods were gone");
-            assertEquals(0, pods());
+            assertEquals(0, pods(name));
             assertTrue(maxGapMs.get() < MAX_LOOP_GAP_MS, "a manager event loop was blocked for "
                     + maxGapMs.get() + " ms");
         } finally {

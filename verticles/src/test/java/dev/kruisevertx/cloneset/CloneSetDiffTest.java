@@ -335,4 +335,21 @@ class CloneSetDiffTest {
                 () -> CloneSetDiff.calculate(cs(5, s("ten%"), i(1), i(0)), List.of(), OLD, NEW, false, null, NOW));
         assertEquals(true, e.getMessage().contains("ten%"), e.getMessage());
     }
+
+    @Test
+    void theLargestReplicasNeverWrapAround() {
+        int max = Integer.MAX_VALUE;
+        // replicas + surge past the int range wrapped to a negative expected total; with pods specified for deletion
+        // that read as a scale-down by 2147483646.
+        CloneSet huge = cs(max, i(0), i(1), s("10%"));
+        assertEquals(e().up(max, max).surge(10).update(10, 1 + 10 - max).build(),
+                CloneSetDiff.calculate(huge, n(10, OLD, NORMAL, true, false), OLD, NEW, false, null, NOW));
+        assertEquals(e().up(max, max).surge(10).update(10, 1 + 10 - max).build(),
+                CloneSetDiff.calculate(huge, pods(n(8, OLD, NORMAL, true, false), n(2, OLD, NORMAL, true, true)),
+                        OLD, NEW, false, null, NOW));
+        // maxUnavailable + the pods above replicas past the int range: no scale-down was allowed at all.
+        CloneSet wide = cs(1, i(0), i(max), i(0));
+        assertEquals(e().down(2, 0).delLimit(max).build(),
+                CloneSetDiff.calculate(wide, newReady(3), NEW, NEW, false, null, NOW));
+    }
 }

@@ -1,9 +1,11 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimStatus;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -24,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class StatefulSetClaimsTest {
     static final OwnerReference FOREIGN = new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap")
@@ -136,10 +139,36 @@ class StatefulSetClaimsTest {
         byName.put("data-web-0", c0);
         byName.put("data-web-1", c1);
         byName.put("data-web-2", c2);
-        List<VolumeClaimStatus> st = StatefulSetClaims.status(s, List.of(0, 1, 2, 3), (ns, n) -> byName.get(n));
+        List<VolumeClaimStatus> st = StatefulSetClaims.status(s, DesiredOrdinals.range(4, 0), (ns, n) -> byName.get(n),
+                () -> fail("four replicas look their claims up by name"));
         assertEquals(List.of(new VolumeClaimStatus("data", 2, 1)), st);
         s.getSpec().setVolumeClaimTemplates(List.of());
-        assertNull(StatefulSetClaims.status(s, List.of(0), (ns, n) -> null));
+        assertNull(StatefulSetClaims.status(s, DesiredOrdinals.range(1, 0), (ns, n) -> null, List::of));
+    }
+
+    static PersistentVolumeClaim named(String name, PersistentVolumeClaim c) {
+        return new PersistentVolumeClaimBuilder(c).editMetadata().withName(name).endMetadata().build();
+    }
+
+    @Test
+    void volumeClaimsStatusOfTheLargestSetCountsTheClaimsThatExist() {
+        StatefulSet s = set(null, null);
+        s.getSpec().setVolumeClaimTemplates(List.of(template("data", "2Gi", null), template("logs", "1Gi", null)));
+        // 2147483647 replicas with ordinal 3 reserved: 0-2 and 4-2147483647.
+        DesiredOrdinals desired = DesiredOrdinals.of(Integer.MAX_VALUE, 0, List.of(new IntOrString(3)));
+        List<PersistentVolumeClaim> namespace = List.of(
+                named("data-web-0", claim("2Gi", "2Gi")),
+                named("data-web-2147483647", claim("2Gi", "2Gi")),
+                named("data-web-7", claim("2Gi", "1Gi")),
+                named("data-web-3", claim("2Gi", "2Gi")),       // reserved ordinal
+                named("data-web-1", claim("1Gi", "1Gi")),       // too small
+                named("data-web-x", claim("2Gi", "2Gi")),       // not an ordinal
+                named("data-webapp-1", claim("2Gi", "2Gi")),    // another set's
+                named("logs-web-0", claim("1Gi", "1Gi")),
+                named("data-web-01", claim("2Gi", "2Gi")));     // not how an ordinal is written
+        List<VolumeClaimStatus> st = StatefulSetClaims.status(s, desired,
+                (ns, n) -> fail("2147483647 replicas are never looked up one by one"), () -> namespace);
+        assertEquals(List.of(new VolumeClaimStatus("data", 3, 2), new VolumeClaimStatus("logs", 1, 1)), st);
     }
 
     @Test

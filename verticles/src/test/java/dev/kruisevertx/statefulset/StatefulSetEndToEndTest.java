@@ -130,7 +130,32 @@ class StatefulSetEndToEndTest {
 
     @Test
     void aParallelSetDeletedWhileScalingUpStopsCreatingAndItsPodsAreCollected() throws Exception {
-        String name = "burst";
+        StatefulSet set = statefulSet("burst", 10_000, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        scaleUpThenDelete(set, StatefulSetPlanner.MAX_CREATES_PER_PLAN + 100, s -> true);
+    }
+
+    /**
+     * replicas 2147483647 (valid for Kubernetes and the webhook) with a volumeClaimTemplate: the desired ordinals were
+     * a list of that many (OutOfMemoryError, the manager died); now pods are created one plan of 500 at a time, the
+     * status (volumeClaims too) is written, and creation stops with the set.
+     */
+    @Test
+    void theLargestParallelSetCreatesPlanByPlanAndStopsWhenDeleted() throws Exception {
+        StatefulSet set = statefulSet("largest", Integer.MAX_VALUE, "nginx:1");
+        set.getSpec().setPodManagementPolicy("Parallel");
+        set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
+        scaleUpThenDelete(set, StatefulSetPlanner.MAX_CREATES_PER_PLAN, s -> s.getStatus() != null
+                && s.getStatus().getReplicas() > 0 && s.getStatus().getVolumeClaims() != null
+                && s.getStatus().getVolumeClaims().get(0).getCompatibleReplicas() > 0);
+    }
+
+    /**
+     * Creates the set, waits for more than {@code midWay} pods (and a status that {@code statusSeen} accepts), deletes
+     * the set, and checks creation stopped within the plan in flight and every pod was collected.
+     */
+    private void scaleUpThenDelete(StatefulSet set, int midWay, Predicate<StatefulSet> statusSeen) throws Exception {
+        String name = set.getMetadata().getName();
         // Every pod of this set the API server ever stored.
         java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
         var podType = cluster.cluster().apiServer().registry().byKey("pods").orElseThrow();
@@ -142,11 +167,9 @@ class StatefulSetEndToEndTest {
                     }
                 })).await(10, TimeUnit.SECONDS);
         try {
-            StatefulSet set = statefulSet(name, 10_000, "nginx:1");
-            set.getSpec().setPodManagementPolicy("Parallel");
             resource(name).create(set);
-            int midWay = StatefulSetPlanner.MAX_CREATES_PER_PLAN + 100;
             Await.waitFor("more than " + midWay + " pods created", WAIT, () -> created.get() > midWay);
+            waitStatus(name, "the status written", statusSeen);
 
             int before = created.get();
             resource(name).delete();
@@ -388,6 +411,43 @@ class StatefulSetEndToEndTest {
         }
         resource(name).delete();
         Await.waitFor("claims collected with the set", WAIT, () -> claimNames(name).isEmpty());
+    }
+
+    /** The last ordinals of the int range: ten-digit pod names are the set's own pods. */
+    @Test
+    void ordinalsAtTheTopOfTheIntRange() {
+        String name = "top";
+        StatefulSet set = statefulSet(name, 2, "nginx:1");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(Integer.MAX_VALUE - 1);
+        set.getSpec().setOrdinals(ordinals);
+        resource(name).create(set);
+        settled(name, Set.of(Integer.MAX_VALUE - 1, Integer.MAX_VALUE));
+        edit(name, sp -> sp.setReplicas(1));
+        settled(name, Set.of(Integer.MAX_VALUE - 1));
+    }
+
+    /**
+     * Without the webhook (this cluster admits anything), a set whose ordinals would pass the int range is reported
+     * as invalid on /debug/plans and gets no pods; the manager goes on.
+     */
+    @Test
+    void ordinalsPastTheIntRangeAreReportedAndNothingIsCreated() throws Exception {
+        String name = "past";
+        StatefulSet set = statefulSet(name, 3, "nginx:1");
+        dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals ordinals = new dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals();
+        ordinals.setStart(Integer.MAX_VALUE - 1);
+        set.getSpec().setOrdinals(ordinals);
+        resource(name).create(set);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        java.net.http.HttpRequest plans = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                + app.metricsPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
+        Await.waitFor("the set reported invalid", WAIT, () -> http.send(plans,
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body()
+                .contains("invalid StatefulSet: ordinals.start + replicas + reserved ordinals pass 2147483647"));
+        assertTrue(livePods(name).isEmpty(), "no pod of an invalid set");
+        resource(name).delete();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatefulSetPlannerTest {
@@ -47,7 +49,7 @@ class StatefulSetPlannerTest {
     }
 
     static final class Builder {
-        List<Integer> desired = List.of(0, 1, 2);
+        DesiredOrdinals desired = DesiredOrdinals.range(3, 0);
         boolean parallel;
         boolean rolling = true;
         int partition;
@@ -99,7 +101,7 @@ class StatefulSetPlannerTest {
     void parallelCreatesEverythingUpToScaleMaxUnavailable() {
         Builder b = new Builder();
         b.parallel = true;
-        b.desired = List.of(0, 1, 2, 3, 4);
+        b.desired = DesiredOrdinals.range(5, 0);
         assertEquals(List.of("web-0", "web-1", "web-2", "web-3", "web-4"), created(b.plan()));
         b.scaleMax = 2;
         assertEquals(List.of("web-0", "web-1"), created(b.plan()));
@@ -111,7 +113,7 @@ class StatefulSetPlannerTest {
     void aHugeParallelScaleUpIsPlannedAFewHundredPodsAtATime() {
         Builder b = new Builder();
         b.parallel = true;
-        b.desired = PodOrdinals.desired(100_000, 0, Set.of());
+        b.desired = DesiredOrdinals.range(100_000, 0);
         StatefulSetPlan first = b.plan();
         assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN, first.creates().size());
         assertEquals("web-0", first.creates().get(0).name());
@@ -152,7 +154,7 @@ class StatefulSetPlannerTest {
     void reservingAnOrdinalCreatesTheNextAndDeletesTheReservedPod() {
         Builder b = new Builder().pods(pod(0, NEW, "ready"), pod(2, NEW, "ready"), pod(3, NEW, "ready"),
                 pod(4, NEW, "ready"));
-        b.desired = PodOrdinals.desired(4, 0, Set.of(1, 3));
+        b.desired = DesiredOrdinals.ofReserved(4, 0, Set.of(1, 3));
         StatefulSetPlan ordered = b.plan();
         assertEquals(List.of("web-5"), created(ordered));
         assertTrue(ordered.deletes().isEmpty(), "OrderedReady deletes pod 3 once pod 5 is ready");
@@ -164,7 +166,7 @@ class StatefulSetPlannerTest {
     void rollingUpdateRespectsPartitionAndMaxUnavailable() {
         Builder b = new Builder().pods(pod(0, OLD, "ready"), pod(1, OLD, "ready"), pod(2, OLD, "ready"),
                 pod(3, OLD, "ready"), pod(4, OLD, "ready"));
-        b.desired = List.of(0, 1, 2, 3, 4);
+        b.desired = DesiredOrdinals.range(5, 0);
         assertEquals(List.of("web-4"), deleted(b.plan(), StatefulSetPlan.Reason.UPDATE));
         b.parallel = true;
         b.maxUnavailable = 2;
@@ -283,5 +285,114 @@ class StatefulSetPlannerTest {
         assertTrue(waiting.summary().contains("resizing"), waiting.summary());
         growing.clear();
         assertEquals(List.of("web-2"), deleted(b.plan(), StatefulSetPlan.Reason.UPDATE));
+    }
+
+    // ---- the largest replicas: work bounded by the pods that exist and the per-plan bound ----------------------
+
+    static final int MAX = Integer.MAX_VALUE;
+    /** Generous: each plan below takes milliseconds; walking 2^31 ordinals would take minutes (or run out of heap). */
+    static final Duration BOUNDED = Duration.ofSeconds(30);
+
+    static StatefulSetPlan bounded(Builder b) {
+        return assertTimeoutPreemptively(BOUNDED, b::plan);
+    }
+
+    @Test
+    void theLargestParallelSetCreatesOnePlanAtATime() {
+        Builder b = new Builder();
+        b.parallel = true;
+        b.desired = DesiredOrdinals.range(MAX, 0);
+        StatefulSetPlan first = bounded(b);
+        assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN, first.creates().size());
+        assertEquals("web-0", first.creates().get(0).name());
+        assertEquals("web-499", first.creates().get(StatefulSetPlanner.MAX_CREATES_PER_PLAN - 1).name());
+        assertTrue(first.summary().contains("desired ordinals [0-2147483646] (2147483647 in all)"), first.summary());
+        assertTrue(first.summary().length() < 1_000, first.summary());
+
+        // 1,000 pods later (one failed, one terminating): the next 500 missing, the failed one replaced.
+        for (int i = 0; i < 1_000; i++) {
+            b.pods(pod(i, NEW, i == 10 ? "failed" : i == 20 ? "terminating" : "ready"));
+        }
+        StatefulSetPlan next = bounded(b);
+        assertEquals("web-1000", next.creates().get(0).name());
+        assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN, next.creates().size());
+        assertEquals(List.of("web-10"), deleted(next, StatefulSetPlan.Reason.FAILED));
+        assertTrue(deleted(next, StatefulSetPlan.Reason.CONDEMNED).isEmpty());
+
+        // scaleStrategy.maxUnavailable counts the unavailable pods that exist (the failed and the terminating one),
+        // not the ordinals still missing.
+        b.scaleMax = 5;
+        StatefulSetPlan limited = bounded(b);
+        assertEquals(List.of("web-1000", "web-1001", "web-1002"), created(limited));
+        assertTrue(limited.summary().contains("scaleStrategy.maxUnavailable 5 reached"), limited.summary());
+    }
+
+    @Test
+    void theLargestOrderedReadySetCreatesTheNextOrdinalOnly() {
+        Builder b = new Builder().pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, NEW, "ready"));
+        b.desired = DesiredOrdinals.range(MAX, 0);
+        StatefulSetPlan p = bounded(b);
+        assertEquals(List.of("web-3"), created(p));
+        assertTrue(p.deletes().isEmpty(), p.summary());
+    }
+
+    @Test
+    void ordinalsAtTheTopOfTheIntRange() {
+        // The most validation allows: start + replicas + reserved - 1 = MAX, with a reserved range inside.
+        int start = MAX - 400;
+        Builder b = new Builder();
+        b.parallel = true;
+        b.desired = DesiredOrdinals.of(391, start, List.of(new io.fabric8.kubernetes.api.model.IntOrString(
+                (start + 5) + "-" + (start + 14))));
+        assertEquals(MAX, b.desired.last());
+        b.pods(pod(start - 1, NEW, "ready"), pod(start + 7, NEW, "ready"), pod(MAX, NEW, "ready"),
+                pod(start, NEW, "ready"));
+        StatefulSetPlan p = bounded(b);
+        // Below the start and inside the reserved range: condemned, highest first. The top ordinal is kept.
+        assertEquals(List.of("web-" + (start + 7), "web-" + (start - 1)), deleted(p, StatefulSetPlan.Reason.CONDEMNED));
+        List<String> created = created(p);
+        assertEquals(391 - 2, created.size());
+        assertEquals(List.of("web-" + (start + 1), "web-" + (start + 2), "web-" + (start + 3), "web-" + (start + 4),
+                "web-" + (start + 15)), created.subList(0, 5));
+        assertEquals("web-" + (MAX - 1), created.get(created.size() - 1));
+        assertTrue(created.stream().noneMatch(n -> n.equals("web-" + MAX) || n.equals("web-" + (start + 5))));
+    }
+
+    @Test
+    void scaleDownFromTheLargestSetCondemnsOnlyThePodsThatExist() {
+        Builder b = new Builder();
+        b.parallel = true;
+        for (int i = 0; i < 2_000; i++) {
+            b.pods(pod(i, NEW, "ready"));
+        }
+        // Reserving a range in the middle of a huge set condemns its pods, nothing else.
+        b.desired = DesiredOrdinals.of(MAX - 1_000, 0, List.of(new io.fabric8.kubernetes.api.model.IntOrString(
+                "500-1499")));
+        StatefulSetPlan p = bounded(b);
+        List<String> condemned = deleted(p, StatefulSetPlan.Reason.CONDEMNED);
+        assertEquals(1_000, condemned.size());
+        assertEquals("web-1499", condemned.get(0));
+        assertEquals("web-500", condemned.get(condemned.size() - 1));
+        assertEquals("web-2000", p.creates().get(0).name());
+    }
+
+    @Test
+    void aRollingUpdateOfTheLargestSetCountsTheMissingPodsWithoutWalkingThem() {
+        Builder b = new Builder().pods(pod(0, OLD, "ready"), pod(1, OLD, "ready"), pod(2, OLD, "ready"),
+                pod(3, OLD, "ready"), pod(4, OLD, "ready"));
+        b.parallel = true;
+        b.desired = DesiredOrdinals.range(MAX, 0);
+        b.scaleMax = 0;
+        // MAX - 5 ordinals are still to be created and count against maxUnavailable: a budget of MAX - 3 leaves
+        // room for two updates.
+        b.maxUnavailable = MAX - 3;
+        assertEquals(List.of("web-4", "web-3"), deleted(bounded(b), StatefulSetPlan.Reason.UPDATE));
+        b.maxUnavailable = MAX - 5;
+        StatefulSetPlan none = bounded(b);
+        assertTrue(deleted(none, StatefulSetPlan.Reason.UPDATE).isEmpty(), none.summary());
+        // Above the partition only: MAX - 1 ordinals from the partition 1 on, 4 of them exist.
+        b.partition = 1;
+        b.maxUnavailable = MAX - 1 - 4 + 1;
+        assertEquals(List.of("web-4"), deleted(bounded(b), StatefulSetPlan.Reason.UPDATE));
     }
 }

@@ -3,10 +3,7 @@ package dev.kruisevertx.api.apps.v1beta1;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,32 +22,26 @@ public final class PodOrdinals {
     }
 
     /**
-     * The reserved ordinals of {@code spec.reserveOrdinals}: integers, numeric strings and {@code "a-b"} ranges
-     * (both ends included).
+     * The reserved ordinals of {@code spec.reserveOrdinals} (integers, numeric strings and {@code "a-b"} ranges, both
+     * ends included) as ascending ranges that neither overlap nor touch. The ranges are never expanded: a set's
+     * ordinals are {@link DesiredOrdinals}.
      *
      * @throws IllegalArgumentException naming the entry that is neither, or when more than {@link #MAX_RANGE}
      *                                  ordinals would be reserved
      */
-    public static Set<Integer> reserved(List<IntOrString> reserveOrdinals) {
-        List<int[]> ranges = ranges(reserveOrdinals);
-        if (ranges.isEmpty()) {
-            return Set.of();
+    public static List<OrdinalRange> reservedRanges(List<IntOrString> reserveOrdinals) {
+        List<OrdinalRange> out = new ArrayList<>();
+        for (int[] r : ranges(reserveOrdinals)) {
+            out.add(new OrdinalRange(r[0], r[1]));
         }
-        Set<Integer> out = new TreeSet<>();
-        for (int[] r : ranges) {
-            // A long counter: with the range ending at Integer.MAX_VALUE an int one would wrap and never stop.
-            for (long i = r[0]; i <= r[1]; i++) {
-                out.add((int) i);
-            }
-        }
-        return Collections.unmodifiableSet(out);
+        return OrdinalRange.merged(out);
     }
 
     /**
-     * Checks {@code spec.reserveOrdinals} as {@link #reserved(List)} does, without expanding the ranges.
+     * Checks {@code spec.reserveOrdinals} as {@link #reservedRanges(List)} does.
      *
      * @return how many ordinals the entries name at most (an ordinal named twice counts twice)
-     * @throws IllegalArgumentException as {@link #reserved(List)}
+     * @throws IllegalArgumentException as {@link #reservedRanges(List)}
      */
     public static long checkReserved(List<IntOrString> reserveOrdinals) {
         long count = 0;
@@ -127,28 +118,19 @@ public final class PodOrdinals {
         return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 
-    /** The ordinals to run, ascending: the first {@code replicas} ordinals from {@code start} not in {@code reserved}. */
-    public static List<Integer> desired(int replicas, int start, Set<Integer> reserved) {
-        List<Integer> out = new ArrayList<>(Math.max(replicas, 0));
-        for (int ordinal = start; out.size() < replicas; ordinal++) {
-            if (!reserved.contains(ordinal)) {
-                out.add(ordinal);
-            }
-        }
-        return out;
-    }
-
     /** The ordinal of a pod named {@code <set>-<ordinal>}, or -1 when the name has another form. */
     public static int ordinalOf(String setName, String podName) {
         if (podName == null || !podName.startsWith(setName + "-")) {
             return -1;
         }
         String suffix = podName.substring(setName.length() + 1);
-        if (suffix.isEmpty() || suffix.length() > 9 || !suffix.chars().allMatch(c -> c >= '0' && c <= '9')
+        // Up to ten digits: ordinals reach Integer.MAX_VALUE (ordinals.start near it is valid).
+        if (suffix.isEmpty() || suffix.length() > 10 || !suffix.chars().allMatch(c -> c >= '0' && c <= '9')
                 || (suffix.length() > 1 && suffix.charAt(0) == '0')) {
             return -1;
         }
-        return Integer.parseInt(suffix);
+        long ordinal = Long.parseLong(suffix);
+        return ordinal > Integer.MAX_VALUE ? -1 : (int) ordinal;
     }
 
     public static String podName(String setName, int ordinal) {

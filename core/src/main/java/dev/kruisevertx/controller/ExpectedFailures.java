@@ -15,6 +15,8 @@ public final class ExpectedFailures {
     static final int MAX_MESSAGE = 200;
     /** Bounds the walk down the cause chain (wrappers such as CompletionException add a level each). */
     private static final int MAX_DEPTH = 8;
+    private static final java.util.regex.Pattern PATCH_TEST_FAILED =
+            java.util.regex.Pattern.compile("testing value \\S+ failed|Expected value .* but found");
 
     private ExpectedFailures() {
     }
@@ -31,9 +33,10 @@ public final class ExpectedFailures {
                     case 409 -> "conflict (409)";
                     case 404 -> "not found (404)";
                     case 410 -> "gone (410)";
+                    case 422 -> failedPatchTest(k) ? "stale write (422: a guarded patch's test failed)" : null;
                     default -> null;
                 };
-                // Any other API error (422, 5xx, timeouts: code 0) says something is wrong: not expected.
+                // Any other API error (other 422s, 5xx, timeouts: code 0) says something is wrong: not expected.
                 return what == null ? null : what + statusMessage(k);
             }
             if (t.getCause() == t) {
@@ -41,6 +44,19 @@ public final class ExpectedFailures {
             }
         }
         return null;
+    }
+
+    /**
+     * A JSON patch whose {@code test} operation failed: controllers guard patches with a test of the resourceVersion
+     * they read, so this is the same race as a 409 (kube-apiserver answers it with 422 and the json-patch library's
+     * "testing value ... failed"; the embedded API server with zjsonpatch's "Expected value ... but found ...").
+     */
+    private static boolean failedPatchTest(KubernetesClientException e) {
+        String message = e.getStatus() == null ? null : e.getStatus().getMessage();
+        if (message == null) {
+            message = e.getMessage();
+        }
+        return message != null && PATCH_TEST_FAILED.matcher(message).find();
     }
 
     public static boolean expected(Throwable failure) {

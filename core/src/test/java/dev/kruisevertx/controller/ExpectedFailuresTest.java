@@ -42,6 +42,16 @@ class ExpectedFailuresTest {
     }
 
     @Test
+    void aGuardedPatchWhoseResourceVersionTestFailedIsAStaleWrite() {
+        // kube-apiserver (json-patch library) and the embedded API server (zjsonpatch) word it differently.
+        assertTrue(ExpectedFailures.reason(api(422, "", "testing value /metadata/resourceVersion failed: test failed"))
+                .startsWith("stale write (422"));
+        assertTrue(ExpectedFailures.reason(api(422, "Invalid",
+                "the server rejected our request due to an error in our request: Expected value 62 but found 65"))
+                .startsWith("stale write (422"));
+    }
+
+    @Test
     void otherFailuresAreUnexpected() {
         assertNull(ExpectedFailures.reason(api(422, "Invalid", "spec.replicas: Invalid value")));
         assertNull(ExpectedFailures.reason(api(500, "InternalError", "etcd is down")));

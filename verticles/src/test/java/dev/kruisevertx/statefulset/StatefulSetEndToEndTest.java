@@ -69,7 +69,7 @@ class StatefulSetEndToEndTest {
         CommandLine cl = new CommandLine(command);
         cl.setOverwrittenOptionsAllowed(true);
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=0", "--enable-leader-election=false",
+        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=127.0.0.1:0", "--enable-leader-election=false",
                 "--feature-gates=StatefulSetStartOrdinal=true,StatefulSetAutoResizePVCGate=true");
         try {
             return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(),
@@ -442,7 +442,7 @@ class StatefulSetEndToEndTest {
         java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
                 .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
         java.net.http.HttpRequest plans = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
-                + app.metricsPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
+                + app.debugPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
         Await.waitFor("the set reported invalid", WAIT, () -> http.send(plans,
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body()
                 .contains("invalid StatefulSet: ordinals.start + replicas + reserved ordinals pass 2147483647"));

@@ -255,8 +255,7 @@ public final class CloneSetValidation {
             if (n == null || n.isEmpty()) {
                 errors.add(FieldError.required(p, ""));
             } else if (!LabelRules.isDnsLabel(n)) {
-                errors.add(FieldError.invalid(p, n, "a lowercase RFC 1123 label must consist of lower case alphanumeric "
-                        + "characters or '-', and must start and end with an alphanumeric character"));
+                errors.add(FieldError.invalid(p, n, WorkloadNames.LABEL_SYNTAX));
             } else if (!volumes.add(n)) {
                 errors.add(FieldError.duplicate(p, n));
             }
@@ -272,9 +271,7 @@ public final class CloneSetValidation {
                 errors.add(FieldError.required(p, ""));
             } else if (!LabelRules.isDnsLabel(n)) {
                 // It names a volume of every pod, and volume names are DNS labels.
-                errors.add(FieldError.invalid(p, n, "a lowercase RFC 1123 label must consist of lower case "
-                        + "alphanumeric characters or '-', and must start and end with an alphanumeric character "
-                        + "(at most 63 characters)"));
+                errors.add(FieldError.invalid(p, n, WorkloadNames.LABEL_SYNTAX + " (at most 63 characters)"));
             } else if (!volumes.add(n)) {
                 errors.add(FieldError.duplicate("spec.template.spec.volumes", n));
             } else if (claimNameLength(n, name) > WorkloadNames.DNS_SUBDOMAIN_MAX) {
@@ -312,8 +309,7 @@ public final class CloneSetValidation {
             if (c.getName() == null || c.getName().isEmpty()) {
                 errors.add(FieldError.required(p + ".name", ""));
             } else if (!LabelRules.isDnsLabel(c.getName())) {
-                errors.add(FieldError.invalid(p + ".name", c.getName(), "a lowercase RFC 1123 label must consist of "
-                        + "lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+                errors.add(FieldError.invalid(p + ".name", c.getName(), WorkloadNames.LABEL_SYNTAX));
             } else if (!names.add(c.getName())) {
                 errors.add(FieldError.duplicate(p + ".name", c.getName()));
             }

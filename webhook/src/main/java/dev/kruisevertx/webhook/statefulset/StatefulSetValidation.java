@@ -286,9 +286,7 @@ public final class StatefulSetValidation {
             if (n == null || n.isEmpty()) {
                 errors.add(FieldError.required(p, ""));
             } else if (!LabelRules.isDnsLabel(n)) {
-                errors.add(FieldError.invalid(p, n, "a lowercase RFC 1123 label must consist of lower case "
-                        + "alphanumeric characters or '-', and must start and end with an alphanumeric character "
-                        + "(at most 63 characters)"));
+                errors.add(FieldError.invalid(p, n, WorkloadNames.LABEL_SYNTAX + " (at most 63 characters)"));
             } else if (!seen.add(n)) {
                 errors.add(FieldError.duplicate(p, n));
             }

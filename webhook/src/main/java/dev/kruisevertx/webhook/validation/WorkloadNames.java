@@ -35,7 +35,8 @@ public final class WorkloadNames {
 
     static final String SUBDOMAIN_SYNTAX = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
             + "characters, '-' or '.', and must start and end with an alphanumeric character";
-    static final String LABEL_SYNTAX = "a lowercase RFC 1123 label must consist of lower case alphanumeric "
+    /** Kubernetes' message for a value that is not a DNS label. */
+    public static final String LABEL_SYNTAX = "a lowercase RFC 1123 label must consist of lower case alphanumeric "
             + "characters or '-', and must start and end with an alphanumeric character";
 
     private WorkloadNames() {

@@ -1,6 +1,7 @@
 package dev.kruisevertx.crr;
 
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
+import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestPhase;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cache.CachedResource;
@@ -125,7 +126,7 @@ public final class ContainerRecreateRequestController implements ControllerDefin
                     case DELETE -> request(crr).delete();
                     case COMPLETE -> {
                         Map<String, Object> status = new LinkedHashMap<>();
-                        status.put("phase", "Completed");
+                        status.put("phase", ContainerRecreateRequestPhase.COMPLETED.value());
                         status.put("completionTime", Pods.formatTime(Instant.now()));
                         status.put("message", step.message());
                         mergePatch(crr, Map.of("status", status), true);

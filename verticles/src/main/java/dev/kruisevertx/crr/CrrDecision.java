@@ -90,7 +90,7 @@ public final class CrrDecision {
             }
             requeue = requeue == null || left.compareTo(requeue) < 0 ? left : requeue;
         }
-        if (!ContainerRecreateRequestPhase.RECREATING.equals(phase)) {
+        if (crr.status().phaseValue().orElse(null) != ContainerRecreateRequestPhase.RECREATING) {
             return new CrrPlan(steps, requeue, "waiting for the node agent");
         }
 

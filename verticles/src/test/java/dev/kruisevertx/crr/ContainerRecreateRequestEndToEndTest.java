@@ -107,7 +107,7 @@ class ContainerRecreateRequestEndToEndTest {
     static ContainerRecreateRequest completed(String name) {
         return Await.waitFor("ContainerRecreateRequest " + name + " Completed", TIMEOUT,
                 () -> client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName(name).get(),
-                c -> c != null && ContainerRecreateRequestPhase.COMPLETED.equals(c.status().getPhase())
+                c -> c != null && ContainerRecreateRequestPhase.COMPLETED.value().equals(c.status().getPhase())
                         && !Pods.labels(c).containsKey(WellKnown.CRR_ACTIVE_LABEL));
     }
 
@@ -144,7 +144,7 @@ class ContainerRecreateRequestEndToEndTest {
                 created.spec().getContainers().get(0).getStatusContext().getContainerID());
 
         ContainerRecreateRequest done = completed("e2e-restart");
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, phaseOf(done, "main"));
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), phaseOf(done, "main"));
         assertTrue(done.status().getCompletionTime() != null);
 
         Pod after = pod("e2e-restart");
@@ -168,8 +168,8 @@ class ContainerRecreateRequestEndToEndTest {
         create("e2e-ordered", "e2e-ordered", strategy, "first", "second");
 
         ContainerRecreateRequest done = completed("e2e-ordered");
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, phaseOf(done, "first"));
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, phaseOf(done, "second"));
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), phaseOf(done, "first"));
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), phaseOf(done, "second"));
         Pod after = pod("e2e-ordered");
         SimContainer oldFirst = container(node, status(before, "first").getContainerID());
         SimContainer newFirst = container(node, status(after, "first").getContainerID());
@@ -190,10 +190,10 @@ class ContainerRecreateRequestEndToEndTest {
         create("e2e-fail", "e2e-fail", strategy, "stuck", "other");
 
         ContainerRecreateRequest done = completed("e2e-fail");
-        assertEquals(ContainerRecreateRequestPhase.FAILED, phaseOf(done, "stuck"));
+        assertEquals(ContainerRecreateRequestPhase.FAILED.value(), phaseOf(done, "stuck"));
         assertTrue(done.status().getContainerRecreateStates().get(0).getMessage().startsWith("kill container error"),
                 done.status().getContainerRecreateStates().toString());
-        assertEquals(ContainerRecreateRequestPhase.PENDING, phaseOf(done, "other"));
+        assertEquals(ContainerRecreateRequestPhase.PENDING.value(), phaseOf(done, "other"));
         Pod after = pod("e2e-fail");
         assertEquals(status(before, "stuck").getContainerID(), status(after, "stuck").getContainerID());
         assertEquals(status(before, "other").getContainerID(), status(after, "other").getContainerID());
@@ -207,8 +207,8 @@ class ContainerRecreateRequestEndToEndTest {
         create("e2e-ignore", "e2e-ignore", strategy, "stuck", "other");
 
         ContainerRecreateRequest done = completed("e2e-ignore");
-        assertEquals(ContainerRecreateRequestPhase.FAILED, phaseOf(done, "stuck"));
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, phaseOf(done, "other"));
+        assertEquals(ContainerRecreateRequestPhase.FAILED.value(), phaseOf(done, "stuck"));
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), phaseOf(done, "other"));
         Pod after = pod("e2e-ignore");
         assertEquals(status(before, "stuck").getContainerID(), status(after, "stuck").getContainerID());
         assertNotEquals(status(before, "other").getContainerID(), status(after, "other").getContainerID());

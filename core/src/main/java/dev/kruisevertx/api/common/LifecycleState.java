@@ -6,7 +6,7 @@ import java.util.Optional;
  * Values of the pod label {@value WellKnown#LIFECYCLE_STATE_LABEL}, in the order a pod normally passes through
  * them.
  */
-public enum LifecycleState {
+public enum LifecycleState implements WireEnum {
     /** Created but held by the preNormal hook. */
     PREPARING_NORMAL("PreparingNormal"),
     /** In service; the only state in which a pod can count as available. */
@@ -26,22 +26,14 @@ public enum LifecycleState {
         this.value = value;
     }
 
-    /** The label value as OpenKruise writes it. */
+    @Override
     public String value() {
         return value;
     }
 
     /** The state for a label value; empty for a missing or unknown value. */
     public static Optional<LifecycleState> fromValue(String value) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        for (LifecycleState s : values()) {
-            if (s.value.equals(value)) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
+        return WireEnum.parse(LifecycleState.class, value);
     }
 
     @Override

@@ -179,7 +179,7 @@ public final class CrrAgent {
         RequestPicker.Picked picked = RequestPicker.pick(ofPod);
         List<Future<Void>> pending = new ArrayList<>();
         for (ContainerRecreateRequest queued : picked.toPending()) {
-            pending.add(patchStatus(queued, Map.of("phase", ContainerRecreateRequestPhase.PENDING)));
+            pending.add(patchStatus(queued, Map.of("phase", ContainerRecreateRequestPhase.PENDING.value())));
         }
         ContainerRecreateRequest crr = picked.running();
         if (crr == null) {
@@ -193,7 +193,7 @@ public final class CrrAgent {
         LOG.debug("CRR {}/{}: {}", crr.getMetadata().getNamespace(), crr.getMetadata().getName(), plan);
         switch (plan.action()) {
             case START:
-                return patchStatus(crr, Map.of("phase", ContainerRecreateRequestPhase.RECREATING)).map(poll());
+                return patchStatus(crr, Map.of("phase", ContainerRecreateRequestPhase.RECREATING.value())).map(poll());
             case WAIT_UNREADY:
                 return Future.succeededFuture(plan.recheckIn());
             case PATCH_STATES:
@@ -202,7 +202,7 @@ public final class CrrAgent {
                 return kill(crr, plan, seen).map(poll());
             case COMPLETE:
                 Map<String, Object> done = new LinkedHashMap<>();
-                done.put("phase", ContainerRecreateRequestPhase.COMPLETED);
+                done.put("phase", ContainerRecreateRequestPhase.COMPLETED.value());
                 done.put("completionTime", Pods.formatTime(Instant.now()));
                 done.put("message", plan.message());
                 return patchStatus(crr, done).map((Duration) null);
@@ -235,7 +235,7 @@ public final class CrrAgent {
                                 crr.getMetadata().getNamespace(), crr.spec().getPodName(), ar.cause().getMessage());
                         for (ContainerRecreateRequestContainerRecreateState s : states) {
                             if (s.getName().equals(spec.getName())) {
-                                s.setPhase(ContainerRecreateRequestPhase.FAILED);
+                                s.setPhase(ContainerRecreateRequestPhase.FAILED.value());
                                 s.setMessage("kill container error: " + ar.cause().getMessage());
                             }
                         }

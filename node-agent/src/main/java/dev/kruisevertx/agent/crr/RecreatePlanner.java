@@ -37,7 +37,7 @@ public final class RecreatePlanner {
     }
 
     public static RecreatePlan plan(ContainerRecreateRequest crr, Map<String, ObservedContainer> observed, Instant now) {
-        if (!ContainerRecreateRequestPhase.RECREATING.equals(crr.status().getPhase())) {
+        if (crr.status().phaseValue().orElse(null) != ContainerRecreateRequestPhase.RECREATING) {
             return RecreatePlan.start();
         }
         ContainerRecreateRequestStrategy strategy = crr.strategy();
@@ -67,19 +67,19 @@ public final class RecreatePlanner {
         List<ContainerRecreateRequestContainerRecreateState> next = copy(current);
         int completed = 0;
         for (ContainerRecreateRequestContainerRecreateState state : next) {
-            String phase = state.getPhase();
-            if (ContainerRecreateRequestPhase.SUCCEEDED.equals(phase)) {
+            ContainerRecreateRequestPhase phase = state.phaseValue().orElse(null);
+            if (phase == ContainerRecreateRequestPhase.SUCCEEDED) {
                 completed++;
                 continue;
             }
-            if (ContainerRecreateRequestPhase.FAILED.equals(phase)) {
+            if (phase == ContainerRecreateRequestPhase.FAILED) {
                 completed++;
                 if (strategy.ignoresFailures()) {
                     continue;
                 }
                 return RecreatePlan.complete("");
             }
-            if (ContainerRecreateRequestPhase.RECREATING.equals(phase)) {
+            if (phase == ContainerRecreateRequestPhase.RECREATING) {
                 state.setIsKilled(true);
                 if (strategy.isOrderedRecreate()) {
                     break;
@@ -89,7 +89,7 @@ public final class RecreatePlanner {
             if (observed.get(state.getName()) == null) {
                 break;
             }
-            state.setPhase(ContainerRecreateRequestPhase.RECREATING);
+            state.setPhase(ContainerRecreateRequestPhase.RECREATING.value());
             state.setIsKilled(true);
             return RecreatePlan.kill(state.getName(), next);
         }
@@ -114,8 +114,8 @@ public final class RecreatePlanner {
         List<ContainerRecreateRequestContainer> containers = crr.spec().getContainers();
         for (ContainerRecreateRequestContainer c : containers == null ? List.<ContainerRecreateRequestContainer>of() : containers) {
             ContainerRecreateRequestContainerRecreateState previous = previousState(crr, c.getName());
-            if (previous != null && (ContainerRecreateRequestPhase.FAILED.equals(previous.getPhase())
-                    || ContainerRecreateRequestPhase.SUCCEEDED.equals(previous.getPhase()))) {
+            ContainerRecreateRequestPhase was = previous == null ? null : previous.phaseValue().orElse(null);
+            if (was == ContainerRecreateRequestPhase.FAILED || was == ContainerRecreateRequestPhase.SUCCEEDED) {
                 states.add(copy(previous));
                 continue;
             }
@@ -123,23 +123,24 @@ public final class RecreatePlanner {
             ObservedContainer seen = observed.get(c.getName());
             if (seen == null) {
                 states.add(new ContainerRecreateRequestContainerRecreateState(c.getName(),
-                        ContainerRecreateRequestPhase.PENDING, NOT_FOUND_MESSAGE, wasKilled));
+                        ContainerRecreateRequestPhase.PENDING.value(), NOT_FOUND_MESSAGE, wasKilled));
             } else if (seen.state() == ObservedContainer.RuntimeState.EXITED) {
                 // The kubelet starts a stopped container again soon: it is being recreated.
                 states.add(new ContainerRecreateRequestContainerRecreateState(c.getName(),
-                        ContainerRecreateRequestPhase.RECREATING, null, wasKilled));
+                        ContainerRecreateRequestPhase.RECREATING.value(), null, wasKilled));
             } else if (strategy.isForceRecreate() && !wasKilled) {
                 states.add(new ContainerRecreateRequestContainerRecreateState(c.getName(),
-                        ContainerRecreateRequestPhase.PENDING, null, false));
+                        ContainerRecreateRequestPhase.PENDING.value(), null, false));
             } else if (replaced(c, seen, created)) {
                 boolean done = seen.ready() && seen.state() == ObservedContainer.RuntimeState.RUNNING
                         && seen.startedAt() != null && Duration.between(seen.startedAt(), now).compareTo(minStarted) > 0;
                 states.add(new ContainerRecreateRequestContainerRecreateState(c.getName(),
-                        done ? ContainerRecreateRequestPhase.SUCCEEDED : ContainerRecreateRequestPhase.RECREATING,
+                        (done ? ContainerRecreateRequestPhase.SUCCEEDED
+                                : ContainerRecreateRequestPhase.RECREATING).value(),
                         null, wasKilled));
             } else {
                 states.add(new ContainerRecreateRequestContainerRecreateState(c.getName(),
-                        ContainerRecreateRequestPhase.PENDING, null, wasKilled));
+                        ContainerRecreateRequestPhase.PENDING.value(), null, wasKilled));
             }
         }
         return states;

@@ -13,7 +13,7 @@ import java.util.List;
  */
 public final class RequestPicker {
     private static final Comparator<ContainerRecreateRequest> ORDER = Comparator
-            .comparingInt((ContainerRecreateRequest crr) -> weight(crr.status().getPhase()))
+            .comparingInt((ContainerRecreateRequest crr) -> weight(crr.status().phaseValue().orElse(null)))
             .thenComparing(crr -> crr.getMetadata().getCreationTimestamp() == null ? ""
                     : crr.getMetadata().getCreationTimestamp())
             .thenComparing(crr -> crr.getMetadata().getName());
@@ -48,7 +48,7 @@ public final class RequestPicker {
      * not answered yet (as a phase order would) lets a younger request jump the queue when the cache has seen our
      * Pending patch of it but not yet the Recreating patch of the older one.
      */
-    private static int weight(String phase) {
-        return ContainerRecreateRequestPhase.RECREATING.equals(phase) ? 0 : 1;
+    private static int weight(ContainerRecreateRequestPhase phase) {
+        return phase == ContainerRecreateRequestPhase.RECREATING ? 0 : 1;
     }
 }

@@ -173,7 +173,7 @@ class CrrOnRealRuntimeTest {
         }
         spec.setContainers(list);
         if (strategy.getFailurePolicy() == null) {
-            strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL);
+            strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL.value());
         }
         if (strategy.getTerminationGracePeriodSeconds() == null) {
             strategy.setTerminationGracePeriodSeconds(30L);
@@ -217,10 +217,11 @@ class CrrOnRealRuntimeTest {
 
         ContainerRecreateRequest done = awaitCompleted("restart-app");
 
-        assertEquals(ContainerRecreateRequestPhase.COMPLETED, done.status().getPhase(), done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.COMPLETED.value(), done.status().getPhase(),
+                done.getStatus().toString());
         assertNotNull(done.status().getCompletionTime());
         ContainerRecreateRequestContainerRecreateState app = state(done, "app");
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, app.getPhase(), done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), app.getPhase(), done.getStatus().toString());
         assertTrue(app.getIsKilled());
         assertEquals(List.of("app preStop"), hookLines());
         // The old container was stopped gracefully (the trap answered SIGTERM) and a new one runs in its place.
@@ -243,8 +244,9 @@ class CrrOnRealRuntimeTest {
 
         ContainerRecreateRequest done = awaitCompleted("restart-both");
 
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, state(done, "app").getPhase(), done.getStatus().toString());
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, state(done, "sidecar").getPhase());
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), state(done, "app").getPhase(),
+                done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), state(done, "sidecar").getPhase());
         assertEquals(List.of("app exited", "app restarted", "sidecar exited", "sidecar restarted"), kubelet.events);
         assertEquals(List.of("app preStop", "sidecar preStop"), hookLines());
     }
@@ -260,10 +262,10 @@ class CrrOnRealRuntimeTest {
         ContainerRecreateRequest done = awaitCompleted("restart-fail");
 
         ContainerRecreateRequestContainerRecreateState app = state(done, "app");
-        assertEquals(ContainerRecreateRequestPhase.FAILED, app.getPhase(), done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.FAILED.value(), app.getPhase(), done.getStatus().toString());
         assertTrue(app.getMessage().startsWith("kill container error: "), app.getMessage());
         assertTrue(app.getMessage().contains("runtime refused"), app.getMessage());
-        assertEquals(ContainerRecreateRequestPhase.PENDING, state(done, "sidecar").getPhase());
+        assertEquals(ContainerRecreateRequestPhase.PENDING.value(), state(done, "sidecar").getPhase());
         // Nothing was stopped: the app's stop failed and the request ended before the sidecar's turn.
         assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(appId).getState());
         assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(sidecarId).getState());
@@ -276,14 +278,15 @@ class CrrOnRealRuntimeTest {
         String appId = kubelet.containerId("app");
         String sidecarId = kubelet.containerId("sidecar");
         ContainerRecreateRequestStrategy strategy = new ContainerRecreateRequestStrategy();
-        strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.IGNORE);
+        strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.IGNORE.value());
         startAgent(refusingToStop(appId));
         request(pod, "restart-ignore", strategy, "app", "sidecar");
 
         ContainerRecreateRequest done = awaitCompleted("restart-ignore");
 
-        assertEquals(ContainerRecreateRequestPhase.FAILED, state(done, "app").getPhase(), done.getStatus().toString());
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, state(done, "sidecar").getPhase());
+        assertEquals(ContainerRecreateRequestPhase.FAILED.value(), state(done, "app").getPhase(),
+                done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(), state(done, "sidecar").getPhase());
         assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(appId).getState());
         assertEquals(ContainerState.CONTAINER_EXITED, kubelet.runtimeStatus(sidecarId).getState());
         assertEquals(List.of("sidecar exited", "sidecar restarted"), kubelet.events);
@@ -307,8 +310,8 @@ class CrrOnRealRuntimeTest {
                     .withName("second").get();
             return Map.of("first", String.valueOf(first.status().getPhase()),
                     "second", String.valueOf(second.status().getPhase()));
-        }, phases -> phases.equals(Map.of("first", ContainerRecreateRequestPhase.RECREATING,
-                "second", ContainerRecreateRequestPhase.PENDING)));
+        }, phases -> phases.equals(Map.of("first", ContainerRecreateRequestPhase.RECREATING.value(),
+                "second", ContainerRecreateRequestPhase.PENDING.value())));
         assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(kubelet.containerId("app")).getState());
         assertEquals(List.of(), hookLines());
     }
@@ -356,12 +359,12 @@ class CrrOnRealRuntimeTest {
             ContainerRecreateRequest crr = client.resources(ContainerRecreateRequest.class).inNamespace(NS)
                     .withName("deadline").get();
             return kubelet.events.contains("app restarted") && Instant.now().isAfter(deadline)
-                    && ContainerRecreateRequestPhase.RECREATING.equals(crr.status().getPhase())
+                    && ContainerRecreateRequestPhase.RECREATING.value().equals(crr.status().getPhase())
                     && !crr.isCompleted();
         });
         String message = "recreating has exceeded the activeDeadlineSeconds";
         client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").editStatus(c -> {
-            c.status().setPhase(ContainerRecreateRequestPhase.COMPLETED);
+            c.status().setPhase(ContainerRecreateRequestPhase.COMPLETED.value());
             c.status().setCompletionTime(dev.kruisevertx.podutil.Pods.formatTime(Instant.now()));
             c.status().setMessage(message);
             return c;
@@ -380,9 +383,10 @@ class CrrOnRealRuntimeTest {
         });
         ContainerRecreateRequest done = client.resources(ContainerRecreateRequest.class).inNamespace(NS)
                 .withName("deadline").get();
-        assertEquals(ContainerRecreateRequestPhase.COMPLETED, done.status().getPhase(), done.getStatus().toString());
+        assertEquals(ContainerRecreateRequestPhase.COMPLETED.value(), done.status().getPhase(),
+                done.getStatus().toString());
         assertEquals(message, done.status().getMessage());
-        assertEquals(ContainerRecreateRequestPhase.PENDING, state(done, "sidecar").getPhase());
+        assertEquals(ContainerRecreateRequestPhase.PENDING.value(), state(done, "sidecar").getPhase());
         assertEquals(sidecarId, kubelet.containerId("sidecar"));
         assertEquals(ContainerState.CONTAINER_RUNNING, kubelet.runtimeStatus(sidecarId).getState());
         assertEquals(List.of("app exited", "app restarted"), kubelet.events);

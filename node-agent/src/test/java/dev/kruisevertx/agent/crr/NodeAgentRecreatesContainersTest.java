@@ -97,7 +97,8 @@ class NodeAgentRecreatesContainersTest {
             kubelet.sync();
             return client.resources(ContainerRecreateRequest.class).inNamespace("default").withName("mine").get();
         }, c -> c.isCompleted());
-        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED, done.status().getContainerRecreateStates().get(0).getPhase());
+        assertEquals(ContainerRecreateRequestPhase.SUCCEEDED.value(),
+                done.status().getContainerRecreateStates().get(0).getPhase());
         assertEquals(List.of("app exited", "app restarted"), kubelet.events);
         assertEquals(oldId, ObservedContainer.runtimeId(
                 done.getSpec().getContainers().get(0).getStatusContext().getContainerID()));

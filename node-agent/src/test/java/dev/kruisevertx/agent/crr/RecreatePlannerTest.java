@@ -46,7 +46,7 @@ class RecreatePlannerTest {
         }
         spec.setContainers(containers);
         ContainerRecreateRequestStrategy s = new ContainerRecreateRequestStrategy();
-        s.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL);
+        s.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL.value());
         strategy.accept(s);
         spec.setStrategy(s);
         ContainerRecreateRequest crr = new ContainerRecreateRequest();
@@ -54,7 +54,7 @@ class RecreatePlannerTest {
                 .withCreationTimestamp(CREATED.toString()).build());
         crr.setSpec(spec);
         ContainerRecreateRequestStatus status = new ContainerRecreateRequestStatus();
-        status.setPhase(RECREATING);
+        status.setPhase(RECREATING.value());
         if (states.length > 0) {
             status.setContainerRecreateStates(parse(states));
         }
@@ -112,7 +112,7 @@ class RecreatePlannerTest {
         ContainerRecreateRequest crr = crr(DEFAULTS);
         crr.getStatus().setPhase(null);
         assertEquals(Action.START, RecreatePlanner.plan(crr, seen(old("a"), old("b")), NOW).action());
-        crr.getStatus().setPhase(PENDING);
+        crr.getStatus().setPhase(PENDING.value());
         assertEquals(Action.START, RecreatePlanner.plan(crr, seen(old("a"), old("b")), NOW).action());
     }
 
@@ -207,12 +207,13 @@ class RecreatePlannerTest {
 
     @Test
     void failurePolicyIgnoreGoesOnToTheNextContainer() {
-        ContainerRecreateRequest crr = crr(s -> s.setFailurePolicy(ContainerRecreateRequestFailurePolicy.IGNORE),
+        ContainerRecreateRequest crr = crr(
+                s -> s.setFailurePolicy(ContainerRecreateRequestFailurePolicy.IGNORE.value()),
                 "a=Failed!:kill container error: boom", "b=Pending");
         RecreatePlan plan = RecreatePlanner.plan(crr, seen(old("a"), old("b")), NOW);
         assertEquals(Action.KILL, plan.action());
         assertEquals("b", plan.container());
-        assertEquals(FAILED, plan.states().get(0).getPhase());
+        assertEquals(FAILED.value(), plan.states().get(0).getPhase());
     }
 
     @Test
@@ -286,7 +287,8 @@ class RecreatePlannerTest {
 
     @Test
     void completedPhaseConstantMatchesOpenKruise() {
-        assertEquals("Completed", ContainerRecreateRequestPhase.COMPLETED);
-        assertEquals(List.of("Pending", "Recreating", "Succeeded", "Failed"), List.of(PENDING, RECREATING, SUCCEEDED, FAILED));
+        assertEquals("Completed", ContainerRecreateRequestPhase.COMPLETED.value());
+        assertEquals(List.of("Pending", "Recreating", "Succeeded", "Failed"),
+                List.of(PENDING.value(), RECREATING.value(), SUCCEEDED.value(), FAILED.value()));
     }
 }

@@ -41,8 +41,8 @@ class RequestPickerTest {
     @Test
     void aRecreatingRequestKeepsRunningEvenIfAnOlderOneWaits() {
         RequestPicker.Picked picked = RequestPicker.pick(List.of(
-                crr("old-pending", "2026-01-01T10:00:01Z", ContainerRecreateRequestPhase.PENDING, false),
-                crr("recreating", "2026-01-01T10:00:05Z", ContainerRecreateRequestPhase.RECREATING, false),
+                crr("old-pending", "2026-01-01T10:00:01Z", ContainerRecreateRequestPhase.PENDING.value(), false),
+                crr("recreating", "2026-01-01T10:00:05Z", ContainerRecreateRequestPhase.RECREATING.value(), false),
                 crr("unanswered", "2026-01-01T10:00:06Z", null, false)));
         assertEquals("recreating", picked.running().getMetadata().getName());
         // Already Pending ones are not written again.
@@ -54,20 +54,20 @@ class RequestPickerTest {
         ContainerRecreateRequest deleting = crr("deleting", "2026-01-01T10:00:00Z", null, false);
         deleting.getMetadata().setDeletionTimestamp("2026-01-01T10:05:00Z");
         RequestPicker.Picked picked = RequestPicker.pick(List.of(
-                crr("done", "2026-01-01T09:00:00Z", ContainerRecreateRequestPhase.COMPLETED, true),
+                crr("done", "2026-01-01T09:00:00Z", ContainerRecreateRequestPhase.COMPLETED.value(), true),
                 deleting,
-                crr("next", "2026-01-01T10:00:02Z", ContainerRecreateRequestPhase.PENDING, false)));
+                crr("next", "2026-01-01T10:00:02Z", ContainerRecreateRequestPhase.PENDING.value(), false)));
         assertEquals("next", picked.running().getMetadata().getName());
         assertEquals(List.of(), picked.toPending());
         assertNull(RequestPicker.pick(List.of(crr("done", "2026-01-01T09:00:00Z",
-                ContainerRecreateRequestPhase.COMPLETED, true))).running());
+                ContainerRecreateRequestPhase.COMPLETED.value(), true))).running());
     }
 
     @Test
     void aPendingYoungerRequestNeverOvertakesAnOlderOneTheCacheShowsUnanswered() {
         // The cache has seen our Pending patch of "second" but not yet our Recreating patch of "first".
         RequestPicker.Picked picked = RequestPicker.pick(List.of(
-                crr("second", "2026-01-01T10:00:02Z", ContainerRecreateRequestPhase.PENDING, false),
+                crr("second", "2026-01-01T10:00:02Z", ContainerRecreateRequestPhase.PENDING.value(), false),
                 crr("first", "2026-01-01T10:00:01Z", null, false)));
         assertEquals("first", picked.running().getMetadata().getName());
         assertEquals(List.of(), picked.toPending());

@@ -1,6 +1,7 @@
 package dev.kruisevertx.sim.progress;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequestPhase;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +118,7 @@ public record Readiness(boolean ready, String summary) {
         for (JsonNode c : status.path("containerRecreateStates")) {
             String p = c.path("phase").asText("");
             states.add(c.path("name").asText() + "=" + p);
-            allSucceeded &= p.equals("Succeeded");
+            allSucceeded &= p.equals(ContainerRecreateRequestPhase.SUCCEEDED.value());
         }
         if (!states.isEmpty()) {
             s.append(", ").append(String.join(", ", states));
@@ -126,6 +127,7 @@ public record Readiness(boolean ready, String summary) {
         if (!message.isEmpty()) {
             s.append(" (").append(message).append(')');
         }
-        return new Readiness(phase.equals("Completed") && allSucceeded && !states.isEmpty(), s.toString());
+        boolean completed = phase.equals(ContainerRecreateRequestPhase.COMPLETED.value());
+        return new Readiness(completed && allSucceeded && !states.isEmpty(), s.toString());
     }
 }

@@ -59,8 +59,7 @@ public final class CloneSetDefaults {
         String type = update.getType();
         if (type == null || type.isEmpty()) {
             update.setType(CloneSetUpdateStrategyType.RECREATE.value());
-        } else if ((CloneSetUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value().equals(type)
-                || CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(type))
+        } else if (update.typeValue().filter(CloneSetUpdateStrategyType::inPlace).isPresent()
                 && update.getInPlaceUpdateStrategy() == null) {
             update.setInPlaceUpdateStrategy(new InPlaceUpdateStrategy());
         }

@@ -13,6 +13,7 @@ import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
 import dev.kruisevertx.api.common.UpdateScatterTerm;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.api.common.WireEnum;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
@@ -44,8 +45,7 @@ import java.util.regex.Pattern;
  * for podsToDelete; the controller may reuse it.
  */
 public final class CloneSetValidation {
-    private static final List<String> TYPES = List.of(CloneSetUpdateStrategyType.RECREATE.value(),
-            CloneSetUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value(), CloneSetUpdateStrategyType.IN_PLACE_ONLY.value());
+    private static final List<String> TYPES = WireEnum.values(CloneSetUpdateStrategyType.class);
     private static final Pattern IN_PLACE_ONLY_PATCH = Pattern.compile("^/containers/([0-9]+)/image$");
     /** Longest name whose {@code <name>-<hash>} fits a label value. */
     static final int REVISION_LABEL_NAME_MAX = WorkloadNames.DNS_LABEL_MAX - 1 - WorkloadNames.REVISION_HASH_LENGTH;
@@ -104,7 +104,7 @@ public final class CloneSetValidation {
     /** With InPlaceOnly, only container images of the template may change. */
     static Optional<FieldError> inPlaceOnlyTemplateChange(CloneSetSpec spec, CloneSetSpec oldSpec) {
         CloneSetUpdateStrategy u = spec.getUpdateStrategy();
-        if (u == null || !CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(u.getType())) {
+        if (u == null || u.typeValue().orElse(null) != CloneSetUpdateStrategyType.IN_PLACE_ONLY) {
             return Optional.empty();
         }
         JsonNode before = templateSpec(oldSpec);
@@ -388,7 +388,7 @@ public final class CloneSetValidation {
         String path = "spec.updateStrategy";
         CloneSetUpdateStrategy s = strategy == null ? new CloneSetUpdateStrategy() : strategy;
         String type = s.getType() == null ? "" : s.getType();
-        if (!TYPES.contains(type)) {
+        if (s.typeValue().isEmpty()) {
             errors.add(FieldError.invalid(path + ".type", type, "must be '" + TYPES.get(0) + "', " + TYPES.get(1)
                     + " or '" + TYPES.get(2) + "'"));
         }
@@ -409,7 +409,7 @@ public final class CloneSetValidation {
         }
         int maxUnavailable = IntOrPercent.scaledValue(s.getMaxUnavailable(), replicas, true);
         int maxSurge = IntOrPercent.scaledValue(s.getMaxSurge(), replicas, true);
-        if (CloneSetUpdateStrategyType.IN_PLACE_ONLY.value().equals(type) && maxSurge > 0) {
+        if (s.typeValue().orElse(null) == CloneSetUpdateStrategyType.IN_PLACE_ONLY && maxSurge > 0) {
             errors.add(FieldError.invalid(path + ".maxSurge", render(s.getMaxSurge()),
                     "can not use maxSurge with strategy type InPlaceOnly"));
         }

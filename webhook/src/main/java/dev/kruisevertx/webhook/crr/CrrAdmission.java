@@ -92,9 +92,8 @@ public final class CrrAdmission {
         }
         String policy = strategy.getFailurePolicy();
         if (policy == null || policy.isEmpty()) {
-            strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL);
-        } else if (!policy.equals(ContainerRecreateRequestFailurePolicy.FAIL)
-                && !policy.equals(ContainerRecreateRequestFailurePolicy.IGNORE)) {
+            strategy.setFailurePolicy(ContainerRecreateRequestFailurePolicy.FAIL.value());
+        } else if (strategy.failurePolicyValue().isEmpty()) {
             throw new Rejection(400, "unknown failurePolicy " + policy);
         }
 

@@ -1,11 +1,16 @@
 package dev.kruisevertx.webhook.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.webhook.cloneset.PodTemplateDefaults;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -23,11 +28,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 public final class StatefulSetDefaults {
     public static final int DEFAULT_REPLICAS = 1;
     public static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
-    public static final String ORDERED_READY = "OrderedReady";
-    public static final String ROLLING_UPDATE = "RollingUpdate";
-    public static final String RECREATE = "ReCreate";
-    public static final String RETAIN = "Retain";
-    public static final String ON_DELETE = "OnDelete";
 
     /**
      * @param injectTemplateDefaults apply core defaults to the templates (on CREATE, and on UPDATE only when they
@@ -56,16 +56,16 @@ public final class StatefulSetDefaults {
             spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
         }
         if (spec.getPodManagementPolicy() == null || spec.getPodManagementPolicy().isEmpty()) {
-            spec.setPodManagementPolicy(ORDERED_READY);
+            spec.setPodManagementPolicy(PodManagementPolicyType.ORDERED_READY.value());
         }
         if (spec.getUpdateStrategy() == null) {
             spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
         }
         StatefulSetUpdateStrategy update = spec.getUpdateStrategy();
         if (update.getType() == null || update.getType().isEmpty()) {
-            update.setType(ROLLING_UPDATE);
+            update.setType(StatefulSetUpdateStrategyType.ROLLING_UPDATE.value());
         }
-        if (ROLLING_UPDATE.equals(update.getType())) {
+        if (update.typeValue().orElse(null) == StatefulSetUpdateStrategyType.ROLLING_UPDATE) {
             if (update.getRollingUpdate() == null) {
                 update.setRollingUpdate(new RollingUpdateStatefulSetStrategy());
             }
@@ -77,12 +77,12 @@ public final class StatefulSetDefaults {
                 ru.setMaxUnavailable(new IntOrString(1));
             }
             if (ru.getPodUpdatePolicy() == null || ru.getPodUpdatePolicy().isEmpty()) {
-                ru.setPodUpdatePolicy(RECREATE);
+                ru.setPodUpdatePolicy(PodUpdateStrategyType.RECREATE.value());
             }
             if (ru.getMinReadySeconds() == null) {
                 ru.setMinReadySeconds(0);
             }
-            if (StatefulSetValidation.IN_PLACE_POLICIES.contains(ru.getPodUpdatePolicy())) {
+            if (ru.podUpdatePolicyValue().filter(PodUpdateStrategyType::inPlace).isPresent()) {
                 if (spec.getTemplate() == null) {
                     spec.setTemplate(new PodTemplateSpec());
                 }
@@ -111,10 +111,10 @@ public final class StatefulSetDefaults {
             }
             StatefulSetPersistentVolumeClaimRetentionPolicy p = spec.getPersistentVolumeClaimRetentionPolicy();
             if (p.getWhenDeleted() == null || p.getWhenDeleted().isEmpty()) {
-                p.setWhenDeleted(RETAIN);
+                p.setWhenDeleted(PersistentVolumeClaimRetentionPolicyType.RETAIN.value());
             }
             if (p.getWhenScaled() == null || p.getWhenScaled().isEmpty()) {
-                p.setWhenScaled(RETAIN);
+                p.setWhenScaled(PersistentVolumeClaimRetentionPolicyType.RETAIN.value());
             }
         }
         if (options.autoResizePvc()) {
@@ -123,7 +123,7 @@ public final class StatefulSetDefaults {
             }
             if (spec.getVolumeClaimUpdateStrategy().getType() == null
                     || spec.getVolumeClaimUpdateStrategy().getType().isEmpty()) {
-                spec.getVolumeClaimUpdateStrategy().setType(ON_DELETE);
+                spec.getVolumeClaimUpdateStrategy().setType(VolumeClaimUpdateStrategyType.ON_DELETE.value());
             }
         }
     }

@@ -1,13 +1,19 @@
 package dev.kruisevertx.webhook.statefulset;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.api.common.WireEnum;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
@@ -34,12 +40,8 @@ import java.util.Set;
  * converted first). Pure.
  */
 public final class StatefulSetValidation {
-    static final List<String> POLICIES = List.of("OrderedReady", "Parallel");
-    static final List<String> UPDATE_TYPES = List.of("RollingUpdate", "OnDelete");
-    static final List<String> POD_UPDATE_POLICIES = List.of("ReCreate", "InPlaceIfPossible", "InPlaceOnly");
-    static final List<String> IN_PLACE_POLICIES = List.of("InPlaceIfPossible", "InPlaceOnly");
-    static final List<String> RETENTION = List.of("Retain", "Delete");
-    static final List<String> VCT_UPDATE_TYPES = List.of("OnDelete", "OnPodRollingUpdate");
+    static final List<String> RETENTION = WireEnum.values(PersistentVolumeClaimRetentionPolicyType.class);
+    static final List<String> VCT_UPDATE_TYPES = WireEnum.values(VolumeClaimUpdateStrategyType.class);
     /** OpenKruise caps rollingUpdate.minReadySeconds at 5 minutes. */
     static final int MAX_MIN_READY_SECONDS = 300;
     /** OpenKruise v1.9's updatable spec fields (scaleStrategy is allowed although its message does not say so). */
@@ -102,7 +104,8 @@ public final class StatefulSetValidation {
      */
     public static List<FieldError> validateVolumeClaimTemplateUpdate(StatefulSet set, StatefulSet old) {
         if (set.getSpec() == null || old.getSpec() == null || set.getSpec().getVolumeClaimUpdateStrategy() == null
-                || !"OnPodRollingUpdate".equals(set.getSpec().getVolumeClaimUpdateStrategy().getType())) {
+                || set.getSpec().getVolumeClaimUpdateStrategy().typeValue().orElse(null)
+                        != VolumeClaimUpdateStrategyType.ON_POD_ROLLING_UPDATE) {
             return List.of();
         }
         List<PersistentVolumeClaim> now = set.getSpec().getVolumeClaimTemplates() == null ? List.of()
@@ -138,23 +141,25 @@ public final class StatefulSetValidation {
     static List<FieldError> validateSpec(StatefulSetSpec spec) {
         List<FieldError> errors = new ArrayList<>();
         String policy = spec.getPodManagementPolicy();
-        boolean parallel = "Parallel".equals(policy);
+        boolean parallel = spec.podManagementPolicyValue().orElse(null) == PodManagementPolicyType.PARALLEL;
         if (policy == null || policy.isEmpty()) {
             errors.add(FieldError.required("spec.podManagementPolicy", ""));
-        } else if (!POLICIES.contains(policy)) {
+        } else if (spec.podManagementPolicyValue().isEmpty()) {
             errors.add(FieldError.invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"));
         }
         String type = spec.getUpdateStrategy() == null ? null : spec.getUpdateStrategy().getType();
+        StatefulSetUpdateStrategyType known = spec.getUpdateStrategy() == null ? null
+                : spec.getUpdateStrategy().typeValue().orElse(null);
         RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
                 : spec.getUpdateStrategy().getRollingUpdate();
         if (type == null || type.isEmpty()) {
             errors.add(FieldError.required("spec.updateStrategy", ""));
-        } else if ("OnDelete".equals(type)) {
+        } else if (known == StatefulSetUpdateStrategyType.ON_DELETE) {
             if (ru != null) {
                 errors.add(FieldError.invalid("spec.updateStrategy.rollingUpdate", Json.toNode(ru).toString(),
                         "only allowed for updateStrategy 'RollingUpdate'"));
             }
-        } else if ("RollingUpdate".equals(type)) {
+        } else if (known == StatefulSetUpdateStrategyType.ROLLING_UPDATE) {
             if (ru != null) {
                 errors.addAll(validateRollingUpdate(spec, ru, parallel));
             }
@@ -198,7 +203,7 @@ public final class StatefulSetValidation {
                     "must be greater than or equal to 0"));
         }
         if (spec.getVolumeClaimUpdateStrategy() != null && spec.getVolumeClaimUpdateStrategy().getType() != null
-                && !VCT_UPDATE_TYPES.contains(spec.getVolumeClaimUpdateStrategy().getType())) {
+                && spec.getVolumeClaimUpdateStrategy().typeValue().isEmpty()) {
             errors.add(FieldError.notSupported("spec.volumeClaimUpdateStrategy.type",
                     spec.getVolumeClaimUpdateStrategy().getType(), VCT_UPDATE_TYPES));
         }
@@ -206,7 +211,7 @@ public final class StatefulSetValidation {
     }
 
     private static void enumValue(String field, String value, List<FieldError> errors) {
-        if (value != null && !value.isEmpty() && !RETENTION.contains(value)) {
+        if (value != null && !value.isEmpty() && PersistentVolumeClaimRetentionPolicyType.fromValue(value).isEmpty()) {
             errors.add(FieldError.notSupported(field, value, RETENTION));
         }
     }
@@ -240,10 +245,10 @@ public final class StatefulSetValidation {
         String podUpdatePolicy = ru.getPodUpdatePolicy();
         if (podUpdatePolicy == null || podUpdatePolicy.isEmpty()) {
             errors.add(FieldError.required(base + ".podUpdatePolicy", ""));
-        } else if (!POD_UPDATE_POLICIES.contains(podUpdatePolicy)) {
+        } else if (ru.podUpdatePolicyValue().isEmpty()) {
             errors.add(FieldError.invalid(base + ".podUpdatePolicy", podUpdatePolicy,
                     "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"));
-        } else if (IN_PLACE_POLICIES.contains(podUpdatePolicy) && !hasInPlaceReadinessGate(spec)) {
+        } else if (ru.podUpdatePolicyValue().get().inPlace() && !hasInPlaceReadinessGate(spec)) {
             errors.add(FieldError.invalid("spec.template.spec.readinessGates", "",
                     "must contains " + WellKnown.INPLACE_UPDATE_READY_CONDITION + " when podUpdatePolicy is "
                             + podUpdatePolicy));

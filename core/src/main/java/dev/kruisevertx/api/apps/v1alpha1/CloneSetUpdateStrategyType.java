@@ -1,12 +1,16 @@
 package dev.kruisevertx.api.apps.v1alpha1;
 
+import dev.kruisevertx.api.common.WireEnum;
+
 import java.util.Optional;
 
 /**
- * Values of {@code spec.updateStrategy.type} of a v1alpha1 CloneSet. The field itself is kept as a string so an
- * unexpected value survives a read (and can be rejected by validation with a clear message).
+ * Values of {@code spec.updateStrategy.type} of a v1alpha1 CloneSet (OpenKruise's {@code CloneSetUpdateStrategyType},
+ * whose legacy OnDelete its webhook refuses too). The field itself is kept as a string so an unexpected value survives
+ * a read (and can be rejected by validation with a clear message); {@link CloneSetUpdateStrategy#typeValue()} parses
+ * it.
  */
-public enum CloneSetUpdateStrategyType {
+public enum CloneSetUpdateStrategyType implements WireEnum {
     /** Delete the old pod and create a new one; the default. */
     RECREATE("ReCreate"),
     /** Update in place when only in-place changeable fields differ, otherwise recreate. */
@@ -20,21 +24,19 @@ public enum CloneSetUpdateStrategyType {
         this.value = value;
     }
 
+    @Override
     public String value() {
         return value;
     }
 
-    /** The type for a field value; empty for null or an unknown value. */
+    /** The constant for a field value; empty for a missing or unknown value. */
     public static Optional<CloneSetUpdateStrategyType> fromValue(String value) {
-        if (value == null) {
-            return Optional.empty();
-        }
-        for (CloneSetUpdateStrategyType t : values()) {
-            if (t.value.equals(value)) {
-                return Optional.of(t);
-            }
-        }
-        return Optional.empty();
+        return WireEnum.parse(CloneSetUpdateStrategyType.class, value);
+    }
+
+    /** InPlaceIfPossible or InPlaceOnly: pods may be updated in place. */
+    public boolean inPlace() {
+        return this != RECREATE;
     }
 
     @Override

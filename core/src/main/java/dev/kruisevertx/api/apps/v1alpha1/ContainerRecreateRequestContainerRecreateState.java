@@ -1,5 +1,6 @@
 package dev.kruisevertx.api.apps.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -7,6 +8,7 @@ import dev.kruisevertx.api.common.UnknownFields;
 import io.fabric8.generator.annotation.Required;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** Where the recreation of one container stands. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -48,6 +50,12 @@ public class ContainerRecreateRequestContainerRecreateState extends UnknownField
 
     public void setPhase(String phase) {
         this.phase = phase;
+    }
+
+    /** The phase as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<ContainerRecreateRequestPhase> phaseValue() {
+        return ContainerRecreateRequestPhase.fromValue(phase);
     }
 
     public String getMessage() {

@@ -1,12 +1,37 @@
 package dev.kruisevertx.api.apps.v1alpha1;
 
-/** Values of {@code spec.strategy.failurePolicy}; the webhook defaults an empty one to {@link #FAIL}. */
-public final class ContainerRecreateRequestFailurePolicy {
-    /** The request ends as soon as one container fails to be recreated. */
-    public static final String FAIL = "Fail";
-    /** A failed container is recorded and the others go on. */
-    public static final String IGNORE = "Ignore";
+import dev.kruisevertx.api.common.WireEnum;
 
-    private ContainerRecreateRequestFailurePolicy() {
+import java.util.Optional;
+
+/**
+ * Values of {@code spec.strategy.failurePolicy} (OpenKruise's {@code ContainerRecreateRequestFailurePolicyType}); the
+ * webhook defaults an empty one to {@link #FAIL}.
+ */
+public enum ContainerRecreateRequestFailurePolicy implements WireEnum {
+    /** The request ends as soon as one container fails to be recreated. */
+    FAIL("Fail"),
+    /** A failed container is recorded and the others go on. */
+    IGNORE("Ignore");
+
+    private final String value;
+
+    ContainerRecreateRequestFailurePolicy(String value) {
+        this.value = value;
+    }
+
+    @Override
+    public String value() {
+        return value;
+    }
+
+    /** The constant for a field value; empty for a missing or unknown value. */
+    public static Optional<ContainerRecreateRequestFailurePolicy> fromValue(String value) {
+        return WireEnum.parse(ContainerRecreateRequestFailurePolicy.class, value);
+    }
+
+    @Override
+    public String toString() {
+        return value;
     }
 }

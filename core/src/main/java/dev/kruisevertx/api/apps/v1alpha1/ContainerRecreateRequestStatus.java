@@ -1,5 +1,6 @@
 package dev.kruisevertx.api.apps.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -9,6 +10,7 @@ import io.fabric8.generator.annotation.Required;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Observed state of a ContainerRecreateRequest. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -33,6 +35,12 @@ public class ContainerRecreateRequestStatus extends UnknownFields {
 
     public void setPhase(String phase) {
         this.phase = phase;
+    }
+
+    /** The phase as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<ContainerRecreateRequestPhase> phaseValue() {
+        return ContainerRecreateRequestPhase.fromValue(phase);
     }
 
     public String getCompletionTime() {

@@ -1,11 +1,13 @@
 package dev.kruisevertx.api.apps.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.kruisevertx.api.common.UnknownFields;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** How the containers of a ContainerRecreateRequest are recreated. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,6 +42,12 @@ public class ContainerRecreateRequestStrategy extends UnknownFields {
 
     public void setFailurePolicy(String failurePolicy) {
         this.failurePolicy = failurePolicy;
+    }
+
+    /** The policy as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<ContainerRecreateRequestFailurePolicy> failurePolicyValue() {
+        return ContainerRecreateRequestFailurePolicy.fromValue(failurePolicy);
     }
 
     public boolean isOrderedRecreate() {
@@ -84,7 +92,7 @@ public class ContainerRecreateRequestStrategy extends UnknownFields {
 
     /** Failure policy Ignore; anything else (including unset) behaves as Fail. */
     public boolean ignoresFailures() {
-        return ContainerRecreateRequestFailurePolicy.IGNORE.equals(failurePolicy);
+        return failurePolicyValue().orElse(null) == ContainerRecreateRequestFailurePolicy.IGNORE;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.kruisevertx.api.apps.v1beta1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -8,6 +9,7 @@ import dev.kruisevertx.api.common.UnknownFields;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** Parameters of a RollingUpdate of a StatefulSet. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,6 +59,12 @@ public class RollingUpdateStatefulSetStrategy extends UnknownFields {
 
     public void setPodUpdatePolicy(String podUpdatePolicy) {
         this.podUpdatePolicy = podUpdatePolicy;
+    }
+
+    /** The policy as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<PodUpdateStrategyType> podUpdatePolicyValue() {
+        return PodUpdateStrategyType.fromValue(podUpdatePolicy);
     }
 
     public boolean isPaused() {

@@ -1,11 +1,13 @@
 package dev.kruisevertx.api.apps.v1beta1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.kruisevertx.api.common.UnknownFields;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** What happens to PVCs created from volumeClaimTemplates. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -25,12 +27,24 @@ public class StatefulSetPersistentVolumeClaimRetentionPolicy extends UnknownFiel
         this.whenDeleted = whenDeleted;
     }
 
+    /** The whenDeleted policy as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<PersistentVolumeClaimRetentionPolicyType> whenDeletedValue() {
+        return PersistentVolumeClaimRetentionPolicyType.fromValue(whenDeleted);
+    }
+
     public String getWhenScaled() {
         return whenScaled;
     }
 
     public void setWhenScaled(String whenScaled) {
         this.whenScaled = whenScaled;
+    }
+
+    /** The whenScaled policy as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<PersistentVolumeClaimRetentionPolicyType> whenScaledValue() {
+        return PersistentVolumeClaimRetentionPolicyType.fromValue(whenScaled);
     }
 
     @Override

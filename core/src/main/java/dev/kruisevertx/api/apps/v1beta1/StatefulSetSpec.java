@@ -1,5 +1,6 @@
 package dev.kruisevertx.api.apps.v1beta1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -19,6 +20,7 @@ import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Desired state of an Advanced StatefulSet (v1beta1, the storage version). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -120,6 +122,12 @@ public class StatefulSetSpec extends UnknownFields {
 
     public void setPodManagementPolicy(String podManagementPolicy) {
         this.podManagementPolicy = podManagementPolicy;
+    }
+
+    /** The policy as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<PodManagementPolicyType> podManagementPolicyValue() {
+        return PodManagementPolicyType.fromValue(podManagementPolicy);
     }
 
     public StatefulSetUpdateStrategy getUpdateStrategy() {

@@ -1,11 +1,13 @@
 package dev.kruisevertx.api.apps.v1beta1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.kruisevertx.api.common.UnknownFields;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** How a StatefulSet moves pods to a new revision. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -23,6 +25,12 @@ public class StatefulSetUpdateStrategy extends UnknownFields {
 
     public void setType(String type) {
         this.type = type;
+    }
+
+    /** The type as an enum; empty when unset or unknown. */
+    @JsonIgnore
+    public Optional<StatefulSetUpdateStrategyType> typeValue() {
+        return StatefulSetUpdateStrategyType.fromValue(type);
     }
 
     public RollingUpdateStatefulSetStrategy getRollingUpdate() {

@@ -149,6 +149,8 @@ class CrrWebhooksTest {
                 "unreadyGracePeriodSeconds must be non-negative integer");
         assertRejected("{\"podName\":\"web-0\",\"containers\":[{\"name\":\"app\"}],\"strategy\":{\"failurePolicy\":\"Retry\"}}",
                 400, "unknown failurePolicy Retry");
+        assertRejected("{\"podName\":\"web-0\",\"containers\":[{\"name\":\"app\"}],\"strategy\":{\"failurePolicy\":\"ignore\"}}",
+                400, "unknown failurePolicy ignore");
         assertRejected("{\"podName\":\"nope\",\"containers\":[{\"name\":\"app\"}]}", 400, "no found Pod named nope");
         assertRejected("{\"podName\":\"web-0\",\"containers\":[{\"name\":\"db\"}]}", 400, "container db not found in Pod");
         assertRejected("{\"podName\":\"web-0\",\"containers\":[{\"name\":\"app\"},{\"name\":\"app\"}]}", 400,

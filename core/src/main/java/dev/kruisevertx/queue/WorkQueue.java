@@ -39,7 +39,6 @@ import java.util.function.Consumer;
 public final class WorkQueue<K> {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
-    private static final double NANOS_PER_SECOND = 1e9;
 
     private final String name;
     private final RateLimiter<K> rateLimiter;
@@ -54,11 +53,7 @@ public final class WorkQueue<K> {
     private ItemState<K> head;
     private ItemState<K> tail;
     private int queued;
-    /** Keys being processed, oldest first. */
-    private ItemState<K> runningHead;
-    private ItemState<K> runningTail;
-    private int running;
-    private long runningStartedAtSum;
+    private final ProcessingKeys<K> processing = new ProcessingKeys<>();
     /** Dirty keys, queued or waiting for their processing to finish: what workqueue_depth reports. */
     private int dirty;
     private long adds;
@@ -236,7 +231,7 @@ public final class WorkQueue<K> {
             if (metrics != null) {
                 metrics.workDuration.record(ticker.nanoTime() - s.startedAt);
             }
-            unlinkRunning(s);
+            processing.remove(s);
             if (s.dirty) {
                 enqueue(s);
                 if (!callbacks.isEmpty()) {
@@ -248,7 +243,7 @@ public final class WorkQueue<K> {
             } else {
                 items.remove(s);
             }
-            if (running == 0 && drained != null) {
+            if (processing.size() == 0 && drained != null) {
                 drainedNow = drained;
             }
         } finally {
@@ -290,7 +285,7 @@ public final class WorkQueue<K> {
             released = beginShutdown();
             if (drained == null) {
                 drained = new CompletableFuture<>();
-                if (running == 0) {
+                if (processing.size() == 0) {
                     drained.complete(null);
                 }
             }
@@ -369,41 +364,12 @@ public final class WorkQueue<K> {
         queued--;
         dirty--;
         s.dirty = false;
-        s.processing = true;
         long now = timestamp();
-        s.startedAt = now;
         if (metrics != null) {
             metrics.queueDuration.record(now - s.addedAt);
         }
-        s.next = null;
-        s.prev = runningTail;
-        if (runningTail == null) {
-            runningHead = s;
-        } else {
-            runningTail.next = s;
-        }
-        runningTail = s;
-        running++;
-        runningStartedAtSum += now;
+        processing.add(s, now);
         return s;
-    }
-
-    private void unlinkRunning(ItemState<K> s) {
-        if (s.prev == null) {
-            runningHead = s.next;
-        } else {
-            s.prev.next = s.next;
-        }
-        if (s.next == null) {
-            runningTail = s.prev;
-        } else {
-            s.next.prev = s.prev;
-        }
-        s.prev = null;
-        s.next = null;
-        s.processing = false;
-        running--;
-        runningStartedAtSum -= s.startedAt;
     }
 
     /** Time is read only when metrics need it; without metrics the hot path makes no clock calls. */
@@ -488,45 +454,29 @@ public final class WorkQueue<K> {
     // ---- read by the meters (scrape time, not the hot path) ----
 
     double depthForMetrics() {
-        lock.lock();
-        try {
-            return dirty;
-        } finally {
-            lock.unlock();
-        }
+        return readLocked(() -> dirty);
     }
 
     double addsForMetrics() {
-        lock.lock();
-        try {
-            return adds;
-        } finally {
-            lock.unlock();
-        }
+        return readLocked(() -> adds);
     }
 
     double retriesForMetrics() {
-        lock.lock();
-        try {
-            return retries;
-        } finally {
-            lock.unlock();
-        }
+        return readLocked(() -> retries);
     }
 
     double unfinishedWorkSeconds() {
-        lock.lock();
-        try {
-            return running == 0 ? 0 : (running * ticker.nanoTime() - runningStartedAtSum) / NANOS_PER_SECOND;
-        } finally {
-            lock.unlock();
-        }
+        return readLocked(() -> processing.unfinishedSeconds(ticker.nanoTime()));
     }
 
     double longestRunningProcessorSeconds() {
+        return readLocked(() -> processing.longestSeconds(ticker.nanoTime()));
+    }
+
+    private double readLocked(java.util.function.DoubleSupplier read) {
         lock.lock();
         try {
-            return runningHead == null ? 0 : (ticker.nanoTime() - runningHead.startedAt) / NANOS_PER_SECOND;
+            return read.getAsDouble();
         } finally {
             lock.unlock();
         }

@@ -55,11 +55,7 @@ public final class KubectlKruise {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            if (e instanceof CliException) {
-                err.println("error: " + e.getMessage());
-                return 1;
-            }
-            if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException) {
+            if (e instanceof CliException || e instanceof io.fabric8.kubernetes.client.KubernetesClientException) {
                 err.println("error: " + e.getMessage());
                 return 1;
             }
@@ -98,30 +94,14 @@ public final class KubectlKruise {
 
     @Command(name = "rollout", mixinStandardHelpOptions = true, description = "Manage the rollout of a kruise workload.",
             subcommands = {Status.class, History.class, Undo.class, Pause.class, Resume.class})
-    static final class Rollout implements Callable<Integer> {
-        @ParentCommand
-        KubectlKruise root;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() {
-            spec.commandLine().usage(root.err);
-            return 2;
-        }
-
+    static final class Rollout extends CommandGroup {
         RolloutOperations operations() {
             return new RolloutOperations(root.workloads(), root.out);
         }
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the status of the rollout; waits for it to finish unless --watch=false.")
-    static final class Status implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class Status extends RolloutSubcommand {
         @Option(names = {"-w", "--watch"}, arity = "0..1", defaultValue = "true", fallbackValue = "true",
                 description = "Wait until the rollout finishes. Default: ${DEFAULT-VALUE}")
         boolean watch;
@@ -142,11 +122,7 @@ public final class KubectlKruise {
     }
 
     @Command(name = "history", mixinStandardHelpOptions = true, description = "List the revisions of a workload, or show one with --revision.")
-    static final class History implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class History extends RolloutSubcommand {
         @Option(names = "--revision", defaultValue = "0", description = "Show the pod template of this revision.")
         long revision;
 
@@ -158,11 +134,7 @@ public final class KubectlKruise {
     }
 
     @Command(name = "undo", mixinStandardHelpOptions = true, description = "Roll back to the previous revision, or to --to-revision.")
-    static final class Undo implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class Undo extends RolloutSubcommand {
         @Option(names = "--to-revision", defaultValue = "0", description = "Revision to roll back to (0: the previous one).")
         long toRevision;
 
@@ -177,35 +149,48 @@ public final class KubectlKruise {
     }
 
     @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause the rollout (the update strategy's paused flag).")
-    static final class Pause implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
-
-        @Override
-        public Integer call() {
-            rollout.operations().setPaused(WorkloadKinds.target(target), true);
-            return 0;
+    static final class Pause extends SetPaused {
+        Pause() {
+            super(true);
         }
     }
 
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused rollout.")
-    static final class Resume implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class Resume extends SetPaused {
+        Resume() {
+            super(false);
+        }
+    }
+
+    /** {@code rollout pause} and {@code rollout resume}: the update strategy's paused flag. */
+    abstract static class SetPaused extends RolloutSubcommand {
+        private final boolean paused;
+
+        SetPaused(boolean paused) {
+            this.paused = paused;
+        }
 
         @Override
         public Integer call() {
-            rollout.operations().setPaused(WorkloadKinds.target(target), false);
+            rollout.operations().setPaused(WorkloadKinds.target(target), paused);
             return 0;
         }
     }
 
+    /** A {@code rollout} subcommand on one workload, named {@code TYPE/NAME} or {@code TYPE NAME}. */
+    abstract static class RolloutSubcommand implements Callable<Integer> {
+        @ParentCommand
+        Rollout rollout;
+        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
+        List<String> target;
+    }
+
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change fields of a kruise workload.", subcommands = {SetImage.class})
-    static final class SetCommand implements Callable<Integer> {
+    static final class SetCommand extends CommandGroup {
+    }
+
+    /** A command that only groups subcommands: run alone, it prints its usage and fails as a bad command line. */
+    abstract static class CommandGroup implements Callable<Integer> {
         @ParentCommand
         KubectlKruise root;
         @CommandLine.Spec

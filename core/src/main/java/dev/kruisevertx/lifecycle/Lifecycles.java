@@ -151,6 +151,45 @@ public final class Lifecycles {
      * in {@code state}.
      */
     public static LifecycleChange withState(Pod pod, LifecycleState state, Instant now, boolean markPodNotReady) {
+        return moveTo(pod, state, now, markPodNotReady, meta -> {
+        });
+    }
+
+    /**
+     * Moves the pod to {@code state} and puts the hook's labels and finalizers back on it, as OpenKruise's
+     * {@code UpdatePodLifecycleWithHandler} does when an Updated pod is chosen for another in-place update. A null
+     * handler changes nothing.
+     */
+    public static LifecycleChange withStateAndHandler(Pod pod, LifecycleState state, LifecycleHook handler,
+                                                      Instant now) {
+        if (handler == null || pod == null) {
+            return new LifecycleChange(pod, false, false);
+        }
+        return moveTo(pod, state, now, handler.isMarkPodNotReady(), meta -> {
+            if (meta.getLabels() == null) {
+                meta.setLabels(new LinkedHashMap<>());
+            }
+            if (handler.getLabelsHandler() != null) {
+                meta.getLabels().putAll(handler.getLabelsHandler());
+            }
+            if (handler.getFinalizersHandler() != null) {
+                List<String> finalizers = meta.getFinalizers() == null ? new ArrayList<>() : new ArrayList<>(meta.getFinalizers());
+                for (String f : handler.getFinalizersHandler()) {
+                    if (!finalizers.contains(f)) {
+                        finalizers.add(f);
+                    }
+                }
+                meta.setFinalizers(finalizers);
+            }
+        });
+    }
+
+    /**
+     * The readiness policy first (when asked), then, unless the pod is in {@code state} already, a copy in
+     * {@code state} with {@code alsoOnMove} applied to its metadata.
+     */
+    private static LifecycleChange moveTo(Pod pod, LifecycleState state, Instant now, boolean markPodNotReady,
+                                          java.util.function.Consumer<ObjectMeta> alsoOnMove) {
         Pod current = pod;
         boolean statusChanged = false;
         if (markPodNotReady) {
@@ -165,51 +204,8 @@ public final class Lifecycles {
         if (copy.getMetadata() == null) {
             copy.setMetadata(new ObjectMeta());
         }
+        alsoOnMove.accept(copy.getMetadata());
         setState(copy.getMetadata(), state, now);
-        return new LifecycleChange(copy, true, statusChanged);
-    }
-
-    /**
-     * Moves the pod to {@code state} and puts the hook's labels and finalizers back on it, as OpenKruise's
-     * {@code UpdatePodLifecycleWithHandler} does when an Updated pod is chosen for another in-place update. A null
-     * handler changes nothing.
-     */
-    public static LifecycleChange withStateAndHandler(Pod pod, LifecycleState state, LifecycleHook handler,
-                                                      Instant now) {
-        if (handler == null || pod == null) {
-            return new LifecycleChange(pod, false, false);
-        }
-        Pod current = pod;
-        boolean statusChanged = false;
-        if (handler.isMarkPodNotReady()) {
-            Pod afterReadiness = applyNotReadyPolicy(current, state, now);
-            statusChanged = afterReadiness != current;
-            current = afterReadiness;
-        }
-        if (isIn(current, state)) {
-            return new LifecycleChange(current, false, statusChanged);
-        }
-        Pod copy = current == pod ? new PodBuilder(pod).build() : current;
-        if (copy.getMetadata() == null) {
-            copy.setMetadata(new ObjectMeta());
-        }
-        ObjectMeta meta = copy.getMetadata();
-        if (meta.getLabels() == null) {
-            meta.setLabels(new LinkedHashMap<>());
-        }
-        if (handler.getLabelsHandler() != null) {
-            meta.getLabels().putAll(handler.getLabelsHandler());
-        }
-        if (handler.getFinalizersHandler() != null) {
-            List<String> finalizers = meta.getFinalizers() == null ? new ArrayList<>() : new ArrayList<>(meta.getFinalizers());
-            for (String f : handler.getFinalizersHandler()) {
-                if (!finalizers.contains(f)) {
-                    finalizers.add(f);
-                }
-            }
-            meta.setFinalizers(finalizers);
-        }
-        setState(meta, state, now);
         return new LifecycleChange(copy, true, statusChanged);
     }
 

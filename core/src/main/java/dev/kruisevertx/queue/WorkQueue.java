@@ -259,12 +259,7 @@ public final class WorkQueue<K> {
 
     /** Number of keys queued and ready to be handed out (not counting delayed or processing keys). */
     public int len() {
-        lock.lock();
-        try {
-            return queued;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> queued);
     }
 
     /**
@@ -298,12 +293,7 @@ public final class WorkQueue<K> {
     }
 
     public boolean isShuttingDown() {
-        lock.lock();
-        try {
-            return shuttingDown;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> shuttingDown);
     }
 
     // ---- internals, all called with the lock held unless stated ----
@@ -454,43 +444,39 @@ public final class WorkQueue<K> {
     // ---- read by the meters (scrape time, not the hot path) ----
 
     double depthForMetrics() {
-        return readLocked(() -> dirty);
+        return underLock(() -> (double) dirty);
     }
 
     double addsForMetrics() {
-        return readLocked(() -> adds);
+        return underLock(() -> (double) adds);
     }
 
     double retriesForMetrics() {
-        return readLocked(() -> retries);
+        return underLock(() -> (double) retries);
     }
 
     double unfinishedWorkSeconds() {
-        return readLocked(() -> processing.unfinishedSeconds(ticker.nanoTime()));
+        return underLock(() -> processing.unfinishedSeconds(ticker.nanoTime()));
     }
 
     double longestRunningProcessorSeconds() {
-        return readLocked(() -> processing.longestSeconds(ticker.nanoTime()));
+        return underLock(() -> processing.longestSeconds(ticker.nanoTime()));
     }
 
-    private double readLocked(java.util.function.DoubleSupplier read) {
+    /** A read of queue state off the hot path (sizes, the shutdown flag, scrape-time meters). */
+    private <T> T underLock(java.util.function.Supplier<T> read) {
         lock.lock();
         try {
-            return read.getAsDouble();
+            return read.get();
         } finally {
             lock.unlock();
         }
     }
 
     WorkQueueMetrics.Histograms histogramsForMetrics(WorkQueueMetrics m) {
-        lock.lock();
-        try {
-            return new WorkQueueMetrics.Histograms(
-                    m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
-                    m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count());
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> new WorkQueueMetrics.Histograms(
+                m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
+                m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count()));
     }
 
     /** Keys waiting in the delay heap. */

@@ -109,15 +109,14 @@ public final class KubectlKruise {
         String timeout;
 
         @Override
-        public Integer call() throws InterruptedException {
+        void run(WorkloadKinds.Target workload) throws InterruptedException {
             Duration limit;
             try {
                 limit = GoDuration.parse(timeout);
             } catch (IllegalArgumentException e) {
                 throw new CliException("--timeout: " + e.getMessage());
             }
-            rollout.operations().status(WorkloadKinds.target(target), watch, limit, Duration.ofSeconds(1));
-            return 0;
+            rollout.operations().status(workload, watch, limit, Duration.ofSeconds(1));
         }
     }
 
@@ -127,9 +126,8 @@ public final class KubectlKruise {
         long revision;
 
         @Override
-        public Integer call() {
-            rollout.operations().history(WorkloadKinds.target(target), revision);
-            return 0;
+        void run(WorkloadKinds.Target workload) {
+            rollout.operations().history(workload, revision);
         }
     }
 
@@ -139,12 +137,11 @@ public final class KubectlKruise {
         long toRevision;
 
         @Override
-        public Integer call() {
+        void run(WorkloadKinds.Target workload) {
             if (toRevision < 0) {
                 throw new CliException("--to-revision must not be negative");
             }
-            rollout.operations().undo(WorkloadKinds.target(target), toRevision);
-            return 0;
+            rollout.operations().undo(workload, toRevision);
         }
     }
 
@@ -171,9 +168,8 @@ public final class KubectlKruise {
         }
 
         @Override
-        public Integer call() {
-            rollout.operations().setPaused(WorkloadKinds.target(target), paused);
-            return 0;
+        void run(WorkloadKinds.Target workload) {
+            rollout.operations().setPaused(workload, paused);
         }
     }
 
@@ -183,6 +179,14 @@ public final class KubectlKruise {
         Rollout rollout;
         @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
         List<String> target;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            run(WorkloadKinds.target(target));
+            return 0;
+        }
+
+        abstract void run(WorkloadKinds.Target workload) throws InterruptedException;
     }
 
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change fields of a kruise workload.", subcommands = {SetImage.class})

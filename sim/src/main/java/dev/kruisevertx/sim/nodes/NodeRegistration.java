@@ -44,7 +44,8 @@ final class NodeRegistration {
 
     private final KubernetesClient client;
     private final SimNodesOptions options;
-    private final Map<String, Integer> nodeIndex;
+    /** Node name to its number, which picks its zone, pod CIDR and host IP. */
+    private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     /** For patches, which carry no resourceVersion: conflicts are retried too. */
     private final ApiRetry retry = new ApiRetry(5, java.time.Duration.ofMillis(100), true);
     private final ApiRetry transientRetry;
@@ -52,14 +53,20 @@ final class NodeRegistration {
     private final Function<String, Node> lastSeen;
     private final BooleanSupplier closed;
 
-    NodeRegistration(KubernetesClient client, SimNodesOptions options, Map<String, Integer> nodeIndex,
-                     ApiRetry transientRetry, Function<String, Node> lastSeen, BooleanSupplier closed) {
+    NodeRegistration(KubernetesClient client, SimNodesOptions options, ApiRetry transientRetry,
+                     Function<String, Node> lastSeen, BooleanSupplier closed) {
         this.client = client;
         this.options = options;
-        this.nodeIndex = nodeIndex;
         this.transientRetry = transientRetry;
         this.lastSeen = lastSeen;
         this.closed = closed;
+        for (int i = 0; i < options.nodes(); i++) {
+            nodeIndex.put(options.namePrefix() + i, i);
+        }
+    }
+
+    Map<String, Integer> nodeIndex() {
+        return nodeIndex;
     }
 
     /** Creates each node (or, when it exists from an earlier run, reports its status again) and its Lease. */

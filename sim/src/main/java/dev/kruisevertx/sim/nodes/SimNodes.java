@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.cache.InformerHandlers;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -19,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +54,6 @@ public final class SimNodes implements AutoCloseable {
     private final NodeRegistration registration;
     /** For creates and writes over a version read earlier, where a conflict is an answer, not a hiccup. */
     private final ApiRetry transientRetry = new ApiRetry(5, java.time.Duration.ofMillis(100), false);
-    private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     private final Map<String, String> assumed = new ConcurrentHashMap<>();
     private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> podIpCounter = new HashMap<>();
@@ -73,10 +72,7 @@ public final class SimNodes implements AutoCloseable {
             return t;
         });
         this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay());
-        for (int i = 0; i < this.options.nodes(); i++) {
-            nodeIndex.put(this.options.namePrefix() + i, i);
-        }
-        this.registration = new NodeRegistration(client, this.options, nodeIndex, transientRetry,
+        this.registration = new NodeRegistration(client, this.options, transientRetry,
                 name -> nodes == null ? null : nodes.getStore().getByKey(name), () -> closed);
     }
 
@@ -100,7 +96,7 @@ public final class SimNodes implements AutoCloseable {
     }
 
     public List<String> nodeNames() {
-        return List.copyOf(nodeIndex.keySet());
+        return List.copyOf(registration.nodeIndex().keySet());
     }
 
     public SimNodesOptions options() {
@@ -220,28 +216,15 @@ public final class SimNodes implements AutoCloseable {
             public void onDelete(Node obj, boolean deletedFinalStateUnknown) {
             }
         }, 0);
-        pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod obj) {
-                enqueue(obj);
-            }
-
-            @Override
-            public void onUpdate(Pod oldObj, Pod newObj) {
-                enqueue(newObj);
-            }
-
-            @Override
-            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
-                String uid = obj.getMetadata().getUid();
-                worker.execute(() -> {
-                    kubelet.forget(uid);
-                    assumed.remove(uid);
-                    podIps.remove(uid);
-                    sweep();
-                });
-            }
-        }, 0);
+        pods = client.pods().inAnyNamespace().inform(InformerHandlers.changesAndDeletes(this::enqueue, obj -> {
+            String uid = obj.getMetadata().getUid();
+            worker.execute(() -> {
+                kubelet.forget(uid);
+                assumed.remove(uid);
+                podIps.remove(uid);
+                sweep();
+            });
+        }), 0);
     }
 
     private void enqueue(Pod pod) {
@@ -268,14 +251,15 @@ public final class SimNodes implements AutoCloseable {
             }
             return;
         }
-        if (!nodeIndex.containsKey(nodeName)) {
+        Integer nodeIdx = registration.nodeIndex().get(nodeName);
+        if (nodeIdx == null) {
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
             finishDeletion(pod);
             return;
         }
-        runPod(pod, nodeIndex.get(nodeName), conflicts);
+        runPod(pod, nodeIdx, conflicts);
     }
 
     private static boolean isDefaultScheduler(Pod pod) {

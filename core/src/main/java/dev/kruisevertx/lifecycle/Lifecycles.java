@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Pod lifecycle states and hooks, as OpenKruise's lifecycle utilities: the {@value WellKnown#LIFECYCLE_STATE_LABEL}
@@ -59,27 +60,7 @@ public final class Lifecycles {
      * False for a null hook or pod.
      */
     public static boolean isHookedBy(LifecycleHook hook, Pod pod) {
-        if (hook == null || pod == null) {
-            return false;
-        }
-        List<String> finalizers = finalizers(pod);
-        if (hook.getFinalizersHandler() != null) {
-            for (String f : hook.getFinalizersHandler()) {
-                if (finalizers.contains(f)) {
-                    return true;
-                }
-            }
-        }
-        if (hook.getLabelsHandler() != null) {
-            Map<String, String> labels = Pods.labels(pod);
-            for (Map.Entry<String, String> e : hook.getLabelsHandler().entrySet()) {
-                // A missing label reads as "" (as in Go), so a handler label with an empty value always matches.
-                if (labels.getOrDefault(e.getKey(), "").equals(nullToEmpty(e.getValue()))) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return hook != null && pod != null && hookHolds(hook, pod).anyMatch(Boolean::booleanValue);
     }
 
     /**
@@ -87,27 +68,20 @@ public final class Lifecycles {
      * hook or pod.
      */
     public static boolean isAllHookedBy(LifecycleHook hook, Pod pod) {
-        if (hook == null || pod == null) {
-            return false;
-        }
+        return hook != null && pod != null && hookHolds(hook, pod).allMatch(Boolean::booleanValue);
+    }
+
+    /** For each finalizer and each label of the hook, in that order: whether the pod carries it. */
+    private static Stream<Boolean> hookHolds(LifecycleHook hook, Pod pod) {
         List<String> finalizers = finalizers(pod);
-        if (hook.getFinalizersHandler() != null) {
-            for (String f : hook.getFinalizersHandler()) {
-                if (!finalizers.contains(f)) {
-                    return false;
-                }
-            }
-        }
-        if (hook.getLabelsHandler() != null) {
-            Map<String, String> labels = Pods.labels(pod);
-            for (Map.Entry<String, String> e : hook.getLabelsHandler().entrySet()) {
-                String have = labels.getOrDefault(e.getKey(), "");
-                if (!have.equals(nullToEmpty(e.getValue()))) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        Map<String, String> labels = Pods.labels(pod);
+        Stream<Boolean> byFinalizer = hook.getFinalizersHandler() == null ? Stream.empty()
+                : hook.getFinalizersHandler().stream().map(finalizers::contains);
+        // A missing label reads as "" (as in Go), so a handler label with an empty value always matches.
+        Stream<Boolean> byLabel = hook.getLabelsHandler() == null ? Stream.empty()
+                : hook.getLabelsHandler().entrySet().stream()
+                        .map(e -> labels.getOrDefault(e.getKey(), "").equals(nullToEmpty(e.getValue())));
+        return Stream.concat(byFinalizer, byLabel);
     }
 
     public static boolean isHookMarkPodNotReady(LifecycleHook hook) {

@@ -49,10 +49,8 @@ public final class WorkQueue<K> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final KeyTable<K, ItemState<K>> items = new KeyTable<>();
-    /** FIFO of queued keys. */
-    private ItemState<K> head;
-    private ItemState<K> tail;
-    private int queued;
+    /** Queued keys, oldest first. */
+    private final ItemList<K> queued = new ItemList<>();
     private final ProcessingKeys<K> processing = new ProcessingKeys<>();
     /** Dirty keys, queued or waiting for their processing to finish: what workqueue_depth reports. */
     private int dirty;
@@ -91,7 +89,7 @@ public final class WorkQueue<K> {
             if (shuttingDown || !markDirty(key, timestamp())) {
                 return;
             }
-            if (!callbacks.isEmpty() && head != null) {
+            if (!callbacks.isEmpty() && !queued.isEmpty()) {
                 callback = callbacks.poll();
                 handed = pop().key;
             } else {
@@ -151,7 +149,7 @@ public final class WorkQueue<K> {
     public K poll() {
         lock.lock();
         try {
-            return head == null ? null : pop().key;
+            return queued.isEmpty() ? null : pop().key;
         } finally {
             lock.unlock();
         }
@@ -164,7 +162,7 @@ public final class WorkQueue<K> {
     public K take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (head == null && !shuttingDown) {
+            while (queued.isEmpty() && !shuttingDown) {
                 blockedTakers++;
                 try {
                     notEmpty.await();
@@ -176,7 +174,7 @@ public final class WorkQueue<K> {
                     blockedTakers--;
                 }
             }
-            if (head == null) {
+            if (queued.isEmpty()) {
                 return null;
             }
             K key = pop().key;
@@ -199,7 +197,7 @@ public final class WorkQueue<K> {
         boolean now;
         lock.lock();
         try {
-            if (head != null) {
+            if (!queued.isEmpty()) {
                 key = pop().key;
                 now = true;
             } else if (shuttingDown) {
@@ -259,7 +257,7 @@ public final class WorkQueue<K> {
 
     /** Number of keys queued and ready to be handed out (not counting delayed or processing keys). */
     public int len() {
-        return underLock(() -> queued);
+        return underLock(queued::size);
     }
 
     /**
@@ -323,35 +321,23 @@ public final class WorkQueue<K> {
      * costs one wake-up per taker actually needed rather than one per key.
      */
     private void wakeTakerIfFirst() {
-        if (queued == 1 && blockedTakers > 0) {
+        if (queued.size() == 1 && blockedTakers > 0) {
             notEmpty.signal();
         }
     }
 
     private void wakeNextTaker() {
-        if (head != null && blockedTakers > 0) {
+        if (!queued.isEmpty() && blockedTakers > 0) {
             notEmpty.signal();
         }
     }
 
     private void enqueue(ItemState<K> s) {
-        s.next = null;
-        if (tail == null) {
-            head = s;
-        } else {
-            tail.next = s;
-        }
-        tail = s;
-        queued++;
+        queued.addLast(s);
     }
 
     private ItemState<K> pop() {
-        ItemState<K> s = head;
-        head = s.next;
-        if (head == null) {
-            tail = null;
-        }
-        queued--;
+        ItemState<K> s = queued.removeFirst();
         dirty--;
         s.dirty = false;
         long now = timestamp();
@@ -410,7 +396,7 @@ public final class WorkQueue<K> {
             for (int i = 0, n = keys.size(); i < n; i++) {
                 markDirty(keys.get(i), now);
             }
-            while (!callbacks.isEmpty() && head != null) {
+            while (!callbacks.isEmpty() && !queued.isEmpty()) {
                 if (cbs == null) {
                     cbs = new ArrayList<>();
                     handed = new ArrayList<>();
@@ -418,7 +404,7 @@ public final class WorkQueue<K> {
                 cbs.add(callbacks.poll());
                 handed.add(pop().key);
             }
-            if (head != null && blockedTakers > 0) {
+            if (!queued.isEmpty() && blockedTakers > 0) {
                 notEmpty.signal();
             }
         } finally {

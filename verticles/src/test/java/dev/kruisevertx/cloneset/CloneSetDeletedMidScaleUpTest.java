@@ -91,7 +91,7 @@ class CloneSetDeletedMidScaleUpTest {
                 })).await(10, TimeUnit.SECONDS);
         try {
             product.client().resources(CloneSet.class).inNamespace(product.namespace()).resource(
-                    CloneSetEndToEndTest.cloneSet(name, replicas, "nginx:1")).create();
+                    CloneSetEndToEndTest.cloneSet(product.namespace(), name, replicas, "nginx:1")).create();
             // More than one plan's worth: the scale-up goes on plan after plan.
             int midWay = CloneSetPlanner.MAX_CREATES_PER_PLAN + 100;
             Await.waitFor("more than " + midWay + " pods created", WAIT, () -> created.get() > midWay);

@@ -47,8 +47,12 @@ class CloneSetEndToEndTest {
             .build();
 
     static CloneSet cloneSet(String name, int replicas, String image) {
+        return cloneSet(product.namespace(), name, replicas, image);
+    }
+
+    static CloneSet cloneSet(String namespace, String name, int replicas, String image) {
         CloneSet cs = new CloneSet();
-        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
+        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         CloneSetSpec spec = new CloneSetSpec();
         spec.setReplicas(replicas);
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());

@@ -97,8 +97,7 @@ class CloneSetMinReadySecondsEndToEndTest {
         String ns = product.namespace();
         String name = "web";
         int grace = 2;
-        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, 2, "nginx:1");
-        cs.getMetadata().setNamespace(ns);
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(ns, name, 2, "nginx:1");
         cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
         cs.getSpec().getUpdateStrategy().setInPlaceUpdateStrategy(new InPlaceUpdateStrategy(grace));
         resource(ns, name).create(cs);
@@ -141,8 +140,7 @@ class CloneSetMinReadySecondsEndToEndTest {
     }
 
     static CloneSet cloneSet(String ns, String name) {
-        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, REPLICAS, "nginx:1");
-        cs.getMetadata().setNamespace(ns);
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(ns, name, REPLICAS, "nginx:1");
         cs.getSpec().setMinReadySeconds(MIN_READY_SECONDS);
         return cs;
     }

@@ -99,6 +99,11 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
                 .build()).create();
     }
 
+    /** The namespace made for the running test. */
+    public String namespace() {
+        return namespace;
+    }
+
     /** A DNS label: the test's number keeps it unique, its method name makes the objects easy to place in a log. */
     static String namespaceName(int number, String method) {
         String name = "t" + number + "-" + method.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT)
@@ -129,6 +134,11 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
             failures.stream().skip(1).forEach(first::addSuppressed);
             throw first;
         }
+    }
+
+    /** The running manager (a new one after {@link #restartManager}). */
+    public ManagerApp app() {
+        return app;
     }
 
     /** Stops the manager and starts a new one on the same cluster, as a restarted pod would. */
@@ -200,15 +210,6 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
     /** A client of the test's own (HTTP/1.1), closed with the class. */
     public KubernetesClient client() {
         return client;
-    }
-
-    public ManagerApp app() {
-        return app;
-    }
-
-    /** The namespace made for the running test. */
-    public String namespace() {
-        return namespace;
     }
 
     public static final class Builder {

@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A v1alpha1 product.client() and a v1beta1 product.client() driving the same Advanced StatefulSet, with the API server converting
+ * A v1alpha1 client and a v1beta1 client driving the same Advanced StatefulSet, with the API server converting
  * through the product's {@code /convert} webhook over HTTPS.
  */
 class StatefulSetV1alpha1EndToEndTest {
@@ -126,12 +126,12 @@ class StatefulSetV1alpha1EndToEndTest {
                         alphaEvents.add("closed " + cause);
                     }
                 })) {
-            StatefulSet template = StatefulSetEndToEndTest.statefulSet(name, 2, "nginx:1");
+            StatefulSet template = StatefulSetFixtures.statefulSet(product.namespace(), name, 2, "nginx:1");
             template.getSpec().setPodManagementPolicy("Parallel");
             dev.kruisevertx.api.apps.v1alpha1.StatefulSet alpha = StatefulSetConversion.toV1alpha1(template);
             product.client().resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(product.namespace()).resource(alpha).create();
 
-            // Stored as v1beta1, read back in both versions; the controller (a v1beta1 product.client()) runs the pods.
+            // Stored as v1beta1, read back in both versions; the controller (a v1beta1 client) runs the pods.
             Await.waitFor("pods 0,1 ready", WAIT, () -> ordinals(name).equals(Set.of(0, 1)));
             StatefulSet beta = betaGet(name);
             assertEquals("apps.kruise.io/v1beta1", beta.getApiVersion());

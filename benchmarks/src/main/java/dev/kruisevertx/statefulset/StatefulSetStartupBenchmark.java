@@ -37,11 +37,10 @@ public final class StatefulSetStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int sets = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        int podsEach = args.length > 1 ? Integer.parseInt(args[1]) : 50;
-        if (sets < 1 || podsEach < 1) {
-            throw new IllegalArgumentException("usage: StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>");
-        }
+        StartupHarness.Sizes sizes = StartupHarness.Sizes.parse(args,
+                "StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>");
+        int sets = sizes.objects();
+        int podsEach = sizes.podsEach();
         try (StartupHarness harness = StartupHarness.start()) {
             ResourceType setType = harness.api().type(StatefulSet.GROUP, StatefulSet.VERSION, StatefulSet.PLURAL);
             int[] allUpdated = {0};

@@ -94,22 +94,7 @@ public final class CacheMutationDetector implements AutoCloseable {
     }
 
     <T extends HasMetadata> ResourceEventHandler<T> handlerFor(String kind) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                remember(kind, obj);
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                remember(kind, newObj);
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                snapshots.remove(key(kind, obj));
-            }
-        };
+        return InformerHandlers.changesAndDeletes(obj -> remember(kind, obj), obj -> snapshots.remove(key(kind, obj)));
     }
 
     private void remember(String kind, HasMetadata obj) {

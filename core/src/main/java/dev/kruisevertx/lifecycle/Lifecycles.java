@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Pod lifecycle states and hooks, as OpenKruise's lifecycle utilities: the {@value WellKnown#LIFECYCLE_STATE_LABEL}
@@ -59,27 +60,7 @@ public final class Lifecycles {
      * False for a null hook or pod.
      */
     public static boolean isHookedBy(LifecycleHook hook, Pod pod) {
-        if (hook == null || pod == null) {
-            return false;
-        }
-        List<String> finalizers = finalizers(pod);
-        if (hook.getFinalizersHandler() != null) {
-            for (String f : hook.getFinalizersHandler()) {
-                if (finalizers.contains(f)) {
-                    return true;
-                }
-            }
-        }
-        if (hook.getLabelsHandler() != null) {
-            Map<String, String> labels = Pods.labels(pod);
-            for (Map.Entry<String, String> e : hook.getLabelsHandler().entrySet()) {
-                // A missing label reads as "" (as in Go), so a handler label with an empty value always matches.
-                if (labels.getOrDefault(e.getKey(), "").equals(nullToEmpty(e.getValue()))) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return hook != null && pod != null && hookHolds(hook, pod).anyMatch(Boolean::booleanValue);
     }
 
     /**
@@ -87,27 +68,20 @@ public final class Lifecycles {
      * hook or pod.
      */
     public static boolean isAllHookedBy(LifecycleHook hook, Pod pod) {
-        if (hook == null || pod == null) {
-            return false;
-        }
+        return hook != null && pod != null && hookHolds(hook, pod).allMatch(Boolean::booleanValue);
+    }
+
+    /** For each finalizer and each label of the hook, in that order: whether the pod carries it. */
+    private static Stream<Boolean> hookHolds(LifecycleHook hook, Pod pod) {
         List<String> finalizers = finalizers(pod);
-        if (hook.getFinalizersHandler() != null) {
-            for (String f : hook.getFinalizersHandler()) {
-                if (!finalizers.contains(f)) {
-                    return false;
-                }
-            }
-        }
-        if (hook.getLabelsHandler() != null) {
-            Map<String, String> labels = Pods.labels(pod);
-            for (Map.Entry<String, String> e : hook.getLabelsHandler().entrySet()) {
-                String have = labels.getOrDefault(e.getKey(), "");
-                if (!have.equals(nullToEmpty(e.getValue()))) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        Map<String, String> labels = Pods.labels(pod);
+        Stream<Boolean> byFinalizer = hook.getFinalizersHandler() == null ? Stream.empty()
+                : hook.getFinalizersHandler().stream().map(finalizers::contains);
+        // A missing label reads as "" (as in Go), so a handler label with an empty value always matches.
+        Stream<Boolean> byLabel = hook.getLabelsHandler() == null ? Stream.empty()
+                : hook.getLabelsHandler().entrySet().stream()
+                        .map(e -> labels.getOrDefault(e.getKey(), "").equals(nullToEmpty(e.getValue())));
+        return Stream.concat(byFinalizer, byLabel);
     }
 
     public static boolean isHookMarkPodNotReady(LifecycleHook hook) {
@@ -151,6 +125,45 @@ public final class Lifecycles {
      * in {@code state}.
      */
     public static LifecycleChange withState(Pod pod, LifecycleState state, Instant now, boolean markPodNotReady) {
+        return moveTo(pod, state, now, markPodNotReady, meta -> {
+        });
+    }
+
+    /**
+     * Moves the pod to {@code state} and puts the hook's labels and finalizers back on it, as OpenKruise's
+     * {@code UpdatePodLifecycleWithHandler} does when an Updated pod is chosen for another in-place update. A null
+     * handler changes nothing.
+     */
+    public static LifecycleChange withStateAndHandler(Pod pod, LifecycleState state, LifecycleHook handler,
+                                                      Instant now) {
+        if (handler == null || pod == null) {
+            return new LifecycleChange(pod, false, false);
+        }
+        return moveTo(pod, state, now, handler.isMarkPodNotReady(), meta -> {
+            if (meta.getLabels() == null) {
+                meta.setLabels(new LinkedHashMap<>());
+            }
+            if (handler.getLabelsHandler() != null) {
+                meta.getLabels().putAll(handler.getLabelsHandler());
+            }
+            if (handler.getFinalizersHandler() != null) {
+                List<String> finalizers = meta.getFinalizers() == null ? new ArrayList<>() : new ArrayList<>(meta.getFinalizers());
+                for (String f : handler.getFinalizersHandler()) {
+                    if (!finalizers.contains(f)) {
+                        finalizers.add(f);
+                    }
+                }
+                meta.setFinalizers(finalizers);
+            }
+        });
+    }
+
+    /**
+     * The readiness policy first (when asked), then, unless the pod is in {@code state} already, a copy in
+     * {@code state} with {@code alsoOnMove} applied to its metadata.
+     */
+    private static LifecycleChange moveTo(Pod pod, LifecycleState state, Instant now, boolean markPodNotReady,
+                                          java.util.function.Consumer<ObjectMeta> alsoOnMove) {
         Pod current = pod;
         boolean statusChanged = false;
         if (markPodNotReady) {
@@ -165,51 +178,8 @@ public final class Lifecycles {
         if (copy.getMetadata() == null) {
             copy.setMetadata(new ObjectMeta());
         }
+        alsoOnMove.accept(copy.getMetadata());
         setState(copy.getMetadata(), state, now);
-        return new LifecycleChange(copy, true, statusChanged);
-    }
-
-    /**
-     * Moves the pod to {@code state} and puts the hook's labels and finalizers back on it, as OpenKruise's
-     * {@code UpdatePodLifecycleWithHandler} does when an Updated pod is chosen for another in-place update. A null
-     * handler changes nothing.
-     */
-    public static LifecycleChange withStateAndHandler(Pod pod, LifecycleState state, LifecycleHook handler,
-                                                      Instant now) {
-        if (handler == null || pod == null) {
-            return new LifecycleChange(pod, false, false);
-        }
-        Pod current = pod;
-        boolean statusChanged = false;
-        if (handler.isMarkPodNotReady()) {
-            Pod afterReadiness = applyNotReadyPolicy(current, state, now);
-            statusChanged = afterReadiness != current;
-            current = afterReadiness;
-        }
-        if (isIn(current, state)) {
-            return new LifecycleChange(current, false, statusChanged);
-        }
-        Pod copy = current == pod ? new PodBuilder(pod).build() : current;
-        if (copy.getMetadata() == null) {
-            copy.setMetadata(new ObjectMeta());
-        }
-        ObjectMeta meta = copy.getMetadata();
-        if (meta.getLabels() == null) {
-            meta.setLabels(new LinkedHashMap<>());
-        }
-        if (handler.getLabelsHandler() != null) {
-            meta.getLabels().putAll(handler.getLabelsHandler());
-        }
-        if (handler.getFinalizersHandler() != null) {
-            List<String> finalizers = meta.getFinalizers() == null ? new ArrayList<>() : new ArrayList<>(meta.getFinalizers());
-            for (String f : handler.getFinalizersHandler()) {
-                if (!finalizers.contains(f)) {
-                    finalizers.add(f);
-                }
-            }
-            meta.setFinalizers(finalizers);
-        }
-        setState(meta, state, now);
         return new LifecycleChange(copy, true, statusChanged);
     }
 

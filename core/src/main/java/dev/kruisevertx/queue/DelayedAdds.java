@@ -452,12 +452,10 @@ final class DelayedAdds<K> {
             if (!before(w, p)) {
                 break;
             }
-            heap[i] = p;
-            p.index = i;
+            place(i, p);
             i = parent;
         }
-        heap[i] = w;
-        w.index = i;
+        place(i, w);
     }
 
     private void siftDown(int i, Waiting<K> w) {
@@ -473,10 +471,14 @@ final class DelayedAdds<K> {
             if (!before(c, w)) {
                 break;
             }
-            heap[i] = c;
-            c.index = i;
+            place(i, c);
             i = child;
         }
+        place(i, w);
+    }
+
+    /** Puts {@code w} at slot {@code i}; each entry knows its slot so a cancel removes it without a search. */
+    private void place(int i, Waiting<K> w) {
         heap[i] = w;
         w.index = i;
     }

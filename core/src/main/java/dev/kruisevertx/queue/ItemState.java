@@ -4,9 +4,9 @@ package dev.kruisevertx.queue;
  * Everything the queue knows about one key, in one object that is also the hash-table node, so each queue
  * operation costs one lookup and no allocation for keys already known.
  *
- * <p>A state is in at most one list at a time: the FIFO of queued keys (singly linked through {@code next}) or
- * the list of keys being processed, oldest first (doubly linked through {@code prev}/{@code next}). A key that
- * is re-added while processing is only marked dirty; it joins the FIFO when its processing is done.
+ * <p>A state is in at most one {@link ItemList} at a time: the queued keys or the keys being processed, each
+ * oldest first. A key that is re-added while processing is only marked dirty; it is queued again when its
+ * processing is done.
  */
 final class ItemState<K> extends KeyTable.Node<K> {
 

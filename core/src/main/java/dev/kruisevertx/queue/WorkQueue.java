@@ -39,7 +39,6 @@ import java.util.function.Consumer;
 public final class WorkQueue<K> {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
-    private static final double NANOS_PER_SECOND = 1e9;
 
     private final String name;
     private final RateLimiter<K> rateLimiter;
@@ -50,15 +49,9 @@ public final class WorkQueue<K> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final KeyTable<K, ItemState<K>> items = new KeyTable<>();
-    /** FIFO of queued keys. */
-    private ItemState<K> head;
-    private ItemState<K> tail;
-    private int queued;
-    /** Keys being processed, oldest first. */
-    private ItemState<K> runningHead;
-    private ItemState<K> runningTail;
-    private int running;
-    private long runningStartedAtSum;
+    /** Queued keys, oldest first. */
+    private final ItemList<K> queued = new ItemList<>();
+    private final ProcessingKeys<K> processing = new ProcessingKeys<>();
     /** Dirty keys, queued or waiting for their processing to finish: what workqueue_depth reports. */
     private int dirty;
     private long adds;
@@ -96,7 +89,7 @@ public final class WorkQueue<K> {
             if (shuttingDown || !markDirty(key, timestamp())) {
                 return;
             }
-            if (!callbacks.isEmpty() && head != null) {
+            if (!callbacks.isEmpty() && !queued.isEmpty()) {
                 callback = callbacks.poll();
                 handed = pop().key;
             } else {
@@ -156,7 +149,7 @@ public final class WorkQueue<K> {
     public K poll() {
         lock.lock();
         try {
-            return head == null ? null : pop().key;
+            return queued.isEmpty() ? null : pop().key;
         } finally {
             lock.unlock();
         }
@@ -169,7 +162,7 @@ public final class WorkQueue<K> {
     public K take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (head == null && !shuttingDown) {
+            while (queued.isEmpty() && !shuttingDown) {
                 blockedTakers++;
                 try {
                     notEmpty.await();
@@ -181,7 +174,7 @@ public final class WorkQueue<K> {
                     blockedTakers--;
                 }
             }
-            if (head == null) {
+            if (queued.isEmpty()) {
                 return null;
             }
             K key = pop().key;
@@ -204,7 +197,7 @@ public final class WorkQueue<K> {
         boolean now;
         lock.lock();
         try {
-            if (head != null) {
+            if (!queued.isEmpty()) {
                 key = pop().key;
                 now = true;
             } else if (shuttingDown) {
@@ -236,7 +229,7 @@ public final class WorkQueue<K> {
             if (metrics != null) {
                 metrics.workDuration.record(ticker.nanoTime() - s.startedAt);
             }
-            unlinkRunning(s);
+            processing.remove(s);
             if (s.dirty) {
                 enqueue(s);
                 if (!callbacks.isEmpty()) {
@@ -248,7 +241,7 @@ public final class WorkQueue<K> {
             } else {
                 items.remove(s);
             }
-            if (running == 0 && drained != null) {
+            if (processing.size() == 0 && drained != null) {
                 drainedNow = drained;
             }
         } finally {
@@ -264,12 +257,7 @@ public final class WorkQueue<K> {
 
     /** Number of keys queued and ready to be handed out (not counting delayed or processing keys). */
     public int len() {
-        lock.lock();
-        try {
-            return queued;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(queued::size);
     }
 
     /**
@@ -290,7 +278,7 @@ public final class WorkQueue<K> {
             released = beginShutdown();
             if (drained == null) {
                 drained = new CompletableFuture<>();
-                if (running == 0) {
+                if (processing.size() == 0) {
                     drained.complete(null);
                 }
             }
@@ -303,12 +291,7 @@ public final class WorkQueue<K> {
     }
 
     public boolean isShuttingDown() {
-        lock.lock();
-        try {
-            return shuttingDown;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> shuttingDown);
     }
 
     // ---- internals, all called with the lock held unless stated ----
@@ -338,72 +321,31 @@ public final class WorkQueue<K> {
      * costs one wake-up per taker actually needed rather than one per key.
      */
     private void wakeTakerIfFirst() {
-        if (queued == 1 && blockedTakers > 0) {
+        if (queued.size() == 1 && blockedTakers > 0) {
             notEmpty.signal();
         }
     }
 
     private void wakeNextTaker() {
-        if (head != null && blockedTakers > 0) {
+        if (!queued.isEmpty() && blockedTakers > 0) {
             notEmpty.signal();
         }
     }
 
     private void enqueue(ItemState<K> s) {
-        s.next = null;
-        if (tail == null) {
-            head = s;
-        } else {
-            tail.next = s;
-        }
-        tail = s;
-        queued++;
+        queued.addLast(s);
     }
 
     private ItemState<K> pop() {
-        ItemState<K> s = head;
-        head = s.next;
-        if (head == null) {
-            tail = null;
-        }
-        queued--;
+        ItemState<K> s = queued.removeFirst();
         dirty--;
         s.dirty = false;
-        s.processing = true;
         long now = timestamp();
-        s.startedAt = now;
         if (metrics != null) {
             metrics.queueDuration.record(now - s.addedAt);
         }
-        s.next = null;
-        s.prev = runningTail;
-        if (runningTail == null) {
-            runningHead = s;
-        } else {
-            runningTail.next = s;
-        }
-        runningTail = s;
-        running++;
-        runningStartedAtSum += now;
+        processing.add(s, now);
         return s;
-    }
-
-    private void unlinkRunning(ItemState<K> s) {
-        if (s.prev == null) {
-            runningHead = s.next;
-        } else {
-            s.prev.next = s.next;
-        }
-        if (s.next == null) {
-            runningTail = s.prev;
-        } else {
-            s.next.prev = s.prev;
-        }
-        s.prev = null;
-        s.next = null;
-        s.processing = false;
-        running--;
-        runningStartedAtSum -= s.startedAt;
     }
 
     /** Time is read only when metrics need it; without metrics the hot path makes no clock calls. */
@@ -454,7 +396,7 @@ public final class WorkQueue<K> {
             for (int i = 0, n = keys.size(); i < n; i++) {
                 markDirty(keys.get(i), now);
             }
-            while (!callbacks.isEmpty() && head != null) {
+            while (!callbacks.isEmpty() && !queued.isEmpty()) {
                 if (cbs == null) {
                     cbs = new ArrayList<>();
                     handed = new ArrayList<>();
@@ -462,7 +404,7 @@ public final class WorkQueue<K> {
                 cbs.add(callbacks.poll());
                 handed.add(pop().key);
             }
-            if (head != null && blockedTakers > 0) {
+            if (!queued.isEmpty() && blockedTakers > 0) {
                 notEmpty.signal();
             }
         } finally {
@@ -488,59 +430,39 @@ public final class WorkQueue<K> {
     // ---- read by the meters (scrape time, not the hot path) ----
 
     double depthForMetrics() {
-        lock.lock();
-        try {
-            return dirty;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> (double) dirty);
     }
 
     double addsForMetrics() {
-        lock.lock();
-        try {
-            return adds;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> (double) adds);
     }
 
     double retriesForMetrics() {
-        lock.lock();
-        try {
-            return retries;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> (double) retries);
     }
 
     double unfinishedWorkSeconds() {
-        lock.lock();
-        try {
-            return running == 0 ? 0 : (running * ticker.nanoTime() - runningStartedAtSum) / NANOS_PER_SECOND;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> processing.unfinishedSeconds(ticker.nanoTime()));
     }
 
     double longestRunningProcessorSeconds() {
+        return underLock(() -> processing.longestSeconds(ticker.nanoTime()));
+    }
+
+    /** A read of queue state off the hot path (sizes, the shutdown flag, scrape-time meters). */
+    private <T> T underLock(java.util.function.Supplier<T> read) {
         lock.lock();
         try {
-            return runningHead == null ? 0 : (ticker.nanoTime() - runningHead.startedAt) / NANOS_PER_SECOND;
+            return read.get();
         } finally {
             lock.unlock();
         }
     }
 
     WorkQueueMetrics.Histograms histogramsForMetrics(WorkQueueMetrics m) {
-        lock.lock();
-        try {
-            return new WorkQueueMetrics.Histograms(
-                    m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
-                    m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count());
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> new WorkQueueMetrics.Histograms(
+                m.queueDuration.bucketCounts(), m.queueDuration.sumSeconds(), m.queueDuration.count(),
+                m.workDuration.bucketCounts(), m.workDuration.sumSeconds(), m.workDuration.count()));
     }
 
     /** Keys waiting in the delay heap. */

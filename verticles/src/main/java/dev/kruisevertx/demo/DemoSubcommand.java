@@ -74,14 +74,8 @@ public final class DemoSubcommand {
             stop.await();
             return 0;
         } catch (Exception e) {
-            InvalidConfigurationException setting = InvalidConfigurationException.in(e);
-            if (setting != null) {
-                // A setting the operator fixes (a taken --metrics-addr port, ...): exit 2, as the manager does.
-                err.println("error: " + setting.getMessage());
-                return 2;
-            }
-            err.println("error: demo failed: " + e.getMessage());
-            return 1;
+            // A setting the operator fixes (a taken --metrics-addr port, ...) exits 2, as the manager does.
+            return InvalidConfigurationException.report(e, "demo failed", err);
         } finally {
             try {
                 runner.close();

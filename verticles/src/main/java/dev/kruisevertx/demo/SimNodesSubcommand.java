@@ -64,14 +64,8 @@ public final class SimNodesSubcommand {
             simNodes = SimNodes.start(client, new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix)
                     .setScheduler(scheduler));
         } catch (RuntimeException e) {
-            InvalidConfigurationException setting = InvalidConfigurationException.in(e);
-            if (setting != null) {
-                // A setting the operator fixes (an unusable kubeconfig): exit 2, as the manager does.
-                err.println("error: " + setting.getMessage());
-                return 2;
-            }
-            err.println("error: cannot start simulated nodes: " + e.getMessage());
-            return 1;
+            // A setting the operator fixes (an unusable kubeconfig) exits 2, as the manager does.
+            return InvalidConfigurationException.report(e, "cannot start simulated nodes", err);
         }
         out.println("sim-nodes: running " + simNodes.nodeNames());
         Vertx vertx = null;

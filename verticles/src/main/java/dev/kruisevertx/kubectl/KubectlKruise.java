@@ -55,11 +55,7 @@ public final class KubectlKruise {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            if (e instanceof CliException) {
-                err.println("error: " + e.getMessage());
-                return 1;
-            }
-            if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException) {
+            if (e instanceof CliException || e instanceof io.fabric8.kubernetes.client.KubernetesClientException) {
                 err.println("error: " + e.getMessage());
                 return 1;
             }
@@ -98,30 +94,14 @@ public final class KubectlKruise {
 
     @Command(name = "rollout", mixinStandardHelpOptions = true, description = "Manage the rollout of a kruise workload.",
             subcommands = {Status.class, History.class, Undo.class, Pause.class, Resume.class})
-    static final class Rollout implements Callable<Integer> {
-        @ParentCommand
-        KubectlKruise root;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() {
-            spec.commandLine().usage(root.err);
-            return 2;
-        }
-
+    static final class Rollout extends CommandGroup {
         RolloutOperations operations() {
             return new RolloutOperations(root.workloads(), root.out);
         }
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the status of the rollout; waits for it to finish unless --watch=false.")
-    static final class Status implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class Status extends RolloutSubcommand {
         @Option(names = {"-w", "--watch"}, arity = "0..1", defaultValue = "true", fallbackValue = "true",
                 description = "Wait until the rollout finishes. Default: ${DEFAULT-VALUE}")
         boolean watch;
@@ -129,83 +109,92 @@ public final class KubectlKruise {
         String timeout;
 
         @Override
-        public Integer call() throws InterruptedException {
+        void run(WorkloadKinds.Target workload) throws InterruptedException {
             Duration limit;
             try {
                 limit = GoDuration.parse(timeout);
             } catch (IllegalArgumentException e) {
                 throw new CliException("--timeout: " + e.getMessage());
             }
-            rollout.operations().status(WorkloadKinds.target(target), watch, limit, Duration.ofSeconds(1));
-            return 0;
+            rollout.operations().status(workload, watch, limit, Duration.ofSeconds(1));
         }
     }
 
     @Command(name = "history", mixinStandardHelpOptions = true, description = "List the revisions of a workload, or show one with --revision.")
-    static final class History implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class History extends RolloutSubcommand {
         @Option(names = "--revision", defaultValue = "0", description = "Show the pod template of this revision.")
         long revision;
 
         @Override
-        public Integer call() {
-            rollout.operations().history(WorkloadKinds.target(target), revision);
-            return 0;
+        void run(WorkloadKinds.Target workload) {
+            rollout.operations().history(workload, revision);
         }
     }
 
     @Command(name = "undo", mixinStandardHelpOptions = true, description = "Roll back to the previous revision, or to --to-revision.")
-    static final class Undo implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
+    static final class Undo extends RolloutSubcommand {
         @Option(names = "--to-revision", defaultValue = "0", description = "Revision to roll back to (0: the previous one).")
         long toRevision;
 
         @Override
-        public Integer call() {
+        void run(WorkloadKinds.Target workload) {
             if (toRevision < 0) {
                 throw new CliException("--to-revision must not be negative");
             }
-            rollout.operations().undo(WorkloadKinds.target(target), toRevision);
-            return 0;
+            rollout.operations().undo(workload, toRevision);
         }
     }
 
     @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause the rollout (the update strategy's paused flag).")
-    static final class Pause implements Callable<Integer> {
-        @ParentCommand
-        Rollout rollout;
-        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
-        List<String> target;
-
-        @Override
-        public Integer call() {
-            rollout.operations().setPaused(WorkloadKinds.target(target), true);
-            return 0;
+    static final class Pause extends SetPaused {
+        Pause() {
+            super(true);
         }
     }
 
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused rollout.")
-    static final class Resume implements Callable<Integer> {
+    static final class Resume extends SetPaused {
+        Resume() {
+            super(false);
+        }
+    }
+
+    /** {@code rollout pause} and {@code rollout resume}: the update strategy's paused flag. */
+    abstract static class SetPaused extends RolloutSubcommand {
+        private final boolean paused;
+
+        SetPaused(boolean paused) {
+            this.paused = paused;
+        }
+
+        @Override
+        void run(WorkloadKinds.Target workload) {
+            rollout.operations().setPaused(workload, paused);
+        }
+    }
+
+    /** A {@code rollout} subcommand on one workload, named {@code TYPE/NAME} or {@code TYPE NAME}. */
+    abstract static class RolloutSubcommand implements Callable<Integer> {
         @ParentCommand
         Rollout rollout;
         @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
         List<String> target;
 
         @Override
-        public Integer call() {
-            rollout.operations().setPaused(WorkloadKinds.target(target), false);
+        public Integer call() throws InterruptedException {
+            run(WorkloadKinds.target(target));
             return 0;
         }
+
+        abstract void run(WorkloadKinds.Target workload) throws InterruptedException;
     }
 
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change fields of a kruise workload.", subcommands = {SetImage.class})
-    static final class SetCommand implements Callable<Integer> {
+    static final class SetCommand extends CommandGroup {
+    }
+
+    /** A command that only groups subcommands: run alone, it prints its usage and fails as a bad command line. */
+    abstract static class CommandGroup implements Callable<Integer> {
         @ParentCommand
         KubectlKruise root;
         @CommandLine.Spec

@@ -11,21 +11,18 @@ import java.util.Locale;
  * Advanced StatefulSet): the rollout is done once the generation is observed, {@code replicas - partition} pods
  * run the update revision and are ready, and no extra old pod is left.
  */
-public final class ReplicatedWorkloadKind implements WorkloadKind {
-    private final String kind;
-    private final List<String> aliases;
-    private final ResourceDefinitionContext context;
-    private final List<String> pausedPath;
-    private final List<String> partitionPath;
+public record ReplicatedWorkloadKind(String kind, List<String> aliases, ResourceDefinitionContext context,
+                                     List<String> pausedPath, List<String> partitionPath) implements WorkloadKind {
+    public ReplicatedWorkloadKind {
+        aliases = List.copyOf(aliases);
+        pausedPath = List.copyOf(pausedPath);
+        partitionPath = List.copyOf(partitionPath);
+    }
 
     public ReplicatedWorkloadKind(String kind, List<String> aliases, String group, String version, String plural,
                                   List<String> pausedPath, List<String> partitionPath) {
-        this.kind = kind;
-        this.aliases = List.copyOf(aliases);
-        this.context = new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version)
-                .withPlural(plural).withKind(kind).withNamespaced(true).build();
-        this.pausedPath = List.copyOf(pausedPath);
-        this.partitionPath = List.copyOf(partitionPath);
+        this(kind, aliases, new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version)
+                .withPlural(plural).withKind(kind).withNamespaced(true).build(), pausedPath, partitionPath);
     }
 
     /** OpenKruise's CloneSet (apps.kruise.io/v1alpha1). */
@@ -47,26 +44,6 @@ public final class ReplicatedWorkloadKind implements WorkloadKind {
     }
 
     @Override
-    public String kind() {
-        return kind;
-    }
-
-    @Override
-    public List<String> aliases() {
-        return aliases;
-    }
-
-    @Override
-    public ResourceDefinitionContext context() {
-        return context;
-    }
-
-    @Override
-    public List<String> pausedPath() {
-        return pausedPath;
-    }
-
-    @Override
     public RolloutState rolloutState(JsonNode object) {
         String name = object.path("metadata").path("name").asText();
         long generation = object.path("metadata").path("generation").asLong(0);
@@ -83,7 +60,7 @@ public final class ReplicatedWorkloadKind implements WorkloadKind {
         int updatedReady = status.path("updatedReadyReplicas").asInt(0);
         boolean paused = at(object, pausedPath).asBoolean(false);
         String pausedNote = paused ? " (the rollout is paused; run 'kubectl-kruise rollout resume "
-                + kind.toLowerCase(Locale.ROOT) + "." + context.getGroup() + "/" + name + "')" : "";
+                + displayName(name) + "')" : "";
         if (updated < expected) {
             return new RolloutState(false, String.format("Waiting for rollout to finish: %d out of %d new replicas have been updated...%s",
                     updated, expected, pausedNote));

@@ -148,13 +148,7 @@ public final class KruiseManagerMain {
 
         /** Exit 2 when the operator has to change a setting (a taken port, a bad kubeconfig), 1 otherwise. */
         private static int startupFailed(Throwable cause, PrintStream err) {
-            InvalidConfigurationException configuration = InvalidConfigurationException.in(cause);
-            if (configuration != null) {
-                err.println("error: " + configuration.getMessage());
-                return 2;
-            }
-            err.println("error: start-up failed: " + cause.getMessage());
-            return 1;
+            return InvalidConfigurationException.report(cause, "start-up failed", err);
         }
     }
 }

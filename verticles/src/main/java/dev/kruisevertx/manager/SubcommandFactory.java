@@ -8,47 +8,24 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 
-/** A subcommand other than {@code manager} (demo, sim-nodes): its parser and how to run it. */
-interface SubcommandFactory {
-    String name();
+/** A subcommand other than {@code manager} (demo, sim-nodes): its name, its parser and how to run it. */
+record SubcommandFactory(String name, CommandLine commandLine, Runner runner) {
+    @FunctionalInterface
+    interface Runner {
+        int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal);
+    }
 
-    CommandLine commandLine();
-
-    int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal);
+    int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal) {
+        return runner.run(out, err, env, waitForSignal);
+    }
 
     static List<SubcommandFactory> all() {
         DemoSubcommand demo = new DemoSubcommand();
         SimNodesSubcommand simNodes = new SimNodesSubcommand();
-        return List.of(new SubcommandFactory() {
-            @Override
-            public String name() {
-                return "demo";
-            }
-
-            @Override
-            public CommandLine commandLine() {
-                return demo.commandLine();
-            }
-
-            @Override
-            public int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal) {
-                return demo.run(out, err, waitForSignal, Logging::configure);
-            }
-        }, new SubcommandFactory() {
-            @Override
-            public String name() {
-                return "sim-nodes";
-            }
-
-            @Override
-            public CommandLine commandLine() {
-                return simNodes.commandLine();
-            }
-
-            @Override
-            public int run(PrintStream out, PrintStream err, Map<String, String> env, boolean waitForSignal) {
-                return simNodes.run(out, err, waitForSignal);
-            }
-        });
+        return List.of(
+                new SubcommandFactory("demo", demo.commandLine(),
+                        (out, err, env, waitForSignal) -> demo.run(out, err, waitForSignal, Logging::configure)),
+                new SubcommandFactory("sim-nodes", simNodes.commandLine(),
+                        (out, err, env, waitForSignal) -> simNodes.run(out, err, waitForSignal)));
     }
 }

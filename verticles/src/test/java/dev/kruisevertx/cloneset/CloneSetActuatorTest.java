@@ -106,7 +106,7 @@ class CloneSetActuatorTest {
     }
 
     static CloneSet createCloneSet(String name, int replicas) {
-        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, replicas, "nginx:1");
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(NS, name, replicas, "nginx:1");
         return client.resources(CloneSet.class).inNamespace(NS).resource(cs).create();
     }
 

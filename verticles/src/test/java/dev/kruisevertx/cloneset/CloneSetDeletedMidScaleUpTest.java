@@ -1,19 +1,13 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.kube.KubeClients;
-import dev.kruisevertx.manager.ManagerApp;
-import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.api.ResourceType;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.VertxOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -32,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * those created while the deletion raced the last batch.
  */
 class CloneSetDeletedMidScaleUpTest {
-    static final String NS = "default";
     static final Duration WAIT = Duration.ofSeconds(90);
     /**
      * A loop turn this long means the loop was blocked: the unbounded plan of 100,000 pods held it 3.7 s to 26 s;
@@ -40,36 +33,9 @@ class CloneSetDeletedMidScaleUpTest {
      */
     static final long MAX_LOOP_GAP_MS = 1_500;
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3));
-        // As the chart installs it, so the manager's webhook is in the admission path of every pod created.
-        dev.kruisevertx.demo.EmbeddedProduct.install(cluster.cluster());
-        io.fabric8.kubernetes.client.Config http11 = new io.fabric8.kubernetes.client.ConfigBuilder(
-                cluster.cluster().clientConfig()).withHttp2Disable(true).build();
-        client = KubeClients.forTest(http11);
-        List<ControllerDefinition> controllers = List.of(new CloneSetController());
-        app = ManagerApp.start(CloneSetEndToEndTest.config(controllers), KubeClients.forTest(http11), controllers)
-                .await(3 * CloneSetEndToEndTest.WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-            app.client().close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .controllers(() -> List.of(new CloneSetController())).build();
 
     /** Ticks on one event loop and keeps the longest time between two ticks. */
     static final class LoopProbe extends AbstractVerticle {
@@ -93,7 +59,7 @@ class CloneSetDeletedMidScaleUpTest {
     }
 
     int pods(String name) {
-        return client.pods().inNamespace(NS).withLabel("app", name).list().getItems().size();
+        return product.client().pods().inNamespace(product.namespace()).withLabel("app", name).list().getItems().size();
     }
 
     @Test
@@ -110,13 +76,13 @@ class CloneSetDeletedMidScaleUpTest {
     private void scaleUpThenDelete(String name, int replicas) throws Exception {
         // One probe per event loop of the manager (instances are spread round-robin over the loops).
         AtomicLong maxGapMs = new AtomicLong();
-        String probes = app.vertx().deployVerticle(() -> new LoopProbe(maxGapMs),
+        String probes = product.app().vertx().deployVerticle(() -> new LoopProbe(maxGapMs),
                 new DeploymentOptions().setInstances(2 * VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE))
                 .await(30, TimeUnit.SECONDS);
         // Every pod the API server ever stored for this test.
         AtomicInteger created = new AtomicInteger();
-        ResourceType podType = cluster.cluster().apiServer().registry().byKey("pods").orElseThrow();
-        Runnable unlisten = cluster.cluster().onApiContext(() -> cluster.cluster().apiServer().store().listen(podType,
+        ResourceType podType = product.cluster().apiServer().registry().byKey("pods").orElseThrow();
+        Runnable unlisten = product.cluster().onApiContext(() -> product.cluster().apiServer().store().listen(podType,
                 e -> {
                     if (e.type().equals("ADDED") && name.equals(e.object().path("metadata").path("labels")
                             .path("app").asText())) {
@@ -124,20 +90,20 @@ class CloneSetDeletedMidScaleUpTest {
                     }
                 })).await(10, TimeUnit.SECONDS);
         try {
-            client.resources(CloneSet.class).inNamespace(NS).resource(
-                    CloneSetEndToEndTest.cloneSet(name, replicas, "nginx:1")).create();
+            product.client().resources(CloneSet.class).inNamespace(product.namespace()).resource(
+                    CloneSetEndToEndTest.cloneSet(product.namespace(), name, replicas, "nginx:1")).create();
             // More than one plan's worth: the scale-up goes on plan after plan.
             int midWay = CloneSetPlanner.MAX_CREATES_PER_PLAN + 100;
             Await.waitFor("more than " + midWay + " pods created", WAIT, () -> created.get() > midWay);
             Await.waitFor("the status written", WAIT, () -> {
-                CloneSet cs = client.resources(CloneSet.class).inNamespace(NS).withName(name).get();
+                CloneSet cs = product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name).get();
                 return cs.getStatus() != null && cs.getStatus().getReplicas() > 0;
             });
 
             int before = created.get();
-            client.resources(CloneSet.class).inNamespace(NS).withName(name).delete();
+            product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name).delete();
             Await.waitFor("the CloneSet gone", WAIT,
-                    () -> client.resources(CloneSet.class).inNamespace(NS).withName(name).get() == null);
+                    () -> product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name).get() == null);
 
             Await.waitFor("every pod collected", WAIT, () -> pods(name) == 0);
             int total = created.get();
@@ -151,11 +117,11 @@ class CloneSetDeletedMidScaleUpTest {
             assertTrue(maxGapMs.get() < MAX_LOOP_GAP_MS, "a manager event loop was blocked for "
                     + maxGapMs.get() + " ms");
         } finally {
-            cluster.cluster().onApiContext(() -> {
+            product.cluster().onApiContext(() -> {
                 unlisten.run();
                 return null;
             }).await(10, TimeUnit.SECONDS);
-            app.vertx().undeploy(probes).await(10, TimeUnit.SECONDS);
+            product.app().vertx().undeploy(probes).await(10, TimeUnit.SECONDS);
         }
     }
 }

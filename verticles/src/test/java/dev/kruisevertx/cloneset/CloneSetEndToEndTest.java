@@ -1,21 +1,14 @@
 package dev.kruisevertx.cloneset;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.kruisevertx.demo.EmbeddedProduct;
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.kube.KubeClients;
-import dev.kruisevertx.manager.ManagerApp;
-import dev.kruisevertx.manager.ManagerCommand;
-import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -25,21 +18,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -50,81 +36,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The CloneSet controller in the manager against the embedded cluster (API server + simulated kubelets). */
 class CloneSetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
-    static final String NS = "default";
-    static final Duration WEBHOOK_INITIALIZE_TIMEOUT = Duration.ofSeconds(45);
     static final String ZONE_KEY = "topology.kubernetes.io/zone";
     static final String ZONE_A = "zone-a";
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        // Two nodes share zone-a, so the zone spread rank and the same-node rank can disagree.
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setNodeOptions(
-                new dev.kruisevertx.sim.nodes.SimNodesOptions().setZones(List.of(ZONE_A, ZONE_A, "zone-b"))));
-        // As the chart installs it: CRDs, the kruise-system namespace and the webhook configurations, so the
-        // CloneSet and pod webhooks are in the admission path as on a real cluster.
-        EmbeddedProduct.install(cluster.cluster());
-        client = KubeClients.forTest(http11());
-        // The whole manager, as deployed: pods get the KruisePodReady gate from the webhook and podreadiness clears it.
-        app = startManager();
-    }
-
-    /**
-     * The embedded API server speaks plain HTTP and accepts the h2c upgrade the JDK client tries by default; over
-     * h2c a fresh client's first list now and then stalls mid-body (measured: 3 manager starts in 50 stalled on the
-     * Pod list, none in 40 over HTTP/1.1). Real API servers negotiate HTTP/2 over TLS instead, so the tests'
-     * clients stay on HTTP/1.1.
-     */
-    static io.fabric8.kubernetes.client.Config http11() {
-        return new io.fabric8.kubernetes.client.ConfigBuilder(cluster.cluster().clientConfig()).withHttp2Disable(true)
-                .build();
-    }
-
-    /** Starts the whole manager; the await outlives the webhook initialize timeout so a failure surfaces with its own message. */
-    static ManagerApp startManager() throws Exception {
-        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
-        return ManagerApp.start(config(controllers), KubeClients.forTest(http11()), controllers)
-                .await(3 * WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    static java.nio.file.Path certDir() {
-        try {
-            return java.nio.file.Files.createTempDirectory("cloneset-e2e-certs");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    static ManagerConfig config(List<ControllerDefinition> controllers) {
-        ManagerCommand command = new ManagerCommand();
-        CommandLine cl = new CommandLine(command);
-        cl.setOverwrittenOptionsAllowed(true);
-        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=0", "--enable-leader-election=false",
-                "--webhook-initialize-timeout=" + WEBHOOK_INITIALIZE_TIMEOUT.toSeconds() + "s");
-        return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(), certDir()));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-            app.client().close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    /** Two nodes share zone-a, so the zone spread rank and the same-node rank can disagree. */
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(3).setNodeOptions(
+                    new dev.kruisevertx.sim.nodes.SimNodesOptions().setZones(List.of(ZONE_A, ZONE_A, "zone-b"))))
+            .build();
 
     static CloneSet cloneSet(String name, int replicas, String image) {
+        return cloneSet(product.namespace(), name, replicas, image);
+    }
+
+    static CloneSet cloneSet(String namespace, String name, int replicas, String image) {
         CloneSet cs = new CloneSet();
-        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         CloneSetSpec spec = new CloneSetSpec();
         spec.setReplicas(replicas);
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
@@ -138,7 +66,7 @@ class CloneSetEndToEndTest {
     }
 
     static Resource<CloneSet> resource(String name) {
-        return client.resources(CloneSet.class).inNamespace(NS).withName(name);
+        return product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name);
     }
 
     /** Changes the spec from the live object; a conflict with the controller's status write is retried. */
@@ -165,7 +93,7 @@ class CloneSetEndToEndTest {
     }
 
     static List<Pod> livePods(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+        return product.client().pods().inNamespace(product.namespace()).withLabel("app", app).list().getItems().stream()
                 .filter(p -> !PodView.isTerminating(p)).toList();
     }
 
@@ -178,7 +106,7 @@ class CloneSetEndToEndTest {
     @Test
     void createScaleRecreateRolloutInPartitionStepsAndPause() throws Exception {
         String name = "web";
-        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name)) {
             resource(name).create(cloneSet(name, 5, "nginx:1"));
             CloneSet cs = settled(name, 5);
             String rev1 = cs.getStatus().getUpdateRevision();
@@ -194,7 +122,7 @@ class CloneSetEndToEndTest {
                 assertEquals(Boolean.TRUE, p.getMetadata().getOwnerReferences().get(0).getController());
                 assertEquals(Boolean.TRUE, p.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
             }
-            ControllerRevision revision = client.apps().controllerRevisions().inNamespace(NS).withName(rev1).get();
+            ControllerRevision revision = product.client().apps().controllerRevisions().inNamespace(product.namespace()).withName(rev1).get();
             assertTrue(revision != null && revision.getRevision() == 1L, "ControllerRevision " + rev1);
 
             // Recreate rollout, partition 60% -> 0%, never more than 1 unavailable, never more than 5 pods.
@@ -246,7 +174,7 @@ class CloneSetEndToEndTest {
     @Test
     void podsToDeleteReplacesTheNamedPodWithinMaxUnavailable() {
         String name = "todelete";
-        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name)) {
             resource(name).create(cloneSet(name, 3, "busybox:1"));
             settled(name, 3);
             String victim = livePods(name).get(0).getMetadata().getName();
@@ -278,7 +206,7 @@ class CloneSetEndToEndTest {
         Pod first = livePods(name).get(0);
         String id = first.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
         String claim = "data-" + name + "-" + id;
-        PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(NS).withName(claim).get();
+        PersistentVolumeClaim pvc = product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(claim).get();
         assertTrue(pvc != null, "PVC " + claim);
         assertEquals(id, pvc.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL));
         assertTrue(first.getSpec().getVolumes().stream().anyMatch(v -> v.getPersistentVolumeClaim() != null
@@ -286,12 +214,12 @@ class CloneSetEndToEndTest {
         String oldUid = first.getMetadata().getUid();
 
         // Deleted by someone else: the replacement takes the same instance id and the same claim.
-        client.pods().inNamespace(NS).withName(first.getMetadata().getName()).delete();
+        product.client().pods().inNamespace(product.namespace()).withName(first.getMetadata().getName()).delete();
         Await.waitFor("replacement with the same instance id", WAIT, () -> livePods(name).stream().anyMatch(p ->
                 id.equals(p.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL))
                         && !oldUid.equals(p.getMetadata().getUid())) && livePods(name).size() == 2);
         assertEquals(pvc.getMetadata().getUid(),
-                client.persistentVolumeClaims().inNamespace(NS).withName(claim).get().getMetadata().getUid());
+                product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(claim).get().getMetadata().getUid());
 
         // With disablePVCReuse the next replacement gets a new instance and the old claim goes.
         edit(name, s -> {
@@ -302,16 +230,16 @@ class CloneSetEndToEndTest {
         Pod again = livePods(name).stream()
                 .filter(p -> id.equals(p.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL))).findFirst()
                 .orElseThrow();
-        client.pods().inNamespace(NS).withName(again.getMetadata().getName()).delete();
+        product.client().pods().inNamespace(product.namespace()).withName(again.getMetadata().getName()).delete();
         Await.waitFor("new instance, old claim deleted", WAIT, () -> {
             List<Pod> live = livePods(name);
             Set<String> ids = live.stream().map(p -> p.getMetadata().getLabels().get(WellKnown.CLONESET_INSTANCE_ID_LABEL))
                     .collect(Collectors.toSet());
-            PersistentVolumeClaim old = client.persistentVolumeClaims().inNamespace(NS).withName(claim).get();
+            PersistentVolumeClaim old = product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(claim).get();
             return live.size() == 2 && !ids.contains(id) && (old == null || old.getMetadata().getDeletionTimestamp() != null);
         });
         List<String> claims = new ArrayList<>();
-        client.persistentVolumeClaims().inNamespace(NS).withLabel("app", name).list().getItems().stream()
+        product.client().persistentVolumeClaims().inNamespace(product.namespace()).withLabel("app", name).list().getItems().stream()
                 .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
                 .forEach(c -> claims.add(c.getMetadata().getName()));
         assertEquals(2, claims.size(), claims.toString());
@@ -320,7 +248,7 @@ class CloneSetEndToEndTest {
     @Test
     void inPlaceRolloutInPartitionStepsKeepsPodsAndLimits() {
         String name = "inplace";
-        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name)) {
             CloneSet cs = cloneSet(name, 5, "nginx:1");
             cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
             resource(name).create(cs);
@@ -371,7 +299,7 @@ class CloneSetEndToEndTest {
                         p.getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL))).findFirst().orElse(null),
                 p -> p != null);
         assertEquals(2, livePods(name).size(), "held, not deleted");
-        client.pods().inNamespace(NS).withName(held.getMetadata().getName())
+        product.client().pods().inNamespace(product.namespace()).withName(held.getMetadata().getName())
                 .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata().removeFromLabels("hold")
                         .endMetadata().build());
         Await.waitFor("released pod deleted", WAIT, () -> livePods(name).size() == 1
@@ -379,7 +307,7 @@ class CloneSetEndToEndTest {
     }
 
     static Pod orphan(String name, String app) {
-        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).withNamespace(product.namespace())
                 .addToLabels("app", app).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build();
     }
@@ -392,7 +320,7 @@ class CloneSetEndToEndTest {
     @Test
     void orphansAreAdoptedAtFirstSightAndLaterAndReleasedWhenTheyStopMatching() {
         String name = "adopt";
-        client.pods().inNamespace(NS).resource(orphan("adopt-early", name)).create();
+        product.client().pods().inNamespace(product.namespace()).resource(orphan("adopt-early", name)).create();
         // scaleStrategy.maxUnavailable 0 keeps the CloneSet from creating pods: only adoption can fill it.
         CloneSet cs = cloneSet(name, 2, "nginx:1");
         CloneSetScaleStrategy ss = new CloneSetScaleStrategy();
@@ -401,19 +329,19 @@ class CloneSetEndToEndTest {
         cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(2));
         String uid = resource(name).create(cs).getMetadata().getUid();
         Await.waitFor("the orphan present before the CloneSet adopted", WAIT,
-                () -> client.pods().inNamespace(NS).withName("adopt-early").get(), p -> ownedBy(p, uid));
+                () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-early").get(), p -> ownedBy(p, uid));
 
-        client.pods().inNamespace(NS).resource(orphan("adopt-late", name)).create();
+        product.client().pods().inNamespace(product.namespace()).resource(orphan("adopt-late", name)).create();
         Await.waitFor("an orphan created later adopted", WAIT,
-                () -> client.pods().inNamespace(NS).withName("adopt-late").get(), p -> ownedBy(p, uid));
+                () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-late").get(), p -> ownedBy(p, uid));
         waitStatus(name, "both adopted pods counted", c -> c.getStatus().getReplicas() == 2);
 
-        client.pods().inNamespace(NS).withName("adopt-early").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
+        product.client().pods().inNamespace(product.namespace()).withName("adopt-early").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
                 .editMetadata().addToLabels("app", "elsewhere").endMetadata().build());
         Await.waitFor("the pod that left the selector released", WAIT,
-                () -> client.pods().inNamespace(NS).withName("adopt-early").get(), p -> p != null && !ownedBy(p, uid));
+                () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-early").get(), p -> p != null && !ownedBy(p, uid));
         waitStatus(name, "one pod left", c -> c.getStatus().getReplicas() == 1);
-        client.pods().inNamespace(NS).withName("adopt-early").delete();
+        product.client().pods().inNamespace(product.namespace()).withName("adopt-early").delete();
     }
 
     @Test
@@ -426,7 +354,7 @@ class CloneSetEndToEndTest {
                         .withNewLabelSelector().addToMatchLabels("app", name).endLabelSelector().build()));
         resource(name).create(cs);
         settled(name, 6);
-        Map<String, String> zoneOfNode = client.nodes().list().getItems().stream().collect(Collectors.toMap(
+        Map<String, String> zoneOfNode = product.client().nodes().list().getItems().stream().collect(Collectors.toMap(
                 n -> n.getMetadata().getName(), n -> n.getMetadata().getLabels().get(ZONE_KEY)));
         List<Pod> before = livePods(name);
         Map<String, Long> perZone = before.stream().collect(Collectors.groupingBy(
@@ -444,16 +372,14 @@ class CloneSetEndToEndTest {
     @Test
     void aManagerRestartInTheMiddleOfARolloutFinishesItWithinTheLimits() throws Exception {
         String name = "restart";
-        try (ClusterWatch watch = new ClusterWatch(client, NS, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name)) {
             resource(name).create(cloneSet(name, 6, "nginx:1"));
             settled(name, 6);
             watch.arm(5, 6);
             edit(name, s -> s.getTemplate().getSpec().getContainers().get(0).setImage("nginx:2"));
             waitStatus(name, "rollout under way", c -> c.getStatus().getUpdatedReplicas() >= 2
                     && c.getStatus().getUpdatedReplicas() < 6);
-            app.close().await(60, TimeUnit.SECONDS);
-            app.client().close();
-            app = startManager();
+            product.restartManager();
             CloneSet done = waitStatus(name, "rollout finished after the restart", c -> c.getStatus().getUpdatedReplicas() == 6
                     && c.getStatus().getUpdatedReadyReplicas() == 6 && livePods(name).size() == 6);
             assertEquals(done.getStatus().getUpdateRevision(), done.getStatus().getCurrentRevision());

@@ -1,25 +1,16 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.api.common.InPlaceUpdateState;
 import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.demo.EmbeddedProduct;
-import dev.kruisevertx.kube.KubeClients;
-import dev.kruisevertx.manager.ControllerRegistry;
-import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.podutil.Pods;
-import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -28,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -49,44 +39,16 @@ class CloneSetMinReadySecondsEndToEndTest {
     static final int REPLICAS = 6;
     static final int MIN_READY_SECONDS = 3;
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3));
-        EmbeddedProduct.install(cluster.cluster());
-        // HTTP/1.1 as in CloneSetEndToEndTest: the JDK client's h2c upgrade sometimes stalls a first list.
-        var config = new io.fabric8.kubernetes.client.ConfigBuilder(cluster.cluster().clientConfig())
-                .withHttp2Disable(true).build();
-        client = KubeClients.forTest(config);
-        List<ControllerDefinition> controllers = ControllerRegistry.all();
-        app = ManagerApp.start(CloneSetEndToEndTest.config(controllers), KubeClients.forTest(config), controllers)
-                .await(3 * CloneSetEndToEndTest.WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-            app.client().close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder().build();
 
     @Test
     void inPlaceRolloutWaitsOutMinReadySecondsAndCountsAvailabilityWithoutFurtherEvents() {
-        String ns = namespace("minready-cs-inplace");
+        String ns = product.namespace();
         String name = "web";
         CloneSet cs = cloneSet(ns, name);
         cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
-        try (ClusterWatch watch = new ClusterWatch(client, ns, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), ns, name)) {
             resource(ns, name).create(cs);
             allAvailable(ns, name, "created");
             Map<String, String> uids = livePods(ns, name).stream()
@@ -110,9 +72,9 @@ class CloneSetMinReadySecondsEndToEndTest {
 
     @Test
     void recreateRolloutWaitsOutMinReadySecondsAndCountsAvailabilityWithoutFurtherEvents() {
-        String ns = namespace("minready-cs-recreate");
+        String ns = product.namespace();
         String name = "web";
-        try (ClusterWatch watch = new ClusterWatch(client, ns, name)) {
+        try (ClusterWatch watch = new ClusterWatch(product.client(), ns, name)) {
             resource(ns, name).create(cloneSet(ns, name));
             allAvailable(ns, name, "created");
             List<String> before = livePods(ns, name).stream().map(p -> p.getMetadata().getName()).toList();
@@ -132,11 +94,10 @@ class CloneSetMinReadySecondsEndToEndTest {
 
     @Test
     void anInPlaceUpdateIsAppliedWhenItsGracePeriodRunsOut() {
-        String ns = namespace("grace-cs-inplace");
+        String ns = product.namespace();
         String name = "web";
         int grace = 2;
-        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, 2, "nginx:1");
-        cs.getMetadata().setNamespace(ns);
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(ns, name, 2, "nginx:1");
         cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
         cs.getSpec().getUpdateStrategy().setInPlaceUpdateStrategy(new InPlaceUpdateStrategy(grace));
         resource(ns, name).create(cs);
@@ -179,8 +140,7 @@ class CloneSetMinReadySecondsEndToEndTest {
     }
 
     static CloneSet cloneSet(String ns, String name) {
-        CloneSet cs = CloneSetEndToEndTest.cloneSet(name, REPLICAS, "nginx:1");
-        cs.getMetadata().setNamespace(ns);
+        CloneSet cs = CloneSetEndToEndTest.cloneSet(ns, name, REPLICAS, "nginx:1");
         cs.getSpec().setMinReadySeconds(MIN_READY_SECONDS);
         return cs;
     }
@@ -195,14 +155,8 @@ class CloneSetMinReadySecondsEndToEndTest {
                         && livePods(ns, name).size() == REPLICAS);
     }
 
-    static String namespace(String ns) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-                .create();
-        return ns;
-    }
-
     static Resource<CloneSet> resource(String ns, String name) {
-        return client.resources(CloneSet.class).inNamespace(ns).withName(name);
+        return product.client().resources(CloneSet.class).inNamespace(ns).withName(name);
     }
 
     static void edit(String ns, String name, Consumer<CloneSetSpec> change) {
@@ -237,7 +191,7 @@ class CloneSetMinReadySecondsEndToEndTest {
     }
 
     static List<Pod> livePods(String ns, String app) {
-        return client.pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
+        return product.client().pods().inNamespace(ns).withLabel("app", app).list().getItems().stream()
                 .filter(p -> !Pods.isTerminating(p)).toList();
     }
 }

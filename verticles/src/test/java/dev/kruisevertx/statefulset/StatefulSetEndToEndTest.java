@@ -1,6 +1,7 @@
 package dev.kruisevertx.statefulset;
 
-import dev.kruisevertx.demo.EmbeddedProduct;
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -8,25 +9,16 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentio
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.manager.ManagerApp;
-import dev.kruisevertx.manager.ManagerCommand;
-import dev.kruisevertx.manager.ManagerConfig;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 import java.time.Duration;
 import java.util.List;
@@ -45,52 +37,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The Advanced StatefulSet controller in the manager against the embedded cluster (API server + simulated nodes). */
 class StatefulSetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
-    static final String NS = "default";
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-    static StatefulSetFixtures fixtures;
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(3).setAdmission(false))
+            .controllers(() -> List.of(new StatefulSetController()))
+            .flags(StatefulSetFixtures.FEATURE_GATES).build();
 
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setAdmission(false));
-        // As the chart installs it (CRDs, namespace, webhook configurations): the manager needs its webhook.
-        EmbeddedProduct.install(cluster.cluster());
-        client = cluster.client();
-        fixtures = new StatefulSetFixtures(client, NS, WAIT);
-        List<ControllerDefinition> controllers = List.of(new StatefulSetController());
-        app = ManagerApp.start(config(controllers), cluster.cluster().newClient(), controllers)
-                .await(60, TimeUnit.SECONDS);
-    }
-
-    static ManagerConfig config(List<ControllerDefinition> controllers) {
-        ManagerCommand command = new ManagerCommand();
-        CommandLine cl = new CommandLine(command);
-        cl.setOverwrittenOptionsAllowed(true);
-        ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
-        cl.parseArgs("--metrics-addr=127.0.0.1:0", "--health-probe-addr=127.0.0.1:0", "--debug-addr=127.0.0.1:0", "--enable-leader-election=false",
-                "--feature-gates=StatefulSetStartOrdinal=true,StatefulSetAutoResizePVCGate=true");
-        try {
-            return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(),
-                    java.nio.file.Files.createTempDirectory("asts-webhook-certs")));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+    static StatefulSetFixtures fixtures() {
+        return new StatefulSetFixtures(product.client(), product.namespace(), WAIT);
     }
 
     static StatefulSet statefulSet(String name, int replicas, String image) {
-        return StatefulSetFixtures.statefulSet(NS, name, replicas, image);
+        return StatefulSetFixtures.statefulSet(product.namespace(), name, replicas, image);
     }
 
     static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSetSpec spec) {
@@ -98,15 +57,15 @@ class StatefulSetEndToEndTest {
     }
 
     static Resource<StatefulSet> resource(String name) {
-        return fixtures.resource(name);
+        return fixtures().resource(name);
     }
 
     static void edit(String name, Consumer<StatefulSetSpec> change) {
-        fixtures.edit(name, change);
+        fixtures().edit(name, change);
     }
 
     static List<Pod> livePods(String app) {
-        return fixtures.livePods(app);
+        return fixtures().livePods(app);
     }
 
     static Set<Integer> ordinals(String app) {
@@ -115,7 +74,7 @@ class StatefulSetEndToEndTest {
     }
 
     static StatefulSet waitStatus(String name, String what, Predicate<StatefulSet> done) {
-        return fixtures.waitStatus(name, what, done);
+        return fixtures().waitStatus(name, what, done);
     }
 
     /** Settled: exactly these ordinals run, all ready and at the update revision. */
@@ -158,8 +117,8 @@ class StatefulSetEndToEndTest {
         String name = set.getMetadata().getName();
         // Every pod of this set the API server ever stored.
         java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
-        var podType = cluster.cluster().apiServer().registry().byKey("pods").orElseThrow();
-        Runnable unlisten = cluster.cluster().onApiContext(() -> cluster.cluster().apiServer().store().listen(podType,
+        var podType = product.cluster().apiServer().registry().byKey("pods").orElseThrow();
+        Runnable unlisten = product.cluster().onApiContext(() -> product.cluster().apiServer().store().listen(podType,
                 e -> {
                     if (e.type().equals("ADDED") && name.equals(e.object().path("metadata").path("labels")
                             .path("app").asText())) {
@@ -175,15 +134,15 @@ class StatefulSetEndToEndTest {
             resource(name).delete();
             Await.waitFor("the set gone", WAIT, () -> resource(name).get() == null);
             Await.waitFor("every pod collected", WAIT,
-                    () -> client.pods().inNamespace(NS).withLabel("app", name).list().getItems().isEmpty());
+                    () -> product.client().pods().inNamespace(product.namespace()).withLabel("app", name).list().getItems().isEmpty());
             int total = created.get();
             assertTrue(total - before <= StatefulSetPlanner.MAX_CREATES_PER_PLAN,
                     (total - before) + " pods created after the delete (" + before + " before it)");
             Thread.sleep(2_000);
             assertEquals(total, created.get(), "pods created after the set and its pods were gone");
-            assertTrue(client.pods().inNamespace(NS).withLabel("app", name).list().getItems().isEmpty());
+            assertTrue(product.client().pods().inNamespace(product.namespace()).withLabel("app", name).list().getItems().isEmpty());
         } finally {
-            cluster.cluster().onApiContext(() -> {
+            product.cluster().onApiContext(() -> {
                 unlisten.run();
                 return null;
             }).await(10, TimeUnit.SECONDS);
@@ -193,7 +152,7 @@ class StatefulSetEndToEndTest {
     @Test
     void orderedReadyCreatesOnePodAtATimeWithStableIdentityAndClaims() {
         String name = "ordered";
-        try (PodWatch watch = new PodWatch(client, NS, name)) {
+        try (PodWatch watch = new PodWatch(product.client(), product.namespace(), name)) {
             StatefulSet set = statefulSet(name, 3, "nginx:1");
             set.getSpec().setVolumeClaimTemplates(List.of(claimTemplate("data")));
             resource(name).create(set);
@@ -217,18 +176,18 @@ class StatefulSetEndToEndTest {
                 String claim = "data-" + podName;
                 assertTrue(p.getSpec().getVolumes().stream().anyMatch(v -> v.getPersistentVolumeClaim() != null
                         && claim.equals(v.getPersistentVolumeClaim().getClaimName())), podName + " mounts " + claim);
-                assertTrue(client.persistentVolumeClaims().inNamespace(NS).withName(claim).get() != null, claim);
+                assertTrue(product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(claim).get() != null, claim);
             }
-            Await.waitFor("SuccessfulCreate events for the pods and claims", WAIT, () -> client.v1().events()
-                    .inNamespace(NS).list().getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
+            Await.waitFor("SuccessfulCreate events for the pods and claims", WAIT, () -> product.client().v1().events()
+                    .inNamespace(product.namespace()).list().getItems().stream().filter(e -> name.equals(e.getInvolvedObject().getName())
                             && "SuccessfulCreate".equals(e.getReason())).count() >= 6);
-            assertTrue(client.apps().controllerRevisions().inNamespace(NS)
+            assertTrue(product.client().apps().controllerRevisions().inNamespace(product.namespace())
                     .withName(s.getStatus().getUpdateRevision()).get() != null, "revision stored");
 
             // Scale-down: highest ordinal first, claims retained by default.
             edit(name, sp -> sp.setReplicas(1));
             settled(name, Set.of(0));
-            assertTrue(client.persistentVolumeClaims().inNamespace(NS).withName("data-ordered-2").get() != null);
+            assertTrue(product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName("data-ordered-2").get() != null);
         }
     }
 
@@ -258,7 +217,7 @@ class StatefulSetEndToEndTest {
     @Test
     void parallelScaleUpRespectsScaleStrategyMaxUnavailable() {
         String name = "parallel";
-        try (PodWatch watch = new PodWatch(client, NS, name)) {
+        try (PodWatch watch = new PodWatch(product.client(), product.namespace(), name)) {
             StatefulSet set = statefulSet(name, 6, "nginx:1");
             set.getSpec().setPodManagementPolicy("Parallel");
             StatefulSetScaleStrategy ss = new StatefulSetScaleStrategy();
@@ -274,7 +233,7 @@ class StatefulSetEndToEndTest {
     @Test
     void rollingUpdateWithPartitionAndMaxUnavailable() {
         String name = "rolling";
-        try (PodWatch watch = new PodWatch(client, NS, name)) {
+        try (PodWatch watch = new PodWatch(product.client(), product.namespace(), name)) {
             StatefulSet set = statefulSet(name, 5, "nginx:1");
             set.getSpec().setPodManagementPolicy("Parallel");
             rollingUpdate(set.getSpec()).setMaxUnavailable(new IntOrString(2));
@@ -344,7 +303,7 @@ class StatefulSetEndToEndTest {
     }
 
     static Set<String> claimNames(String app) {
-        return client.persistentVolumeClaims().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+        return product.client().persistentVolumeClaims().inNamespace(product.namespace()).withLabel("app", app).list().getItems().stream()
                 .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
                 .map(c -> c.getMetadata().getName()).collect(Collectors.toCollection(TreeSet::new));
     }
@@ -372,16 +331,16 @@ class StatefulSetEndToEndTest {
 
         edit(name, sp -> sp.setReplicas(1));
         Await.waitFor("hooked-1 held in PreparingDelete", WAIT, () -> {
-            Pod p = client.pods().inNamespace(NS).withName("hooked-1").get();
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName("hooked-1").get();
             return p != null && !Pods.isTerminating(p)
                     && "PreparingDelete".equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL));
         });
         // The controller went on looking; the pod is still there.
         Await.waitFor("status observed the scale-down", WAIT, () -> resource(name).get().getStatus()
                 .getObservedGeneration() == resource(name).get().getMetadata().getGeneration());
-        assertTrue(client.pods().inNamespace(NS).withName("hooked-1").get() != null);
+        assertTrue(product.client().pods().inNamespace(product.namespace()).withName("hooked-1").get() != null);
 
-        client.pods().inNamespace(NS).withName("hooked-1").edit(p -> {
+        product.client().pods().inNamespace(product.namespace()).withName("hooked-1").edit(p -> {
             p.getMetadata().getLabels().remove("example.io/hold");
             return p;
         });
@@ -406,7 +365,7 @@ class StatefulSetEndToEndTest {
         assertEquals(Set.of("data-start-5", "data-start-6"), claimNames(name));
         String uid = resource(name).get().getMetadata().getUid();
         for (String claim : claimNames(name)) {
-            PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(NS).withName(claim).get();
+            PersistentVolumeClaim c = product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(claim).get();
             assertTrue(c.getMetadata().getOwnerReferences().stream().anyMatch(r -> uid.equals(r.getUid())), claim);
         }
         resource(name).delete();
@@ -442,7 +401,7 @@ class StatefulSetEndToEndTest {
         java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
                 .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
         java.net.http.HttpRequest plans = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
-                + app.debugPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
+                + product.app().debugPort() + "/debug/plans?controller=statefulset")).timeout(Duration.ofSeconds(10)).build();
         Await.waitFor("the set reported invalid", WAIT, () -> http.send(plans,
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body()
                 .contains("invalid StatefulSet: ordinals.start + replicas + reserved ordinals pass 2147483647"));
@@ -453,32 +412,32 @@ class StatefulSetEndToEndTest {
     @Test
     void orphansAreAdoptedAndPodsLeavingTheSelectorReleased() {
         String name = "adopt";
-        client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
-                .withName("adopt-1").withNamespace(NS).addToLabels("app", name).endMetadata().withNewSpec()
+        product.client().pods().inNamespace(product.namespace()).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("adopt-1").withNamespace(product.namespace()).addToLabels("app", name).endMetadata().withNewSpec()
                 .addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build()).create();
         StatefulSet set = statefulSet(name, 2, "nginx:1");
         set.getSpec().setPodManagementPolicy("Parallel");
         resource(name).create(set);
         String uid = Await.waitFor("set created", WAIT, () -> resource(name).get(), s -> s != null).getMetadata().getUid();
         Await.waitFor("adopt-1 adopted", WAIT, () -> {
-            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName("adopt-1").get();
             return p != null && Pods.isControlledBy(p, uid);
         });
-        Await.waitFor("adopt-0 created", WAIT, () -> client.pods().inNamespace(NS).withName("adopt-0").get() != null);
+        Await.waitFor("adopt-0 created", WAIT, () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-0").get() != null);
         // The adopted pod gets the identity labels a pod of the set has (upstream UpdateStatefulPod).
         Await.waitFor("adopt-1 labelled with its identity", WAIT, () -> {
-            Pod p = client.pods().inNamespace(NS).withName("adopt-1").get();
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName("adopt-1").get();
             return "adopt-1".equals(Pods.label(p, StatefulSetPods.POD_NAME_LABEL))
                     && "1".equals(Pods.label(p, StatefulSetPods.KRUISE_POD_INDEX_LABEL));
         });
 
         // The controller may be writing the pod (adoption, identity labels) at the same moment: retry a 409.
-        StatefulSetFixtures.retryOnConflict(() -> client.pods().inNamespace(NS).withName("adopt-0").edit(p -> {
+        StatefulSetFixtures.retryOnConflict(() -> product.client().pods().inNamespace(product.namespace()).withName("adopt-0").edit(p -> {
             p.getMetadata().getLabels().put("app", "elsewhere");
             return p;
         }));
         Await.waitFor("adopt-0 released", WAIT, () -> {
-            Pod p = client.pods().inNamespace(NS).withName("adopt-0").get();
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName("adopt-0").get();
             return p != null && Pods.controllerOf(p).isEmpty();
         });
     }
@@ -498,7 +457,7 @@ class StatefulSetEndToEndTest {
                 condition.getMessage());
         assertTrue(condition.getLastTransitionTime() != null);
         assertTrue(livePods(name).isEmpty());
-        Await.waitFor("FailedCreate event", WAIT, () -> client.v1().events().inNamespace(NS).list().getItems()
+        Await.waitFor("FailedCreate event", WAIT, () -> product.client().v1().events().inNamespace(product.namespace()).list().getItems()
                 .stream().anyMatch(e -> name.equals(e.getInvolvedObject().getName())
                         && "FailedCreate".equals(e.getReason())));
 
@@ -517,11 +476,11 @@ class StatefulSetEndToEndTest {
         assertEquals(0, resource(name).get().getStatus().getCollisionCount());
         resource(name).delete();
         Await.waitFor("set and its revision collected", WAIT, () -> resource(name).get() == null
-                && client.apps().controllerRevisions().inNamespace(NS).withName(taken).get() == null);
+                && product.client().apps().controllerRevisions().inNamespace(product.namespace()).withName(taken).get() == null);
         // Someone else's revision under the name the same set will compute again.
-        client.apps().controllerRevisions().inNamespace(NS).resource(
+        product.client().apps().controllerRevisions().inNamespace(product.namespace()).resource(
                 new io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder().withNewMetadata().withName(taken)
-                        .withNamespace(NS).endMetadata().withRevision(1L)
+                        .withNamespace(product.namespace()).endMetadata().withRevision(1L)
                         .withData(Map.of("spec", Map.of("template", Map.of("metadata",
                                 Map.of("labels", Map.of("squatter", "true")))))).build()).create();
 
@@ -531,7 +490,7 @@ class StatefulSetEndToEndTest {
         assertNotEquals(taken, s.getStatus().getUpdateRevision());
         assertEquals(s.getStatus().getUpdateRevision(),
                 Pods.label(livePods(name).get(0), WellKnown.CONTROLLER_REVISION_HASH_LABEL));
-        var squatter = client.apps().controllerRevisions().inNamespace(NS).withName(taken).get();
+        var squatter = product.client().apps().controllerRevisions().inNamespace(product.namespace()).withName(taken).get();
         assertTrue(squatter != null && squatter.getMetadata().getOwnerReferences().isEmpty(), "left alone");
     }
 
@@ -553,7 +512,7 @@ class StatefulSetEndToEndTest {
         assertEquals(uids, livePods(name).stream()
                 .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())));
         Predicate<Boolean> ownedBySet = want -> claimNames(name).stream().allMatch(c -> want
-                == client.persistentVolumeClaims().inNamespace(NS).withName(c).get().getMetadata().getOwnerReferences()
+                == product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(c).get().getMetadata().getOwnerReferences()
                 .stream().anyMatch(r -> setUid.equals(r.getUid())));
         assertTrue(ownedBySet.test(false), "Retain keeps them unowned");
 
@@ -595,7 +554,7 @@ class StatefulSetEndToEndTest {
         Await.waitFor("both claims expanded to 2Gi", WAIT, () -> {
             maxExpanding[0] = Math.max(maxExpanding[0], expandVolumes(name));
             return claimNames(name).stream().allMatch(c -> {
-                PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(NS).withName(c).get();
+                PersistentVolumeClaim pvc = product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(c).get();
                 return new Quantity("2Gi").equals(pvc.getSpec().getResources().getRequests().get("storage"))
                         && name.equals(pvc.getMetadata().getAnnotations().get("apps.kruise.io/owned-by-asts"));
             });
@@ -608,7 +567,7 @@ class StatefulSetEndToEndTest {
         assertEquals(uids, livePods(name).stream()
                 .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())),
                 "pods at the update revision keep running");
-        Await.waitFor("SuccessfulResize events", WAIT, () -> client.v1().events().inNamespace(NS).list().getItems()
+        Await.waitFor("SuccessfulResize events", WAIT, () -> product.client().v1().events().inNamespace(product.namespace()).list().getItems()
                 .stream().filter(e -> name.equals(e.getInvolvedObject().getName())
                         && "SuccessfulResize".equals(e.getReason())).count() >= 2);
     }
@@ -617,7 +576,7 @@ class StatefulSetEndToEndTest {
     static int expandVolumes(String app) {
         int expanding = 0;
         for (String c : claimNames(app)) {
-            PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(NS).withName(c).get();
+            PersistentVolumeClaim pvc = product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(c).get();
             Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
             Quantity capacity = pvc.getStatus() == null || pvc.getStatus().getCapacity() == null ? null
                     : pvc.getStatus().getCapacity().get("storage");
@@ -625,7 +584,7 @@ class StatefulSetEndToEndTest {
                 if (capacity != null) {
                     expanding++;
                 }
-                client.persistentVolumeClaims().inNamespace(NS).withName(c).editStatus(live -> {
+                product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(c).editStatus(live -> {
                     live.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder()
                             .withPhase("Bound").addToCapacity("storage", requested).build());
                     return live;

@@ -21,6 +21,9 @@ import java.util.function.Predicate;
 
 /** Objects and client steps the Advanced StatefulSet end-to-end tests share, bound to one client and namespace. */
 final class StatefulSetFixtures {
+    /** The gates the end-to-end managers run with, so start ordinals and claim resizing are exercised. */
+    static final String FEATURE_GATES = "--feature-gates=StatefulSetStartOrdinal=true,StatefulSetAutoResizePVCGate=true";
+
     private final KubernetesClient client;
     private final String namespace;
     private final Duration wait;

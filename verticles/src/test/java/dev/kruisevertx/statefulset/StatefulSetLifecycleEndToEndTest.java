@@ -1,28 +1,22 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.LifecycleHook;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.demo.EmbeddedProduct;
-import dev.kruisevertx.manager.ControllerRegistry;
-import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -32,7 +26,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -47,35 +40,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StatefulSetLifecycleEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(120);
-    static final String NS = "default";
     static final String HOLD = "example.io/update-hold";
     static final String PROTECT = "example.io/protect";
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-    static StatefulSetFixtures fixtures;
+    /** Two nodes; the pods carry the readiness gate, as admission is on. */
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(2))
+            .flags(StatefulSetFixtures.FEATURE_GATES).build();
 
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2));
-        // As the chart installs it: CRDs, namespace and webhook configurations, so admission runs as on a cluster.
-        EmbeddedProduct.install(cluster.cluster());
-        client = cluster.client();
-        fixtures = new StatefulSetFixtures(client, NS, WAIT);
-        List<ControllerDefinition> controllers = ControllerRegistry.all();
-        app = ManagerApp.start(StatefulSetEndToEndTest.config(controllers), cluster.cluster().newClient(), controllers)
-                .await(60, TimeUnit.SECONDS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+    static StatefulSetFixtures fixtures() {
+        return new StatefulSetFixtures(product.client(), product.namespace(), WAIT);
     }
 
     @Test
@@ -123,7 +98,7 @@ class StatefulSetLifecycleEndToEndTest {
             assertEquals(uids.get("iphook-0"), updated.getMetadata().getUid(), "same pod object");
             StatefulSet mid = resource(name).get();
             assertEquals(mid.getStatus().getUpdateRevision(), Pods.label(updated, WellKnown.CONTROLLER_REVISION_HASH_LABEL));
-            Pod stillHeld = client.pods().inNamespace(NS).withName("iphook-1").get();
+            Pod stillHeld = product.client().pods().inNamespace(product.namespace()).withName("iphook-1").get();
             assertEquals("nginx:1", image(stillHeld), "iphook-1 is still hooked");
             assertEquals(WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE, Pods.label(stillHeld, WellKnown.LIFECYCLE_STATE_LABEL));
 
@@ -133,7 +108,7 @@ class StatefulSetLifecycleEndToEndTest {
                 return p;
             });
             waitPod("iphook-0", "Normal and ready on nginx:2", p -> normalAndReady(p) && "nginx:2".equals(image(p)));
-            assertEquals("nginx:1", image(client.pods().inNamespace(NS).withName("iphook-1").get()));
+            assertEquals("nginx:1", image(product.client().pods().inNamespace(product.namespace()).withName("iphook-1").get()));
 
             editPod("iphook-1", p -> {
                 p.getMetadata().getLabels().remove(HOLD);
@@ -193,15 +168,15 @@ class StatefulSetLifecycleEndToEndTest {
                     WellKnown.LIFECYCLE_STATE_PREPARING_DELETE.equals(Pods.label(p, WellKnown.LIFECYCLE_STATE_LABEL)));
             assertFalse(Pods.isTerminating(held), "not deleted while the finalizer is there");
             waitStatus(name, "the scale-down observed", s -> true);
-            assertFalse(Pods.isTerminating(client.pods().inNamespace(NS).withName("pdfin-1").get()));
+            assertFalse(Pods.isTerminating(product.client().pods().inNamespace(product.namespace()).withName("pdfin-1").get()));
 
             editPod("pdfin-1", p -> {
                 p.getMetadata().getFinalizers().remove(PROTECT);
                 return p;
             });
             waitStatus(name, "scaled down to pdfin-0", s -> s.getStatus().getReplicas() == 1
-                    && client.pods().inNamespace(NS).withName("pdfin-1").get() == null);
-            Pod kept = client.pods().inNamespace(NS).withName("pdfin-0").get();
+                    && product.client().pods().inNamespace(product.namespace()).withName("pdfin-1").get() == null);
+            Pod kept = product.client().pods().inNamespace(product.namespace()).withName("pdfin-0").get();
             assertEquals(WellKnown.LIFECYCLE_STATE_NORMAL, Pods.label(kept, WellKnown.LIFECYCLE_STATE_LABEL));
             assertTrue(watch.violations().isEmpty(), watch.violations().toString());
             assertTrue(inOrder(watch.states("pdfin-1"), List.of("Normal", "PreparingDelete")),
@@ -238,7 +213,7 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static StatefulSet statefulSet(String name, int replicas) {
-        return StatefulSetFixtures.statefulSet(NS, name, replicas, "nginx:1");
+        return StatefulSetFixtures.statefulSet(product.namespace(), name, replicas, "nginx:1");
     }
 
     static RollingUpdateStatefulSetStrategy rollingUpdate(StatefulSetSpec spec) {
@@ -246,20 +221,20 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static Resource<StatefulSet> resource(String name) {
-        return fixtures.resource(name);
+        return fixtures().resource(name);
     }
 
     static List<Pod> pods(String app) {
-        return fixtures.livePods(app);
+        return fixtures().livePods(app);
     }
 
     static void edit(String name, Consumer<StatefulSetSpec> change) {
-        fixtures.edit(name, change);
+        fixtures().edit(name, change);
     }
 
     /** Edits a pod as the user's controller would, retrying when the product wrote it meanwhile. */
     static void editPod(String name, UnaryOperator<Pod> change) {
-        retryOnConflict(() -> client.pods().inNamespace(NS).withName(name).edit(change));
+        retryOnConflict(() -> product.client().pods().inNamespace(product.namespace()).withName(name).edit(change));
     }
 
     static void retryOnConflict(Runnable write) {
@@ -267,12 +242,12 @@ class StatefulSetLifecycleEndToEndTest {
     }
 
     static Pod waitPod(String name, String what, java.util.function.Predicate<Pod> done) {
-        return Await.waitFor(name + " " + what, WAIT, () -> client.pods().inNamespace(NS).withName(name).get(),
+        return Await.waitFor(name + " " + what, WAIT, () -> product.client().pods().inNamespace(product.namespace()).withName(name).get(),
                 p -> p != null && !Pods.isTerminating(p) && done.test(p));
     }
 
     static StatefulSet waitStatus(String name, String what, java.util.function.Predicate<StatefulSet> done) {
-        return fixtures.waitStatus(name, name + ": " + what, done);
+        return fixtures().waitStatus(name, name + ": " + what, done);
     }
 
     /**
@@ -292,7 +267,7 @@ class StatefulSetLifecycleEndToEndTest {
 
         LifecycleWatch(String app, String holdLabel) {
             this.holdLabel = holdLabel;
-            this.watch = client.pods().inNamespace(NS).withLabel("app", app).watch(new Watcher<>() {
+            this.watch = product.client().pods().inNamespace(product.namespace()).withLabel("app", app).watch(new Watcher<>() {
                 @Override
                 public void eventReceived(Action action, Pod pod) {
                     onEvent(action, pod);

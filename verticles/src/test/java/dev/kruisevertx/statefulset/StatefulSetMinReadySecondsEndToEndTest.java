@@ -1,21 +1,15 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.InPlaceUpdateState;
 import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.demo.EmbeddedProduct;
-import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -42,38 +35,20 @@ class StatefulSetMinReadySecondsEndToEndTest {
     static final int REPLICAS = 4;
     static final int MIN_READY_SECONDS = 3;
 
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3).setAdmission(false));
-        EmbeddedProduct.install(cluster.cluster());
-        client = cluster.client();
-        List<ControllerDefinition> controllers = List.of(new StatefulSetController());
-        app = ManagerApp.start(StatefulSetEndToEndTest.config(controllers), cluster.cluster().newClient(), controllers)
-                .await(60, TimeUnit.SECONDS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(3).setAdmission(false))
+            .controllers(() -> List.of(new StatefulSetController()))
+            .flags(StatefulSetFixtures.FEATURE_GATES).build();
 
     @Test
     void orderedReadyRecreateRolloutWaitsOutMinReadySecondsAndCountsAvailability() {
-        String ns = namespace("minready-asts-recreate");
-        StatefulSetFixtures f = new StatefulSetFixtures(client, ns, WAIT);
+        String ns = product.namespace();
+        StatefulSetFixtures f = new StatefulSetFixtures(product.client(), ns, WAIT);
         String name = "db";
         StatefulSet set = StatefulSetFixtures.statefulSet(ns, name, REPLICAS, "nginx:1");
         StatefulSetFixtures.rollingUpdate(set.getSpec()).setMinReadySeconds(MIN_READY_SECONDS);
-        try (PodWatch watch = new PodWatch(client, ns, name)) {
+        try (PodWatch watch = new PodWatch(product.client(), ns, name)) {
             f.resource(name).create(set);
             allAvailable(f, name, "created");
             // OrderedReady: each pod is created once its predecessor is available, not merely ready.
@@ -95,8 +70,8 @@ class StatefulSetMinReadySecondsEndToEndTest {
 
     @Test
     void parallelInPlaceRolloutWaitsOutMinReadySecondsAndCountsAvailability() {
-        String ns = namespace("minready-asts-inplace");
-        StatefulSetFixtures f = new StatefulSetFixtures(client, ns, WAIT);
+        String ns = product.namespace();
+        StatefulSetFixtures f = new StatefulSetFixtures(product.client(), ns, WAIT);
         String name = "db";
         StatefulSet set = StatefulSetFixtures.statefulSet(ns, name, REPLICAS, "nginx:1");
         set.getSpec().setPodManagementPolicy("Parallel");
@@ -104,7 +79,7 @@ class StatefulSetMinReadySecondsEndToEndTest {
         ru.setMinReadySeconds(MIN_READY_SECONDS);
         ru.setPodUpdatePolicy("InPlaceIfPossible");
         ru.setMaxUnavailable(new IntOrString(1));
-        try (PodWatch watch = new PodWatch(client, ns, name)) {
+        try (PodWatch watch = new PodWatch(product.client(), ns, name)) {
             f.resource(name).create(set);
             allAvailable(f, name, "created");
             Map<String, String> uids = f.livePods(name).stream()
@@ -129,8 +104,8 @@ class StatefulSetMinReadySecondsEndToEndTest {
 
     @Test
     void anInPlaceUpdateIsAppliedWhenItsGracePeriodRunsOut() {
-        String ns = namespace("grace-asts-inplace");
-        StatefulSetFixtures f = new StatefulSetFixtures(client, ns, WAIT);
+        String ns = product.namespace();
+        StatefulSetFixtures f = new StatefulSetFixtures(product.client(), ns, WAIT);
         String name = "db";
         int grace = 2;
         StatefulSet set = StatefulSetFixtures.statefulSet(ns, name, 2, "nginx:1");
@@ -192,11 +167,5 @@ class StatefulSetMinReadySecondsEndToEndTest {
     static void armWhenCaughtUp(PodWatch watch) {
         Await.waitFor("the pod watch sees " + REPLICAS + " ready pods", WAIT, () -> watch.ready() == REPLICAS);
         watch.arm(REPLICAS - 1);
-    }
-
-    static String namespace(String ns) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-                .create();
-        return ns;
     }
 }

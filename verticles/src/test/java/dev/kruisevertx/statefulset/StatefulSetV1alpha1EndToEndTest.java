@@ -1,5 +1,7 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.demo.EmbeddedProduct;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,12 +10,10 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetConversion;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.crd.KruiseCrds;
-import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.sim.EmbeddedCluster;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
-import dev.kruisevertx.sim.testing.ClusterFixture;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.certs.CertBundle;
@@ -22,14 +22,12 @@ import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.server.WebhookMetrics;
 import dev.kruisevertx.webhook.server.WebhookServerVerticle;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,63 +50,61 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StatefulSetV1alpha1EndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
-    static final String NS = "default";
     static final String SERVICE = "kruise-system/kruise-webhook-service";
+    static final CertBundle CERTS = new CertIssuer().issueAll("kruise-webhook-service.kruise-system.svc",
+            Duration.ofDays(1), Duration.ofDays(1));
 
+    /** Serves the product's conversions, as the manager's webhook would; the cluster maps the service to it. */
     static Vertx webhookVertx;
-    static ClusterFixture cluster;
-    static KubernetesClient client;
-    static ManagerApp app;
+    static WebhookServerVerticle webhook;
 
-    @BeforeAll
-    static void start() throws Exception {
-        CertBundle certs = new CertIssuer().issueAll("kruise-webhook-service.kruise-system.svc", Duration.ofDays(1),
-                Duration.ofDays(1));
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .before(StatefulSetV1alpha1EndToEndTest::startConversionWebhook)
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(2)
+                    .mapService(SERVICE, "127.0.0.1:" + webhook.actualPort()))
+            .install(StatefulSetV1alpha1EndToEndTest::installWithConversion)
+            .flags(StatefulSetFixtures.FEATURE_GATES)
+            .after(StatefulSetV1alpha1EndToEndTest::stopConversionWebhook).build();
+
+    static void startConversionWebhook() throws Exception {
         webhookVertx = Vertx.vertx();
-        WebhookServerVerticle server = new WebhookServerVerticle("127.0.0.1", 0, 3 << 20, new AdmissionRegistry(),
+        webhook = new WebhookServerVerticle("127.0.0.1", 0, 3 << 20, new AdmissionRegistry(),
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
-                new WebhookMetrics(new SimpleMeterRegistry()), certs);
-        webhookVertx.deployVerticle(server).await(30, TimeUnit.SECONDS);
-
-        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2)
-                .mapService(SERVICE, "127.0.0.1:" + server.actualPort()));
-        ObjectNode crd = ApiJson.serialization().convertValue(KruiseCrds.of(StatefulSet.class), ObjectNode.class);
-        ((ObjectNode) crd.path("spec").path("conversion").path("webhook").path("clientConfig"))
-                .put("caBundle", Base64.getEncoder().encodeToString(certs.caBundle()));
-        cluster.cluster().installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
-        // The chart's namespace and webhook configurations: the manager starts once its webhook synced them.
-        EmbeddedProduct.installChartObjects(cluster.cluster());
-        client = cluster.client();
-        KruiseCrds.registerKinds(client.getKubernetesSerialization());
-        // The whole manager, as deployed: pods of kruise workloads get the KruisePodReady gate, podreadiness clears it.
-        List<ControllerDefinition> controllers = dev.kruisevertx.manager.ControllerRegistry.all();
-        app = ManagerApp.start(StatefulSetEndToEndTest.config(controllers), cluster.cluster().newClient(), controllers)
-                .await(60, TimeUnit.SECONDS);
+                new WebhookMetrics(new SimpleMeterRegistry()), CERTS);
+        webhookVertx.deployVerticle(webhook).await(30, TimeUnit.SECONDS);
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (app != null) {
-            app.close().await(60, TimeUnit.SECONDS);
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void stopConversionWebhook() throws Exception {
         if (webhookVertx != null) {
             webhookVertx.close().await(30, TimeUnit.SECONDS);
         }
     }
 
+    /** The StatefulSet CRD converting through the webhook above, then the chart's namespace and webhook configurations. */
+    static void installWithConversion(EmbeddedCluster cluster) throws Exception {
+        ObjectNode crd = ApiJson.serialization().convertValue(KruiseCrds.of(StatefulSet.class), ObjectNode.class);
+        ((ObjectNode) crd.path("spec").path("conversion").path("webhook").path("clientConfig"))
+                .put("caBundle", Base64.getEncoder().encodeToString(CERTS.caBundle()));
+        cluster.installCrdDocuments(List.of(crd)).await(30, TimeUnit.SECONDS);
+        EmbeddedProduct.installChartObjects(cluster);
+    }
+
+    @BeforeAll
+    static void registerKinds() {
+        KruiseCrds.registerKinds(product.client().getKubernetesSerialization());
+    }
+
     static dev.kruisevertx.api.apps.v1alpha1.StatefulSet alphaGet(String name) {
-        return client.resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(NS).withName(name).get();
+        return product.client().resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(product.namespace()).withName(name).get();
     }
 
     static StatefulSet betaGet(String name) {
-        return client.resources(StatefulSet.class).inNamespace(NS).withName(name).get();
+        return product.client().resources(StatefulSet.class).inNamespace(product.namespace()).withName(name).get();
     }
 
     static Set<Integer> ordinals(String app) {
-        return client.pods().inNamespace(NS).withLabel("app", app).list().getItems().stream()
+        return product.client().pods().inNamespace(product.namespace()).withLabel("app", app).list().getItems().stream()
                 .filter(p -> !Pods.isTerminating(p) && Pods.isReady(p))
                 .map(p -> PodOrdinals.ordinalOf(app, p.getMetadata().getName()))
                 .collect(Collectors.toCollection(TreeSet::new));
@@ -118,7 +114,7 @@ class StatefulSetV1alpha1EndToEndTest {
     void aV1alpha1ClientCreatesReadsUpdatesAndWatchesTheSameObject() {
         String name = "alpha";
         List<String> alphaEvents = new CopyOnWriteArrayList<>();
-        try (Watch watch = client.resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(NS)
+        try (Watch watch = product.client().resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(product.namespace())
                 .withName(name).watch(new Watcher<>() {
                     @Override
                     public void eventReceived(Action action, dev.kruisevertx.api.apps.v1alpha1.StatefulSet s) {
@@ -130,10 +126,10 @@ class StatefulSetV1alpha1EndToEndTest {
                         alphaEvents.add("closed " + cause);
                     }
                 })) {
-            StatefulSet template = StatefulSetEndToEndTest.statefulSet(name, 2, "nginx:1");
+            StatefulSet template = StatefulSetFixtures.statefulSet(product.namespace(), name, 2, "nginx:1");
             template.getSpec().setPodManagementPolicy("Parallel");
             dev.kruisevertx.api.apps.v1alpha1.StatefulSet alpha = StatefulSetConversion.toV1alpha1(template);
-            client.resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(NS).resource(alpha).create();
+            product.client().resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(product.namespace()).resource(alpha).create();
 
             // Stored as v1beta1, read back in both versions; the controller (a v1beta1 client) runs the pods.
             Await.waitFor("pods 0,1 ready", WAIT, () -> ordinals(name).equals(Set.of(0, 1)));
@@ -168,14 +164,14 @@ class StatefulSetV1alpha1EndToEndTest {
     }
 
     static void editBeta(String name, java.util.function.Consumer<StatefulSet> change) {
-        retryConflicts(() -> client.resources(StatefulSet.class).inNamespace(NS).withName(name).edit(s -> {
+        retryConflicts(() -> product.client().resources(StatefulSet.class).inNamespace(product.namespace()).withName(name).edit(s -> {
             change.accept(s);
             return s;
         }));
     }
 
     static void editAlpha(String name, java.util.function.Consumer<dev.kruisevertx.api.apps.v1alpha1.StatefulSet> change) {
-        retryConflicts(() -> client.resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(NS)
+        retryConflicts(() -> product.client().resources(dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class).inNamespace(product.namespace())
                 .withName(name).edit(s -> {
                     change.accept(s);
                     return s;

@@ -1,12 +1,12 @@
 package dev.kruisevertx.webhook;
 
+import dev.kruisevertx.cache.InformerHandlers;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.certs.CertWriter;
 import dev.kruisevertx.webhook.configuration.CrdConversionPatcher;
 import dev.kruisevertx.webhook.configuration.WebhookConfigurationPatcher;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -161,54 +161,21 @@ public final class CertSyncController {
      * triggers a sync. Blocking (informers list first): call from a worker thread.
      */
     public void watch(KubernetesClient client) {
-        ResourceEventHandler<Object> any = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Object obj) {
-                trigger();
-            }
-
-            @Override
-            public void onUpdate(Object oldObj, Object newObj) {
-                trigger();
-            }
-
-            @Override
-            public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
-                trigger();
-            }
-        };
         informers.add(client.secrets().inNamespace(config.namespace()).withName(config.secretName())
-                .inform(cast(any), 0));
+                .inform(InformerHandlers.anyEvent(o -> trigger()), 0));
         informers.add(client.admissionRegistration().v1().mutatingWebhookConfigurations()
-                .withName(WebhookConfigurationPatcher.MUTATING_NAME).inform(cast(any), 0));
+                .withName(WebhookConfigurationPatcher.MUTATING_NAME).inform(InformerHandlers.anyEvent(o -> trigger()), 0));
         informers.add(client.admissionRegistration().v1().validatingWebhookConfigurations()
-                .withName(WebhookConfigurationPatcher.VALIDATING_NAME).inform(cast(any), 0));
+                .withName(WebhookConfigurationPatcher.VALIDATING_NAME).inform(InformerHandlers.anyEvent(o -> trigger()), 0));
         Predicate<CustomResourceDefinition> kruise = CrdConversionPatcher::isKruise;
+        // A deleted CRD needs no sync: there is nothing left to patch.
         informers.add(client.apiextensions().v1().customResourceDefinitions().inform(
-                new ResourceEventHandler<CustomResourceDefinition>() {
-                    @Override
-                    public void onAdd(CustomResourceDefinition crd) {
-                        if (kruise.test(crd)) {
-                            trigger();
-                        }
+                InformerHandlers.changesAndDeletes(crd -> {
+                    if (kruise.test(crd)) {
+                        trigger();
                     }
-
-                    @Override
-                    public void onUpdate(CustomResourceDefinition o, CustomResourceDefinition crd) {
-                        if (kruise.test(crd)) {
-                            trigger();
-                        }
-                    }
-
-                    @Override
-                    public void onDelete(CustomResourceDefinition crd, boolean unknown) {
-                    }
-                }, 0));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> ResourceEventHandler<T> cast(ResourceEventHandler<Object> h) {
-        return (ResourceEventHandler<T>) (ResourceEventHandler<?>) h;
+                }, crd -> {
+                }), 0));
     }
 
     /** Stops the loop and the watches. */

@@ -35,11 +35,10 @@ public final class CloneSetStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int clonesets = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        int podsEach = args.length > 1 ? Integer.parseInt(args[1]) : 50;
-        if (clonesets < 1 || podsEach < 1) {
-            throw new IllegalArgumentException("usage: CloneSetStartupBenchmark <clonesets >= 1> <pods per CloneSet >= 1>");
-        }
+        StartupHarness.Sizes sizes = StartupHarness.Sizes.parse(args,
+                "CloneSetStartupBenchmark <clonesets >= 1> <pods per CloneSet >= 1>");
+        int clonesets = sizes.objects();
+        int podsEach = sizes.podsEach();
         try (StartupHarness harness = StartupHarness.start()) {
             ResourceType csType = harness.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
             harness.run("CloneSets", "app", clonesets, podsEach, (h, name, pods) -> load(h, csType, name, pods),

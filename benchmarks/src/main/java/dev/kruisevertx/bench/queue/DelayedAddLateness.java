@@ -3,10 +3,7 @@ package dev.kruisevertx.bench.queue;
 import dev.kruisevertx.queue.WorkQueue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Delayed adds: one thread adds {@code n} distinct keys with delays spread uniformly over [0, 1 s) as fast as
@@ -29,26 +26,9 @@ public final class DelayedAddLateness {
         }
     }
 
-    static void run(int n, int workers, String label) throws InterruptedException {
+    static void run(int n, int workerCount, String label) throws InterruptedException {
         WorkQueue<Due> queue = MeteredQueues.create("delayed");
-        long[] lateness = new long[n];
-        AtomicInteger received = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int w = 0; w < workers; w++) {
-            Thread t = new Thread(() -> {
-                try {
-                    Due k;
-                    while ((k = queue.take()) != null) {
-                        lateness[received.getAndIncrement()] = System.nanoTime() - k.dueAt();
-                        queue.done(k);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "worker-" + w);
-            t.start();
-            threads.add(t);
-        }
+        ReceivingWorkers<Due> workers = ReceivingWorkers.start(queue, workerCount, n, Due::dueAt);
         SplittableRandom random = new SplittableRandom(42);
         long cpu0 = processCpuNanos();
         long start = System.nanoTime();
@@ -58,16 +38,11 @@ public final class DelayedAddLateness {
             queue.addAfter(new Due(i, System.nanoTime() + delay), Duration.ofNanos(delay));
         }
         long addNanos = System.nanoTime() - start;
-        while (received.get() < n) {
-            Thread.sleep(1);
-        }
+        workers.awaitAll();
         long cpu = processCpuNanos() - cpu0;
-        queue.shutDown();
-        for (Thread t : threads) {
-            t.join();
-        }
+        workers.stop();
         System.out.printf("%s: %.0f adds/s (%d adds in %.3f s); lateness %s; process CPU %.2f us per key%n", label,
-                n / (addNanos / 1e9), n, addNanos / 1e9, new Percentiles(lateness, n).summaryMillis(), cpu / 1e3 / n);
+                n / (addNanos / 1e9), n, addNanos / 1e9, new Percentiles(workers.delays(), n).summaryMillis(), cpu / 1e3 / n);
     }
 
     /** CPU time of the whole JVM (all threads: adder, delay thread, workers, GC, JIT). */

@@ -2,10 +2,6 @@ package dev.kruisevertx.bench.queue;
 
 import dev.kruisevertx.queue.WorkQueue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
  * Hand-off latency: a producer paced at a fixed rate adds distinct keys; workers blocked in {@code take()}
  * receive them. Latency = time from the start of {@code add} to the return of {@code take} in the worker.
@@ -33,25 +29,7 @@ public final class HandOffLatency {
     static Percentiles run(int rate, int seconds, int workers, boolean keep) throws InterruptedException {
         WorkQueue<Stamped> queue = MeteredQueues.create("handoff");
         int total = rate * seconds;
-        long[] latencies = new long[total];
-        AtomicInteger received = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int w = 0; w < workers; w++) {
-            Thread t = new Thread(() -> {
-                try {
-                    Stamped k;
-                    while ((k = queue.take()) != null) {
-                        long latency = System.nanoTime() - k.sentAt();
-                        latencies[received.getAndIncrement()] = latency;
-                        queue.done(k);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "worker-" + w);
-            t.start();
-            threads.add(t);
-        }
+        ReceivingWorkers<Stamped> receivers = ReceivingWorkers.start(queue, workers, total, Stamped::sentAt);
         long interval = 1_000_000_000L / rate;
         long next = System.nanoTime();
         for (int i = 0; i < total; i++) {
@@ -62,14 +40,9 @@ public final class HandOffLatency {
             queue.add(new Stamped(i, System.nanoTime()));
             next += interval;
         }
-        while (received.get() < total) {
-            Thread.sleep(1);
-        }
-        queue.shutDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        return keep ? new Percentiles(latencies, total) : null;
+        receivers.awaitAll();
+        receivers.stop();
+        return keep ? new Percentiles(receivers.delays(), total) : null;
     }
 
     private HandOffLatency() {

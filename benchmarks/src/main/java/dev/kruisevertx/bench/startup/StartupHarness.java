@@ -46,6 +46,19 @@ public final class StartupHarness implements AutoCloseable {
     }
 
     /** The prefix of the run directories under java.io.tmpdir (the name earlier versions used for the bare cert dir). */
+    /** What every start-up benchmark is told on its command line: how many objects, how many pods each. */
+    public record Sizes(int objects, int podsEach) {
+        /** {@code [objects=200] [podsEach=50]}, both at least 1; else an error showing {@code usage}. */
+        public static Sizes parse(String[] args, String usage) {
+            int objects = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+            int podsEach = args.length > 1 ? Integer.parseInt(args[1]) : 50;
+            if (objects < 1 || podsEach < 1) {
+                throw new IllegalArgumentException("usage: " + usage);
+            }
+            return new Sizes(objects, podsEach);
+        }
+    }
+
     public static final String RUN_DIRECTORY_PREFIX = "bench-webhook-certs";
 
     private final Vertx vertx;

@@ -2,6 +2,7 @@ package dev.kruisevertx.agent.crr;
 
 import dev.kruisevertx.agent.cri.CriClient;
 import dev.kruisevertx.agent.cri.CriException;
+import dev.kruisevertx.cache.InformerHandlers;
 import dev.kruisevertx.cri.v1.ContainerState;
 import dev.kruisevertx.cri.v1.ContainerStatus;
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
@@ -16,7 +17,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -81,22 +81,7 @@ public final class CrrAgent {
                     .withLabel(WellKnown.CRR_NODE_NAME_LABEL, nodeName)
                     .withLabel(WellKnown.CRR_ACTIVE_LABEL, "true")
                     .runnableInformer(0);
-            informer.addEventHandler(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(ContainerRecreateRequest crr) {
-                    enqueueFromWatch(crr);
-                }
-
-                @Override
-                public void onUpdate(ContainerRecreateRequest old, ContainerRecreateRequest crr) {
-                    enqueueFromWatch(crr);
-                }
-
-                @Override
-                public void onDelete(ContainerRecreateRequest crr, boolean unknownFinalState) {
-                    enqueueFromWatch(crr);
-                }
-            });
+            informer.addEventHandler(InformerHandlers.anyEvent(this::enqueueFromWatch));
             try {
                 informer.run();
             } catch (RuntimeException e) {

@@ -214,7 +214,7 @@ public final class ApiHttpServer {
             return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), json(body))));
         }
         if (sub.equals("eviction") && method == HttpMethod.POST && type.kind().equals("Pod")) {
-            return api.delete(type, t.version(), t.namespace(), t.name(), ApiServer.DeleteOptions.from(json(body).path("deleteOptions"), Map.of()))
+            return api.delete(type, t.version(), t.namespace(), t.name(), DeleteOptions.from(json(body).path("deleteOptions"), Map.of()))
                     .map(r -> new Reply(201, success()));
         }
         if (!sub.isEmpty() && !sub.equals("status")) {
@@ -238,7 +238,7 @@ public final class ApiHttpServer {
                 if (!sub.isEmpty()) {
                     throw new ApiException(405, "MethodNotAllowed", "DELETE is not supported on " + sub);
                 }
-                ApiServer.DeleteOptions options = ApiServer.DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
                 return api.delete(type, t.version(), t.namespace(), t.name(), options)
                         .map(r -> new Reply(r.removed() ? 200 : 202, r.object()));
             default:
@@ -269,7 +269,7 @@ public final class ApiHttpServer {
             case "POST":
                 return api.create(type, t.version(), t.namespace(), json(body), q.contains("dryRun")).map(o -> new Reply(201, o));
             case "DELETE": {
-                ApiServer.DeleteOptions options = ApiServer.DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
                 return api.deleteCollection(type, t.version(), t.namespace(), new ApiServer.ListOptions(
                         LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), 0, null), options)
                         .map(Reply::ok);

@@ -8,16 +8,13 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.UUID;
 
 /**
  * The semantics of kube-apiserver's resource endpoints over an {@link ObjectStore}: create, read, list, update,
@@ -27,7 +24,6 @@ import java.util.UUID;
  */
 public final class ApiServer {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final String NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
     private static final int DEFAULT_GRACE_SECONDS = 30;
     static final String FOREGROUND_FINALIZER = "foregroundDeletion";
     static final String ORPHAN_FINALIZER = "orphan";
@@ -37,7 +33,8 @@ public final class ApiServer {
     private final ObjectStore store;
     private final ResourceRegistry registry;
     private final GarbageCollector gc;
-    private final SecureRandom random = new SecureRandom();
+    private final ObjectPreparer preparer;
+    private final PodBinder binder;
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
@@ -48,11 +45,13 @@ public final class ApiServer {
         this.store = new ObjectStore(eventLogSize);
         this.registry = new ResourceRegistry();
         this.gc = new GarbageCollector(this, store, registry);
+        this.preparer = new ObjectPreparer(store, registry);
+        this.binder = new PodBinder(this);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             ObjectNode namespace = JSON.objectNode();
             namespace.put("apiVersion", "v1").put("kind", "Namespace");
             namespace.putObject("metadata").put("name", ns);
-            commitCreate(namespaces(), prepareCreate(namespaces(), "v1", null, namespace));
+            commitCreate(namespaces(), preparer.forCreate(namespaces(), "v1", null, namespace));
         }
     }
 
@@ -81,7 +80,7 @@ public final class ApiServer {
         this.converter = converter;
     }
 
-    private ResourceType namespaces() {
+    ResourceType namespaces() {
         return registry.byKey("namespaces").orElseThrow();
     }
 
@@ -197,7 +196,7 @@ public final class ApiServer {
     public Future<ObjectNode> create(ResourceType type, String version, String namespace, JsonNode body, boolean dryRun) {
         ObjectNode prepared;
         try {
-            prepared = prepareCreate(type, version, namespace, body);
+            prepared = preparer.forCreate(type, version, namespace, body);
         } catch (ApiException e) {
             return Future.failedFuture(e);
         }
@@ -205,7 +204,7 @@ public final class ApiServer {
         String name = JsonPaths.meta(prepared).name();
         AdmissionAttributes attrs = new AdmissionAttributes(type, version, "CREATE", "", ns, name, prepared.deepCopy(), null, dryRun);
         return admit(attrs).compose(admitted -> toStorage(type, admitted)).compose(stored -> {
-            resetServerFields(type, stored, prepared);
+            ObjectPreparer.resetServerFields(type, stored, prepared);
             if (dryRun) {
                 if (store.get(type, ns, name) != null) {
                     return Future.failedFuture(ApiException.alreadyExists(type, name));
@@ -223,159 +222,6 @@ public final class ApiServer {
 
     private Future<ObjectNode> toStorage(ResourceType type, ObjectNode object) {
         return view(type, object, type.storageVersion());
-    }
-
-    /** Fields only the server sets survive admission unchanged (a webhook cannot forge a uid). */
-    private static void resetServerFields(ResourceType type, ObjectNode stored, ObjectNode prepared) {
-        ObjectNode meta = JsonPaths.metadata(stored);
-        ObjectNode pm = JsonPaths.metadata(prepared);
-        for (String f : List.of("uid", "creationTimestamp", "generation", "name", "namespace")) {
-            if (pm.has(f)) {
-                meta.set(f, pm.get(f));
-            } else {
-                meta.remove(f);
-            }
-        }
-        stored.put("apiVersion", type.apiVersion(type.storageVersion()));
-        stored.put("kind", type.kind());
-    }
-
-    ObjectNode prepareCreate(ResourceType type, String version, String pathNamespace, JsonNode body) {
-        if (body == null || !body.isObject()) {
-            throw ApiException.badRequest("the request body must be a JSON object");
-        }
-        ObjectNode o = ((ObjectNode) body).deepCopy();
-        checkKind(type, version, o);
-        ObjectNode meta = JsonPaths.metadata(o);
-        if (type.namespaced()) {
-            String bodyNs = meta.path("namespace").asText("");
-            if (!bodyNs.isEmpty() && pathNamespace != null && !bodyNs.equals(pathNamespace)) {
-                throw ApiException.badRequest("the namespace of the provided object does not match the namespace sent on the request");
-            }
-            String ns = pathNamespace != null ? pathNamespace : bodyNs;
-            if (ns.isEmpty()) {
-                throw ApiException.badRequest("a namespace is required to create a " + type.kind());
-            }
-            meta.put("namespace", ns);
-            ObjectNode namespace = store.get(namespaces(), null, ns);
-            if (namespace == null) {
-                throw new ApiException(404, "NotFound", "namespaces \"" + ns + "\" not found", "", "namespaces", ns);
-            }
-            if (namespace.path("metadata").has("deletionTimestamp")) {
-                throw new ApiException(403, "Forbidden", type.plural() + " \"" + meta.path("name").asText(meta.path("generateName").asText())
-                        + "\" is forbidden: unable to create new content in namespace " + ns + " because it is being terminated");
-            }
-        } else {
-            meta.remove("namespace");
-        }
-        String name = meta.path("name").asText("");
-        if (name.isEmpty()) {
-            String prefix = meta.path("generateName").asText("");
-            if (prefix.isEmpty()) {
-                throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
-            }
-            name = prefix + randomSuffix();
-            meta.put("name", name);
-        }
-        validateName(type, name);
-        meta.put("uid", UUID.randomUUID().toString());
-        meta.put("creationTimestamp", now());
-        meta.put("generation", 1);
-        meta.remove("resourceVersion");
-        meta.remove("deletionTimestamp");
-        meta.remove("deletionGracePeriodSeconds");
-        meta.remove("selfLink");
-        defaultsOnCreate(type, o);
-        BuiltInRules.normalize(type, o);
-        BuiltInRules.allocateOnCreate(type, o, random);
-        return o;
-    }
-
-    private void checkKind(ResourceType type, String version, ObjectNode o) {
-        String kind = o.path("kind").asText("");
-        if (!kind.isEmpty() && !kind.equals(type.kind())) {
-            throw ApiException.badRequest("the kind \"" + kind + "\" of the body does not match the resource "
-                    + type.plural() + " (kind " + type.kind() + ")");
-        }
-        String av = o.path("apiVersion").asText("");
-        if (!av.isEmpty() && !av.equals(type.apiVersion(version))) {
-            throw ApiException.badRequest("the API version in the data (" + av + ") does not match the expected API version ("
-                    + type.apiVersion(version) + ")");
-        }
-        o.put("apiVersion", type.apiVersion(version));
-        o.put("kind", type.kind());
-    }
-
-    private static void validateName(ResourceType type, String name) {
-        if (name.length() > 253 || !name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
-            if (!(type.kind().equals("Node") || type.custom()) || name.isEmpty()) {
-                throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name
-                        + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'");
-            }
-        }
-    }
-
-    private void defaultsOnCreate(ResourceType type, ObjectNode o) {
-        boolean builtInCore = !type.custom() && type.group().isEmpty();
-        switch (type.kind()) {
-            case "Pod" -> {
-                if (builtInCore) {
-                    ObjectNode status = o.putObject("status");
-                    status.put("phase", "Pending");
-                    status.put("qosClass", "BestEffort");
-                    return;
-                }
-            }
-            case "Namespace" -> {
-                if (builtInCore) {
-                    o.putObject("status").put("phase", "Active");
-                    return;
-                }
-            }
-            case "Node" -> {
-                // A kubelet registers its node with status; keep it.
-                if (builtInCore) {
-                    return;
-                }
-            }
-            case "CustomResourceDefinition" -> {
-                if (type.group().equals("apiextensions.k8s.io")) {
-                    ResourceType crType;
-                    try {
-                        crType = ResourceRegistry.fromCrd(o);
-                    } catch (IllegalArgumentException e) {
-                        throw ApiException.invalid(type, JsonPaths.meta(o).name(), e.getMessage());
-                    }
-                    o.set("status", crdStatus(o, crType));
-                    return;
-                }
-            }
-            default -> {
-            }
-        }
-        if (type.statusSubresource()) {
-            o.remove("status");
-        }
-    }
-
-    private ObjectNode crdStatus(ObjectNode crd, ResourceType crType) {
-        ObjectNode status = JSON.objectNode();
-        ObjectNode accepted = crd.path("spec").path("names").deepCopy();
-        if (!accepted.has("singular")) {
-            accepted.put("singular", crType.singular());
-        }
-        if (!accepted.has("listKind")) {
-            accepted.put("listKind", crType.listKind());
-        }
-        status.set("acceptedNames", accepted);
-        ArrayNode conditions = status.putArray("conditions");
-        for (String t : List.of("NamesAccepted", "Established")) {
-            conditions.addObject().put("type", t).put("status", "True").put("lastTransitionTime", now())
-                    .put("reason", t.equals("Established") ? "InitialNamesAccepted" : "NoConflicts")
-                    .put("message", t.equals("Established") ? "the initial names have been accepted" : "no conflicts found");
-        }
-        status.putArray("storedVersions").add(crType.storageVersion());
-        return status;
     }
 
     ObjectNode commitCreate(ResourceType type, ObjectNode stored) {
@@ -396,7 +242,7 @@ public final class ApiServer {
         return object;
     }
 
-    private static boolean isCrd(ResourceType type) {
+    static boolean isCrd(ResourceType type) {
         return !type.custom() && type.kind().equals("CustomResourceDefinition");
     }
 
@@ -410,7 +256,7 @@ public final class ApiServer {
         }
         ObjectNode requested = ((ObjectNode) body).deepCopy();
         try {
-            checkKind(type, version, requested);
+            ObjectPreparer.checkKind(type, version, requested);
         } catch (ApiException e) {
             return Future.failedFuture(e);
         }
@@ -452,7 +298,7 @@ public final class ApiServer {
             ObjectNode next;
             try {
                 ObjectNode proposed = change.apply(oldView.deepCopy());
-                next = prepareUpdate(type, oldView, proposed, subresource, name);
+                next = preparer.forUpdate(type, oldView, proposed, subresource, name);
             } catch (ApiException e) {
                 return Future.failedFuture(e);
             }
@@ -472,77 +318,13 @@ public final class ApiServer {
                 }
                 return write(type, version, namespace, name, subresource, change, dryRun, attempts - 1);
             }
-            keepServerFields(stored, existing);
+            ObjectPreparer.keepServerFields(stored, existing);
             stored.put("apiVersion", type.apiVersion(type.storageVersion()));
             if (dryRun) {
                 return view(type, stored, version);
             }
             return view(type, commitUpdate(type, existing, stored), version);
         });
-    }
-
-    private ObjectNode prepareUpdate(ResourceType type, ObjectNode oldView, ObjectNode proposed, String subresource, String name) {
-        ObjectNode meta = JsonPaths.metadata(proposed);
-        String bodyName = meta.path("name").asText("");
-        if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-            throw ApiException.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
-        }
-        String rv = meta.path("resourceVersion").asText("");
-        String currentRv = oldView.path("metadata").path("resourceVersion").asText();
-        if (!rv.isEmpty() && !rv.equals(currentRv)) {
-            throw ApiException.conflict(type, name, "the object has been modified; please apply your changes to the latest version and try again");
-        }
-        ObjectNode next;
-        if (subresource.equals("status")) {
-            next = oldView.deepCopy();
-            JsonNode status = proposed.get("status");
-            if (status == null) {
-                next.remove("status");
-            } else {
-                next.set("status", status);
-            }
-        } else {
-            next = proposed;
-            if (type.statusSubresource()) {
-                JsonNode oldStatus = oldView.get("status");
-                if (oldStatus == null) {
-                    next.remove("status");
-                } else {
-                    next.set("status", oldStatus.deepCopy());
-                }
-            }
-            if (isCrd(type)) {
-                ResourceType crType;
-                try {
-                    crType = ResourceRegistry.fromCrd(next);
-                } catch (IllegalArgumentException e) {
-                    throw ApiException.invalid(type, name, e.getMessage());
-                }
-                next.set("status", crdStatus(next, crType));
-            }
-        }
-        if (subresource.isEmpty()) {
-            BuiltInRules.normalize(type, next);
-            BuiltInRules.validateUpdate(type, oldView, next, name);
-        }
-        ObjectNode nm = JsonPaths.metadata(next);
-        nm.put("name", name);
-        keepServerFields(next, oldView);
-        nm.put("resourceVersion", currentRv);
-        return next;
-    }
-
-    /** Metadata a client may not change: identity, creation, deletion state; generation is the server's. */
-    private static void keepServerFields(ObjectNode next, ObjectNode old) {
-        ObjectNode nm = JsonPaths.metadata(next);
-        JsonNode om = old.path("metadata");
-        for (String f : List.of("uid", "creationTimestamp", "namespace", "deletionTimestamp", "deletionGracePeriodSeconds", "generation")) {
-            if (om.has(f)) {
-                nm.set(f, om.get(f));
-            } else {
-                nm.remove(f);
-            }
-        }
     }
 
     ObjectNode commitUpdate(ResourceType type, ObjectNode existing, ObjectNode stored) {
@@ -585,67 +367,12 @@ public final class ApiServer {
     // ---------------------------------------------------------------- scale and binding
 
     public ObjectNode getScale(ResourceType type, String namespace, String name) {
-        ResourceType.ScaleSubresource scale = scaleOf(type);
+        ResourceType.ScaleSubresource scale = ScaleViews.scaleOf(type);
         ObjectNode o = store.get(type, scoped(type, namespace), name);
         if (o == null) {
             throw ApiException.notFound(type, name);
         }
-        return scaleView(type, scale, o);
-    }
-
-    private ResourceType.ScaleSubresource scaleOf(ResourceType type) {
-        if (type.scale() == null) {
-            throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/scale)");
-        }
-        return type.scale();
-    }
-
-    private ObjectNode scaleView(ResourceType type, ResourceType.ScaleSubresource scale, ObjectNode o) {
-        ObjectNode s = JSON.objectNode();
-        s.put("kind", "Scale").put("apiVersion", "autoscaling/v1");
-        ObjectNode meta = s.putObject("metadata");
-        JsonNode om = o.path("metadata");
-        for (String f : List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
-            if (om.has(f)) {
-                meta.set(f, om.get(f));
-            }
-        }
-        s.putObject("spec").put("replicas", JsonPaths.at(o, scale.specReplicasPath()).asInt(0));
-        ObjectNode status = s.putObject("status");
-        status.put("replicas", JsonPaths.at(o, scale.statusReplicasPath()).asInt(0));
-        if (!scale.labelSelectorPath().isEmpty()) {
-            JsonNode sel = JsonPaths.at(o, scale.labelSelectorPath());
-            if (sel.isTextual()) {
-                status.put("selector", sel.asText());
-            } else if (sel.isObject()) {
-                status.put("selector", selectorString(sel));
-            }
-        }
-        return s;
-    }
-
-    /** A metav1.LabelSelector in its query-string form, as the Scale subresource reports it. */
-    static String selectorString(JsonNode selector) {
-        List<String> parts = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> labels = selector.path("matchLabels").fields();
-        while (labels.hasNext()) {
-            Map.Entry<String, JsonNode> e = labels.next();
-            parts.add(e.getKey() + "=" + e.getValue().asText());
-        }
-        for (JsonNode r : selector.path("matchExpressions")) {
-            String key = r.path("key").asText();
-            List<String> values = new ArrayList<>();
-            r.path("values").forEach(v -> values.add(v.asText()));
-            switch (r.path("operator").asText()) {
-                case "In" -> parts.add(key + " in (" + String.join(",", values) + ")");
-                case "NotIn" -> parts.add(key + " notin (" + String.join(",", values) + ")");
-                case "Exists" -> parts.add(key);
-                case "DoesNotExist" -> parts.add("!" + key);
-                default -> {
-                }
-            }
-        }
-        return String.join(",", parts);
+        return ScaleViews.view(scale, o);
     }
 
     /** PUT or PATCH of {@code /scale}: the change is made to a Scale view, then written to the replicas path. */
@@ -653,12 +380,12 @@ public final class ApiServer {
                                          java.util.function.UnaryOperator<ObjectNode> change, boolean dryRun) {
         ResourceType.ScaleSubresource scale;
         try {
-            scale = scaleOf(type);
+            scale = ScaleViews.scaleOf(type);
         } catch (ApiException e) {
             return Future.failedFuture(e);
         }
         return write(type, version, namespace, name, "", existing -> {
-            ObjectNode wanted = change.apply(scaleView(type, scale, existing));
+            ObjectNode wanted = change.apply(ScaleViews.view(scale, existing));
             String rv = wanted.path("metadata").path("resourceVersion").asText("");
             if (!rv.isEmpty() && !rv.equals(existing.path("metadata").path("resourceVersion").asText())) {
                 throw ApiException.conflict(type, name, "the object has been modified; please apply your changes to the latest version and try again");
@@ -670,105 +397,16 @@ public final class ApiServer {
             ObjectNode next = existing.deepCopy();
             JsonPaths.set(next, scale.specReplicasPath(), replicas);
             return next;
-        }, dryRun).map(updated -> scaleView(type, scale, store.get(type, scoped(type, namespace), name) != null
+        }, dryRun).map(updated -> ScaleViews.view(scale, store.get(type, scoped(type, namespace), name) != null
                 ? store.get(type, scoped(type, namespace), name) : updated));
     }
 
     /** {@code POST pods/<name>/binding} or {@code POST bindings}: assigns a node, as the scheduler does. */
     public ObjectNode bind(String namespace, String podName, JsonNode binding) {
-        ResourceType pods = registry.byKey("pods").orElseThrow();
-        String target = binding.path("target").path("name").asText("");
-        String name = podName != null ? podName : binding.path("metadata").path("name").asText("");
-        if (target.isEmpty() || name.isEmpty()) {
-            throw ApiException.badRequest("a Binding needs metadata.name and target.name");
-        }
-        ObjectNode pod = store.get(pods, namespace, name);
-        if (pod == null) {
-            throw ApiException.notFound(pods, name);
-        }
-        if (!pod.path("spec").path("nodeName").asText("").isEmpty()) {
-            throw ApiException.conflict(pods, name, "pod " + name + " is already assigned to node \""
-                    + pod.path("spec").path("nodeName").asText() + "\"");
-        }
-        if (pod.path("metadata").has("deletionTimestamp")) {
-            throw ApiException.conflict(pods, name, "pod " + name + " is being deleted, cannot be assigned to a host");
-        }
-        ObjectNode next = pod.deepCopy();
-        ((ObjectNode) next.get("spec")).put("nodeName", target);
-        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-        setCondition(status, "PodScheduled", "True", null, null);
-        commitUpdate(pods, pod, next);
-        ObjectNode ok = JSON.objectNode();
-        ok.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
-        ok.put("status", "Success").put("code", 201);
-        return ok;
-    }
-
-    static void setCondition(ObjectNode status, String type, String value, String reason, String message) {
-        ArrayNode conditions = status.get("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
-        ObjectNode cond = null;
-        for (JsonNode c : conditions) {
-            if (type.equals(c.path("type").asText())) {
-                cond = (ObjectNode) c;
-            }
-        }
-        if (cond == null) {
-            cond = conditions.addObject().put("type", type);
-        }
-        if (!value.equals(cond.path("status").asText())) {
-            cond.put("lastTransitionTime", now());
-        }
-        cond.put("status", value);
-        if (reason != null) {
-            cond.put("reason", reason);
-        } else {
-            cond.remove("reason");
-        }
-        if (message != null) {
-            cond.put("message", message);
-        } else {
-            cond.remove("message");
-        }
-        cond.putNull("lastProbeTime");
+        return binder.bind(namespace, podName, binding);
     }
 
     // ---------------------------------------------------------------- delete
-
-    public record DeleteOptions(String propagationPolicy, Long gracePeriodSeconds, String preconditionUid,
-                                String preconditionResourceVersion, boolean dryRun) {
-        public static DeleteOptions from(JsonNode body, Map<String, String> query) {
-            JsonNode b = body == null ? JSON.objectNode() : body;
-            String policy = query.getOrDefault("propagationPolicy", b.path("propagationPolicy").asText(null));
-            if (policy == null && b.has("orphanDependents")) {
-                policy = b.path("orphanDependents").asBoolean() ? "Orphan" : "Background";
-            }
-            if (policy == null && "true".equals(query.get("orphanDependents"))) {
-                policy = "Orphan";
-            }
-            Long grace = null;
-            if (query.containsKey("gracePeriodSeconds")) {
-                try {
-                    grace = Long.parseLong(query.get("gracePeriodSeconds"));
-                } catch (NumberFormatException e) {
-                    throw ApiException.badRequest("gracePeriodSeconds must be an integer");
-                }
-            } else if (b.has("gracePeriodSeconds") && !b.get("gracePeriodSeconds").isNull()) {
-                grace = b.get("gracePeriodSeconds").asLong();
-            }
-            if (policy != null && !List.of("Orphan", "Background", "Foreground").contains(policy)) {
-                throw ApiException.badRequest("propagationPolicy: Unsupported value: \"" + policy
-                        + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
-            }
-            JsonNode pre = b.path("preconditions");
-            boolean dry = b.path("dryRun").size() > 0 || query.containsKey("dryRun");
-            return new DeleteOptions(policy, grace, pre.path("uid").asText(null),
-                    pre.path("resourceVersion").asText(null), dry);
-        }
-
-        public static DeleteOptions background() {
-            return new DeleteOptions("Background", null, null, null, false);
-        }
-    }
 
     public record DeleteResult(ObjectNode object, boolean removed) {
     }
@@ -937,11 +575,5 @@ public final class ApiServer {
         return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
-    private String randomSuffix() {
-        StringBuilder sb = new StringBuilder(5);
-        for (int i = 0; i < 5; i++) {
-            sb.append(NAME_SUFFIX_ALPHABET.charAt(random.nextInt(NAME_SUFFIX_ALPHABET.length())));
-        }
-        return sb.toString();
-    }
+
 }

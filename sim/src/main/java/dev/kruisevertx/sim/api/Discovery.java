@@ -103,12 +103,8 @@ final class Discovery {
         list.put("kind", "APIResourceList").put("apiVersion", "v1");
         list.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
         ArrayNode resources = list.putArray("resources");
-        boolean any = false;
-        for (ResourceType t : registry.all()) {
-            if (!t.group().equals(group) || !t.serves(version)) {
-                continue;
-            }
-            any = true;
+        List<ResourceType> served = registry.servedAt(group, version);
+        for (ResourceType t : served) {
             ObjectNode r = resources.addObject();
             r.put("name", t.plural()).put("singularName", t.singular()).put("namespaced", t.namespaced()).put("kind", t.kind());
             ArrayNode verbs = r.putArray("verbs");
@@ -135,7 +131,7 @@ final class Discovery {
             b.put("name", "bindings").put("singularName", "binding").put("namespaced", true).put("kind", "Binding");
             b.putArray("verbs").add("create");
         }
-        if (!any) {
+        if (served.isEmpty()) {
             throw new ApiException(404, "NotFound", "the server could not find the requested resource");
         }
         return list;

@@ -187,8 +187,8 @@ final class GarbageCollector {
         } else if (!unresolvable && !dependent.path("metadata").has("deletionTimestamp")) {
             String uid = dependent.path("metadata").path("uid").asText();
             api.deleteNow(type, dependent, hasDependents(uid)
-                    ? new ApiServer.DeleteOptions("Foreground", null, null, null, false)
-                    : ApiServer.DeleteOptions.background());
+                    ? new DeleteOptions("Foreground", null, null, null, false)
+                    : DeleteOptions.background());
         }
     }
 
@@ -271,7 +271,7 @@ final class GarbageCollector {
             }
             for (ObjectNode o : new ArrayList<>(store.list(t, namespace).values())) {
                 if (!o.path("metadata").has("deletionTimestamp") || t.kind().equals("Pod")) {
-                    api.deleteNow(t, o, ApiServer.DeleteOptions.background());
+                    api.deleteNow(t, o, DeleteOptions.background());
                 }
             }
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -42,12 +43,8 @@ final class OpenApi {
         doc.put("openapi", "3.0.0");
         doc.putObject("info").put("title", "Kubernetes").put("version", "v1.32.0");
         ObjectNode paths = doc.putObject("paths");
-        boolean any = false;
-        for (ResourceType t : registry.all()) {
-            if (!t.group().equals(group) || !t.serves(version)) {
-                continue;
-            }
-            any = true;
+        List<ResourceType> served = registry.servedAt(group, version);
+        for (ResourceType t : served) {
             String prefix = (group.isEmpty() ? "/api/" : "/apis/" + group + "/") + version
                     + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural();
             ObjectNode collection = paths.putObject(prefix);
@@ -58,7 +55,7 @@ final class OpenApi {
                 operation(item, op, t, version);
             }
         }
-        if (!any) {
+        if (served.isEmpty()) {
             return null;
         }
         doc.putObject("components").putObject("schemas");

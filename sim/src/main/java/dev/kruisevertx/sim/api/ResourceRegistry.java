@@ -85,6 +85,11 @@ public final class ResourceRegistry {
         return byKey.values();
     }
 
+    /** The types served at {@code group}/{@code version} (the core group is ""), as discovery and OpenAPI list them. */
+    public List<ResourceType> servedAt(String group, String version) {
+        return byKey.values().stream().filter(t -> t.group().equals(group) && t.serves(version)).toList();
+    }
+
     /**
      * Serves the resource a CRD declares. Returns the previous type when the CRD replaced one, so the caller
      * can tell a new resource from an update.

@@ -1,37 +1,25 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.cache.InformerHandlers;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
-import io.fabric8.kubernetes.api.model.NodeStatus;
-import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,22 +43,17 @@ public final class SimNodes implements AutoCloseable {
     public static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
     /** Label on every simulated node, so tools can tell them from real ones. */
     public static final String SIMULATED_LABEL = "kruise-vertx.dev/simulated-node";
-    private static final int LEASE_DURATION_SECONDS = 40;
     /** Pod status writes that meet a conflict are re-read and written again this many times before waiting for the informer. */
     private static final int POD_STATUS_CONFLICT_RETRIES = 3;
-    private static final DateTimeFormatter MICRO_TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     private final KubernetesClient client;
     private final SimNodesOptions options;
     private final List<ImageRule> rules;
     private final ScheduledExecutorService worker;
     private final Kubelet kubelet;
-    /** For patches, which carry no resourceVersion: conflicts are retried too. */
-    private final ApiRetry retry = new ApiRetry(5, java.time.Duration.ofMillis(100), true);
+    private final NodeRegistration registration;
     /** For creates and writes over a version read earlier, where a conflict is an answer, not a hiccup. */
     private final ApiRetry transientRetry = new ApiRetry(5, java.time.Duration.ofMillis(100), false);
-    private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     private final Map<String, String> assumed = new ConcurrentHashMap<>();
     private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> podIpCounter = new HashMap<>();
@@ -89,9 +72,8 @@ public final class SimNodes implements AutoCloseable {
             return t;
         });
         this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay());
-        for (int i = 0; i < this.options.nodes(); i++) {
-            nodeIndex.put(this.options.namePrefix() + i, i);
-        }
+        this.registration = new NodeRegistration(client, this.options, transientRetry,
+                name -> nodes == null ? null : nodes.getStore().getByKey(name), () -> closed);
     }
 
     /**
@@ -101,20 +83,20 @@ public final class SimNodes implements AutoCloseable {
     public static SimNodes start(KubernetesClient client, SimNodesOptions options) {
         SimNodes sim = new SimNodes(client, options);
         try {
-            sim.registerNodes();
+            sim.registration.registerAll();
             sim.startInformers();
         } catch (RuntimeException e) {
             sim.close();
             throw e;
         }
         long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
-        sim.worker.scheduleWithFixedDelay(sim.guard(sim::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
+        sim.worker.scheduleWithFixedDelay(sim.guard(sim.registration::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);
         return sim;
     }
 
     public List<String> nodeNames() {
-        return List.copyOf(nodeIndex.keySet());
+        return List.copyOf(registration.nodeIndex().keySet());
     }
 
     public SimNodesOptions options() {
@@ -213,177 +195,7 @@ public final class SimNodes implements AutoCloseable {
         };
     }
 
-    // ------------------------------------------------------------------ nodes
-
-    private void registerNodes() {
-        for (Map.Entry<String, Integer> e : nodeIndex.entrySet()) {
-            String name = e.getKey();
-            int i = e.getValue();
-            Map<String, String> labels = new TreeMap<>(options.extraNodeLabels());
-            labels.put("kubernetes.io/hostname", name);
-            labels.put("kubernetes.io/os", "linux");
-            labels.put("kubernetes.io/arch", "amd64");
-            labels.put("topology.kubernetes.io/zone", options.zones().get(i % options.zones().size()));
-            labels.put("topology.kubernetes.io/region", "sim-region");
-            labels.put("node.kubernetes.io/instance-type", "sim");
-            labels.put(SIMULATED_LABEL, "true");
-            NodeStatus status = nodeStatus(name, i, null);
-            Node node = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
-                    .addToAnnotations("node.alpha.kubernetes.io/ttl", "0").endMetadata()
-                    .withNewSpec().withPodCIDR("10.244." + i + ".0/24").withPodCIDRs("10.244." + i + ".0/24")
-                    .withProviderID("kruise-sim://" + name).endSpec()
-                    .withStatus(status).build();
-            try {
-                transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
-            } catch (KubernetesClientException ex) {
-                if (ex.getCode() != 409) {
-                    throw ex;
-                }
-                // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
-                // transition times of conditions whose status stays.
-                status = nodeStatus(name, i, client.nodes().withName(name).get());
-            }
-            // A patch, not read-modify-write: kube-controller-manager writes new nodes right away (taints, podCIDR,
-            // annotations), and a PUT over the version just read would conflict with it.
-            patchNodeStatus(name, status);
-            renewLease(name);
-        }
-    }
-
-    private void patchNodeStatus(String name, NodeStatus status) {
-        String body = Serialization.asJson(Map.of("status", status));
-        retry.call("status of node " + name, () -> client.nodes().withName(name).subresource("status")
-                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
-    }
-
-    /**
-     * The node's status as its kubelet reports it; {@code current} (may be null) is the node as last seen, whose
-     * conditions keep their transition times while their status stays.
-     */
-    private NodeStatus nodeStatus(String name, int i, Node current) {
-        Map<String, Quantity> capacity = new TreeMap<>();
-        capacity.put("cpu", new Quantity(options.cpu()));
-        capacity.put("memory", new Quantity(options.memory()));
-        capacity.put("pods", new Quantity(Integer.toString(options.maxPods())));
-        capacity.put("ephemeral-storage", new Quantity("100Gi"));
-        return new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
-                .withConditions(kubeletConditions(current, Kubelet.ts(Instant.now())))
-                .addNewAddress().withType("InternalIP").withAddress(hostIp(i)).endAddress()
-                .addNewAddress().withType("Hostname").withAddress(name).endAddress()
-                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(10250).endKubeletEndpoint().endDaemonEndpoints()
-                .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux").withOsImage("kruise-vertx simulated node")
-                .withKernelVersion("6.1.0-sim").withKubeletVersion("v1.32.0-sim").withKubeProxyVersion("v1.32.0-sim")
-                .withContainerRuntimeVersion("containerd://1.7.0-sim").withMachineID(name).withSystemUUID(name).withBootID(name)
-                .endNodeInfo().build();
-    }
-
-    /**
-     * The conditions a kubelet owns, as a healthy kubelet reports them on every status update: no pressure, Ready.
-     * Written by type (strategic merge), so conditions other components own (NetworkUnavailable, ...) stay, and a
-     * Ready=Unknown set by the node lifecycle controller is replaced, as a real kubelet's next update does.
-     */
-    private static List<NodeCondition> kubeletConditions(Node current, String now) {
-        List<NodeCondition> out = new ArrayList<>();
-        out.add(kubeletCondition(current, "MemoryPressure", "False", "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available", now));
-        out.add(kubeletCondition(current, "DiskPressure", "False", "KubeletHasNoDiskPressure",
-                "kubelet has no disk pressure", now));
-        out.add(kubeletCondition(current, "PIDPressure", "False", "KubeletHasSufficientPID",
-                "kubelet has sufficient PID available", now));
-        out.add(kubeletCondition(current, "Ready", "True", "KubeletReady", "kubelet is posting ready status", now));
-        return out;
-    }
-
-    private static NodeCondition kubeletCondition(Node current, String type, String status, String reason,
-                                                  String message, String now) {
-        NodeCondition old = current == null || current.getStatus() == null || current.getStatus().getConditions() == null
-                ? null : current.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
-        String transition = old != null && status.equals(old.getStatus()) && old.getLastTransitionTime() != null
-                ? old.getLastTransitionTime() : now;
-        return new NodeConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-                .withLastHeartbeatTime(now).withLastTransitionTime(transition).build();
-    }
-
-    private static String hostIp(int i) {
-        return "10.0." + (i / 250) + "." + (i % 250 + 10);
-    }
-
-    /**
-     * Renews the node's Lease with a merge patch (no resourceVersion, so another writer of the Lease cannot make it
-     * conflict), creating the Lease when it is missing.
-     */
-    private void renewLease(String node) {
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("holderIdentity", node);
-        spec.put("leaseDurationSeconds", LEASE_DURATION_SECONDS);
-        spec.put("renewTime", MICRO_TIME.format(Instant.now()));
-        String patch = Serialization.asJson(Map.of("spec", spec));
-        for (int attempt = 0; ; attempt++) {
-            try {
-                retry.call("renewing the lease of " + node, () -> client.leases().inNamespace(NODE_LEASE_NAMESPACE)
-                        .withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
-                return;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 404 || attempt > 0) {
-                    throw e;
-                }
-            }
-            if (createLease(node)) {
-                return;
-            }
-            // Created by someone else in between: renew that one.
-        }
-    }
-
-    /** Creates the node's Lease; false when one exists already. */
-    private boolean createLease(String node) {
-        Node n = client.nodes().withName(node).get();
-        LeaseBuilder b = new LeaseBuilder().withNewMetadata().withName(node).withNamespace(NODE_LEASE_NAMESPACE).endMetadata()
-                .withNewSpec().withHolderIdentity(node).withLeaseDurationSeconds(LEASE_DURATION_SECONDS)
-                .withRenewTime(java.time.ZonedDateTime.now(ZoneOffset.UTC)).endSpec();
-        if (n != null) {
-            b.editMetadata().addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(node)
-                    .withUid(n.getMetadata().getUid()).endOwnerReference().endMetadata();
-        }
-        try {
-            transientRetry.call("creating the lease of " + node, () -> client.leases().inNamespace(NODE_LEASE_NAMESPACE)
-                    .resource(b.build()).create());
-            return true;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-            return false;
-        }
-    }
-
-    private void heartbeat() {
-        String now = Kubelet.ts(Instant.now());
-        for (String name : nodeIndex.keySet()) {
-            if (closed) {
-                return;
-            }
-            try {
-                renewLease(name);
-                Node current = nodes == null ? null : nodes.getStore().getByKey(name);
-                String body = Serialization.asJson(Map.of("status", Map.of("conditions", kubeletConditions(current, now))));
-                retry.call("heartbeat of node " + name, () -> client.nodes().withName(name).subresource("status")
-                        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
-            } catch (KubernetesClientException e) {
-                if (closed) {
-                    return;
-                }
-                if (e.getCode() == 404) {
-                    // Deleted by someone: as a real kubelet, it is not registered again until a restart.
-                    LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
-                } else {
-                    LOG.warn("sim-nodes: heartbeat of node {} failed ({}): {}", name, e.getCode(), reason(e));
-                }
-            }
-        }
-    }
-
-    private static String reason(KubernetesClientException e) {
+    static String reason(KubernetesClientException e) {
         return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
     }
 
@@ -404,28 +216,15 @@ public final class SimNodes implements AutoCloseable {
             public void onDelete(Node obj, boolean deletedFinalStateUnknown) {
             }
         }, 0);
-        pods = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod obj) {
-                enqueue(obj);
-            }
-
-            @Override
-            public void onUpdate(Pod oldObj, Pod newObj) {
-                enqueue(newObj);
-            }
-
-            @Override
-            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
-                String uid = obj.getMetadata().getUid();
-                worker.execute(() -> {
-                    kubelet.forget(uid);
-                    assumed.remove(uid);
-                    podIps.remove(uid);
-                    sweep();
-                });
-            }
-        }, 0);
+        pods = client.pods().inAnyNamespace().inform(InformerHandlers.changesAndDeletes(this::enqueue, obj -> {
+            String uid = obj.getMetadata().getUid();
+            worker.execute(() -> {
+                kubelet.forget(uid);
+                assumed.remove(uid);
+                podIps.remove(uid);
+                sweep();
+            });
+        }), 0);
     }
 
     private void enqueue(Pod pod) {
@@ -452,14 +251,15 @@ public final class SimNodes implements AutoCloseable {
             }
             return;
         }
-        if (!nodeIndex.containsKey(nodeName)) {
+        Integer nodeIdx = registration.nodeIndex().get(nodeName);
+        if (nodeIdx == null) {
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
             finishDeletion(pod);
             return;
         }
-        runPod(pod, nodeIndex.get(nodeName), conflicts);
+        runPod(pod, nodeIdx, conflicts);
     }
 
     private static boolean isDefaultScheduler(Pod pod) {
@@ -569,7 +369,7 @@ public final class SimNodes implements AutoCloseable {
             int n = podIpCounter.merge(pod.getSpec().getNodeName(), 1, Integer::sum);
             return "10.244." + nodeIdx + "." + (n % 250 + 2);
         });
-        Kubelet.Sync sync = kubelet.sync(pod, hostIp(nodeIdx), ip, Instant.now());
+        Kubelet.Sync sync = kubelet.sync(pod, NodeRegistration.hostIp(nodeIdx), ip, Instant.now());
         sync.recheckIn().ifPresent(d -> {
             String key = Cache.metaNamespaceKeyFunc(pod);
             worker.schedule(guard(() -> syncPod(key)), Math.max(10, d.toMillis()), TimeUnit.MILLISECONDS);

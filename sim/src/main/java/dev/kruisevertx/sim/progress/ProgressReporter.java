@@ -1,9 +1,9 @@
 package dev.kruisevertx.sim.progress;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.cache.InformerHandlers;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
@@ -42,25 +42,12 @@ public final class ProgressReporter implements AutoCloseable {
         for (Watched w : kinds) {
             var resources = client.genericKubernetesResources(w.apiVersion(), w.kind());
             var scoped = namespace == null ? resources.inAnyNamespace() : resources.inNamespace(namespace);
-            informers.add(scoped.inform(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(GenericKubernetesResource obj) {
-                    report(w, obj);
-                }
-
-                @Override
-                public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-                    report(w, newObj);
-                }
-
-                @Override
-                public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-                    String key = key(w, obj);
-                    lastLine.remove(key);
-                    current.remove(key);
-                    out.accept(w.kind() + " " + name(obj) + " deleted");
-                }
-            }, 0));
+            informers.add(scoped.inform(InformerHandlers.changesAndDeletes(obj -> report(w, obj), obj -> {
+                String key = key(w, obj);
+                lastLine.remove(key);
+                current.remove(key);
+                out.accept(w.kind() + " " + name(obj) + " deleted");
+            }), 0));
         }
         return this;
     }

@@ -12,20 +12,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A running embedded cluster with its own Vert.x, for tests that manage lifecycles themselves
  * ({@code try (ClusterFixture c = ClusterFixture.start()) {...}}). {@link EmbeddedClusterExtension} wraps it for JUnit.
+ *
+ * @param client a client owned by the fixture (closed with it)
  */
-public final class ClusterFixture implements AutoCloseable {
+public record ClusterFixture(Vertx vertx, EmbeddedCluster cluster, KubernetesClient client) implements AutoCloseable {
     /** System property naming a CRD directory to install; else the nearest {@code crds/} up from the working directory. */
     public static final String CRD_DIRECTORY_PROPERTY = "kruise.sim.crds";
-
-    private final Vertx vertx;
-    private final EmbeddedCluster cluster;
-    private final KubernetesClient client;
-
-    private ClusterFixture(Vertx vertx, EmbeddedCluster cluster) {
-        this.vertx = vertx;
-        this.cluster = cluster;
-        this.client = cluster.newClient();
-    }
 
     /** 3 nodes, admission on, the project's CRDs when found. */
     public static ClusterFixture start() {
@@ -37,7 +29,7 @@ public final class ClusterFixture implements AutoCloseable {
         Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
         try {
             EmbeddedCluster cluster = EmbeddedCluster.start(vertx, options).await(60, TimeUnit.SECONDS);
-            return new ClusterFixture(vertx, cluster);
+            return new ClusterFixture(vertx, cluster, cluster.newClient());
         } catch (Exception e) {
             vertx.close();
             throw new IllegalStateException("the embedded cluster did not start: " + e.getMessage(), e);
@@ -59,19 +51,6 @@ public final class ClusterFixture implements AutoCloseable {
             dir = dir.getParent();
         }
         return null;
-    }
-
-    public Vertx vertx() {
-        return vertx;
-    }
-
-    public EmbeddedCluster cluster() {
-        return cluster;
-    }
-
-    /** A client owned by the fixture (closed with it). */
-    public KubernetesClient client() {
-        return client;
     }
 
     @Override

@@ -12,13 +12,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Set;
 
 /** Reads AdmissionReview requests and writes responses in the same apiVersion (v1 or v1beta1). */
 public final class AdmissionReviews {
     public static final String V1 = "admission.k8s.io/v1";
     public static final String V1BETA1 = "admission.k8s.io/v1beta1";
-    private static final Set<String> VERSIONS = Set.of(V1, V1BETA1);
 
     private AdmissionReviews() {
     }
@@ -37,23 +35,8 @@ public final class AdmissionReviews {
         if (root == null || !root.isObject()) {
             throw new BadAdmissionReview("request body must be a JSON object (an AdmissionReview)");
         }
-        String kind = root.path("kind").asText("");
-        String apiVersion = root.path("apiVersion").asText("");
-        if (!"AdmissionReview".equals(kind)) {
-            throw new BadAdmissionReview("expected kind AdmissionReview, got " + (kind.isEmpty() ? "no kind" : "'" + kind + "'"));
-        }
-        if (!VERSIONS.contains(apiVersion)) {
-            throw new BadAdmissionReview("unsupported AdmissionReview apiVersion '" + apiVersion + "': expected "
-                    + V1 + " or " + V1BETA1);
-        }
-        JsonNode req = root.get("request");
-        if (req == null || !req.isObject()) {
-            throw new BadAdmissionReview("AdmissionReview has no request");
-        }
-        String uid = req.path("uid").asText("");
-        if (uid.isEmpty()) {
-            throw new BadAdmissionReview("AdmissionReview request.uid is missing");
-        }
+        ReviewEnvelope envelope = ReviewEnvelope.read(root, "AdmissionReview", V1, V1BETA1, BadAdmissionReview::new);
+        JsonNode req = envelope.request();
         String operation = req.path("operation").asText("");
         if (operation.isEmpty()) {
             throw new BadAdmissionReview("AdmissionReview request.operation is missing");
@@ -68,7 +51,7 @@ public final class AdmissionReviews {
         }
         JsonNode gvk = req.path("kind");
         JsonNode gvr = req.path("resource");
-        return new AdmissionRequest(apiVersion, uid,
+        return new AdmissionRequest(envelope.apiVersion(), envelope.uid(),
                 gvk.path("group").asText(""), gvk.path("version").asText(""), gvk.path("kind").asText(""),
                 gvr.path("resource").asText(""), req.path("subResource").asText(""),
                 req.path("name").asText(""), req.path("namespace").asText(""), operation,

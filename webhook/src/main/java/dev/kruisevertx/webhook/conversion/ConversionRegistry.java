@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.admission.ReviewEnvelope;
 
 import java.util.Map;
 import java.util.Set;
@@ -47,24 +48,10 @@ public final class ConversionRegistry {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("request body must be a JSON object (a ConversionReview)");
         }
-        String kind = root.path("kind").asText("");
-        String apiVersion = root.path("apiVersion").asText("");
-        if (!"ConversionReview".equals(kind)) {
-            throw new IllegalArgumentException("expected kind ConversionReview, got "
-                    + (kind.isEmpty() ? "no kind" : "'" + kind + "'"));
-        }
-        if (!V1.equals(apiVersion) && !V1BETA1.equals(apiVersion)) {
-            throw new IllegalArgumentException("unsupported ConversionReview apiVersion '" + apiVersion + "': expected "
-                    + V1 + " or " + V1BETA1);
-        }
-        JsonNode request = root.get("request");
-        if (request == null || !request.isObject()) {
-            throw new IllegalArgumentException("ConversionReview has no request");
-        }
-        String uid = request.path("uid").asText("");
-        if (uid.isEmpty()) {
-            throw new IllegalArgumentException("ConversionReview request.uid is missing");
-        }
+        ReviewEnvelope envelope = ReviewEnvelope.read(root, "ConversionReview", V1, V1BETA1, IllegalArgumentException::new);
+        JsonNode request = envelope.request();
+        String apiVersion = envelope.apiVersion();
+        String uid = envelope.uid();
         String desired = request.path("desiredAPIVersion").asText("");
         if (desired.isEmpty() || !desired.contains("/")) {
             throw new IllegalArgumentException("ConversionReview request.desiredAPIVersion must be group/version, got '"

@@ -161,13 +161,11 @@ final class StatefulSetReconciler implements Reconciler {
     private Outcome outcome(StatefulSetPlanner.Input input, StatefulSetRevisions.Resolution revs,
                             StatefulSetConditions.Failures failures) {
         StatefulSet set = input.set();
-        StatefulSetOrdinalPlanner.State state = input.state();
-        Instant now = state.now();
-        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, input.snapshot().owned(),
-                state.revisionOf(), state.currentRevision(), state.updateRevision(), state.desired().size(),
-                state.minReadySeconds(), now, revs.collisionCount(), StatefulSetConditions.of(set.getStatus() == null
-                        ? null : set.getStatus().getConditions(), failures.messages(), now),
-                StatefulSetClaims.status(set, state.desired(), claims::get,
+        Instant now = input.now();
+        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(input, revs.collisionCount(),
+                StatefulSetConditions.of(set.getStatus() == null ? null : set.getStatus().getConditions(),
+                        failures.messages(), now),
+                StatefulSetClaims.status(set, input.state().desired(), claims::get,
                         () -> claims.list(set.getMetadata().getNamespace())));
         Set<String> live = new HashSet<>();
         live.add(status.getUpdateRevision());

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +31,20 @@ record StatefulSetSnapshot(StatefulSet set, DesiredOrdinals desired, Map<Integer
         adopt = List.copyOf(adopt);
         history = List.copyOf(history);
         claims = Collections.unmodifiableMap(claims);
+    }
+
+    /**
+     * The snapshot of {@code set} whose pods are {@code owned}: each controlled by it, selected and named
+     * {@code <set>-<ordinal>}.
+     */
+    static StatefulSetSnapshot of(StatefulSet set, DesiredOrdinals desired, List<Pod> owned, List<Pod> release,
+                                  List<Pod> adopt, List<ControllerRevision> history,
+                                  Map<String, PersistentVolumeClaim> claims) {
+        Map<Integer, Pod> byOrdinal = new HashMap<>();
+        for (Pod p : owned) {
+            byOrdinal.put(PodOrdinals.ordinalOf(set.getMetadata().getName(), p.getMetadata().getName()), p);
+        }
+        return new StatefulSetSnapshot(set, desired, byOrdinal, owned, release, adopt, history, claims);
     }
 
     String setName() {

@@ -14,9 +14,11 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PrimitiveIterator;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -53,7 +55,7 @@ final class StatefulSetSnapshotReader {
         }
         String uid = set.getMetadata().getUid();
         String setName = set.getMetadata().getName();
-        Map<Integer, Pod> byOrdinal = new HashMap<>();
+        Set<Integer> ordinals = new HashSet<>();
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
@@ -73,7 +75,7 @@ final class StatefulSetSnapshotReader {
             if (!versions.isSatisfied(p)) {
                 return new Read(null, null, p.getMetadata().getName());
             }
-            byOrdinal.put(ordinal, p);
+            ordinals.add(ordinal);
             owned.add(p);
         }
         List<Pod> adopt = new ArrayList<>();
@@ -91,8 +93,8 @@ final class StatefulSetSnapshotReader {
                 history.add(r);
             }
         }
-        return new Read(new StatefulSetSnapshot(set, desired, byOrdinal, owned, release, adopt, history,
-                claimsOf(set, desired, byOrdinal)), null, null);
+        return new Read(StatefulSetSnapshot.of(set, desired, owned, release, adopt, history,
+                claimsOf(set, desired, ordinals)), null, null);
     }
 
     /**
@@ -101,17 +103,17 @@ final class StatefulSetSnapshotReader {
      * {@code replicas}.
      */
     private Map<String, PersistentVolumeClaim> claimsOf(StatefulSet set, DesiredOrdinals desired,
-                                                       Map<Integer, Pod> byOrdinal) {
+                                                       Set<Integer> existing) {
         List<PersistentVolumeClaim> templates = set.getSpec().getVolumeClaimTemplates();
         Map<String, PersistentVolumeClaim> out = new HashMap<>();
         if (templates == null || templates.isEmpty()) {
             return out;
         }
-        List<Integer> ordinals = new ArrayList<>(byOrdinal.keySet());
+        List<Integer> ordinals = new ArrayList<>(existing);
         int missing = 0;
         for (PrimitiveIterator.OfInt it = desired.iterator(); it.hasNext() && missing <= StatefulSetPlanner.MAX_CREATES_PER_PLAN; ) {
             int ordinal = it.nextInt();
-            if (!byOrdinal.containsKey(ordinal)) {
+            if (!existing.contains(ordinal)) {
                 ordinals.add(ordinal);
                 missing++;
             }

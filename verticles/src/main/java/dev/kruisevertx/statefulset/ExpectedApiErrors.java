@@ -2,6 +2,8 @@ package dev.kruisevertx.statefulset;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
+import java.util.function.Predicate;
+
 /**
  * The API answers this controller expects and treats as outcomes, not failures: 404 (the object is gone) and 409 (it
  * already exists, or changed under us). Kept in this one place so the shared conflict-handling edit helper can take
@@ -25,22 +27,19 @@ final class ExpectedApiErrors {
     }
 
     static <T> T nullIfGone(Write<T> write) {
-        try {
-            return write.run();
-        } catch (KubernetesClientException e) {
-            if (notFound(e)) {
-                return null;
-            }
-            throw e;
-        }
+        return nullWhen(ExpectedApiErrors::notFound, write);
     }
 
     /** A create whose object may exist already: null then. */
     static <T> T nullIfExists(Write<T> create) {
+        return nullWhen(ExpectedApiErrors::conflict, create);
+    }
+
+    private static <T> T nullWhen(Predicate<KubernetesClientException> expected, Write<T> write) {
         try {
-            return create.run();
+            return write.run();
         } catch (KubernetesClientException e) {
-            if (conflict(e)) {
+            if (expected.test(e)) {
                 return null;
             }
             throw e;

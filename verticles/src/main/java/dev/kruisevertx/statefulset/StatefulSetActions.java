@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * How an Advanced StatefulSet plan is carried out, every choice already made: the objects to write, and the pods held
- * back and why. {@link StatefulSetActuator} writes it in three rounds: {@code upkeep} first, then the plan's own
+ * back and why; the planner hands over lists nobody changes afterwards. {@link StatefulSetActuator} writes it in three rounds: {@code upkeep} first, then the plan's own
  * work, then {@code refresh}.
  *
  * @param creations   pods to create, each after its missing PVCs
@@ -27,15 +27,6 @@ record StatefulSetActions(List<Creation> creations, List<Deletion> deletions, Li
                           Refresh refresh) {
     static final StatefulSetActions NONE = new StatefulSetActions(List.of(), List.of(), List.of(), List.of(), List.of(),
             List.of(), Upkeep.NONE, Refresh.NONE);
-
-    StatefulSetActions {
-        creations = List.copyOf(creations);
-        deletions = List.copyOf(deletions);
-        inPlace = List.copyOf(inPlace);
-        hooks = List.copyOf(hooks);
-        resizes = List.copyOf(resizes);
-        held = List.copyOf(held);
-    }
 
     /** A pod to create, and those of its PVCs the cache did not hold. */
     record Creation(Pod pod, List<PersistentVolumeClaim> claims) {
@@ -93,12 +84,6 @@ record StatefulSetActions(List<Creation> creations, List<Deletion> deletions, Li
      */
     record Upkeep(List<ClaimOwners> claimOwners, List<Identity> identities, List<MissingClaims> missingClaims) {
         static final Upkeep NONE = new Upkeep(List.of(), List.of(), List.of());
-
-        Upkeep {
-            claimOwners = List.copyOf(claimOwners);
-            identities = List.copyOf(identities);
-            missingClaims = List.copyOf(missingClaims);
-        }
     }
 
     /** A PVC of {@code pod} whose ownerReferences change; a failure counts for a pod that is not condemned. */
@@ -121,11 +106,6 @@ record StatefulSetActions(List<Creation> creations, List<Deletion> deletions, Li
      */
     record Refresh(List<LifecycleWrite> lifecycle, List<PodPatch> patches) {
         static final Refresh NONE = new Refresh(List.of(), List.of());
-
-        Refresh {
-            lifecycle = List.copyOf(lifecycle);
-            patches = List.copyOf(patches);
-        }
     }
 
     /** A JSON patch of a pod, or of its status. */

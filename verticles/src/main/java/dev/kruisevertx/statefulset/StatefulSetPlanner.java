@@ -90,7 +90,8 @@ public final class StatefulSetPlanner {
                 updateInPlace(in, pod, inPlace, hooks, held);
             }
         }
-        StatefulSetActions actions = new StatefulSetActions(creations, deletions, inPlace, hooks, resizes, held,
+        StatefulSetActions actions = new StatefulSetActions(List.copyOf(creations), List.copyOf(deletions),
+                List.copyOf(inPlace), List.copyOf(hooks), List.copyOf(resizes), List.copyOf(held),
                 StatefulSetUpkeepPlanner.upkeep(in), StatefulSetUpkeepPlanner.refresh(in, UPDATER));
         return order.withActions(actions).requeueWithin(UPDATER.nextGraceDue(in.snapshot().owned(), in.now()));
     }

@@ -28,24 +28,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * Writes an Advanced StatefulSet's pods through the API, under the scale expectations (creates, deletes) and the
- * resourceVersion expectations (updates the next decision must see). Decides nothing.
+ * resourceVersion expectations (updates the next decision must see). Decides nothing; holds only its
+ * collaborators.
  */
-final class StatefulSetPodWriter {
-    private final ControllerContext ctx;
-    private final ScaleExpectations scale;
-    private final ResourceVersionExpectations versions;
-    private final StatefulSetEvents events;
-    private final Clock clock;
-    private final InPlaceUpdater updater = new InPlaceUpdater(RevisionLabels.plain());
-
-    StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions,
-                         StatefulSetEvents events, Clock clock) {
-        this.ctx = ctx;
-        this.scale = scale;
-        this.versions = versions;
-        this.events = events;
-        this.clock = clock;
-    }
+record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions,
+                            StatefulSetEvents events, Clock clock) {
+    private static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
 
     private PodResource pod(Pod p) {
         return ctx.client().pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName());
@@ -105,12 +93,12 @@ final class StatefulSetPodWriter {
             if (live == null) {
                 return null;
             }
-            Pod starting = updater.markUpdateStarting(live, clock.instant());
+            Pod starting = UPDATER.markUpdateStarting(live, clock.instant());
             if (starting != live) {
                 live = pod(pod).subresource("status").patch(PatchContext.of(PatchType.JSON),
                         PodPatches.forStatus(live, starting));
             }
-            Pod prepared = updater.prepare(live, u.spec(), clock.instant());
+            Pod prepared = UPDATER.prepare(live, u.spec(), clock.instant());
             if (u.withLifecycle()) {
                 Lifecycles.setState(prepared.getMetadata(), LifecycleState.UPDATING, clock.instant());
             }

@@ -24,15 +24,6 @@ import java.util.Map;
 record StatefulSetSnapshot(StatefulSet set, DesiredOrdinals desired, Map<Integer, Pod> pods, List<Pod> owned,
                            List<Pod> release, List<Pod> adopt, List<ControllerRevision> history,
                            Map<String, PersistentVolumeClaim> claims) {
-    StatefulSetSnapshot {
-        pods = Collections.unmodifiableMap(pods);
-        owned = List.copyOf(owned);
-        release = List.copyOf(release);
-        adopt = List.copyOf(adopt);
-        history = List.copyOf(history);
-        claims = Collections.unmodifiableMap(claims);
-    }
-
     /**
      * The snapshot of {@code set} whose pods are {@code owned}: each controlled by it, selected and named
      * {@code <set>-<ordinal>}.
@@ -44,7 +35,8 @@ record StatefulSetSnapshot(StatefulSet set, DesiredOrdinals desired, Map<Integer
         for (Pod p : owned) {
             byOrdinal.put(PodOrdinals.ordinalOf(set.getMetadata().getName(), p.getMetadata().getName()), p);
         }
-        return new StatefulSetSnapshot(set, desired, byOrdinal, owned, release, adopt, history, claims);
+        return new StatefulSetSnapshot(set, desired, Collections.unmodifiableMap(byOrdinal), List.copyOf(owned),
+                List.copyOf(release), List.copyOf(adopt), List.copyOf(history), Map.copyOf(claims));
     }
 
     String setName() {

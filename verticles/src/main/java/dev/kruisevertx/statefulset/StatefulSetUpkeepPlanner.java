@@ -71,7 +71,7 @@ final class StatefulSetUpkeepPlanner {
                 }
             }
         }
-        return new StatefulSetActions.Upkeep(owners, identities, missing);
+        return new StatefulSetActions.Upkeep(List.copyOf(owners), List.copyOf(identities), List.copyOf(missing));
     }
 
     /** The pod-name label, and with gate PodIndexLabel the index labels, as upstream puts them back. */
@@ -119,6 +119,6 @@ final class StatefulSetUpkeepPlanner {
                 }
             }
         }
-        return new StatefulSetActions.Refresh(lifecycles, patches);
+        return new StatefulSetActions.Refresh(List.copyOf(lifecycles), List.copyOf(patches));
     }
 }

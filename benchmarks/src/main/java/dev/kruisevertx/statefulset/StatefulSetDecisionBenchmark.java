@@ -10,9 +10,7 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
 import dev.kruisevertx.api.common.WellKnown;
-import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
-import dev.kruisevertx.inplace.InPlaceUpdateOptions;
-import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -35,19 +33,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The decision part of one reconcile of a 1,000-pod Advanced StatefulSet, from cached objects to a plan and a status,
- * composed as the reconciler composes it: resolve the revision (hash the template), index the pods by ordinal,
- * decide (OpenKruise's scale / condemn / rolling-update order, maxUnavailable, in-place check), compute the status.
- * API calls are not part of it.
+ * through the controller's own snapshot, state builder and planner: resolve the revision (hash the template), index
+ * the pods by ordinal, decide (OpenKruise's scale / condemn / rolling-update order, maxUnavailable, in-place check,
+ * hooks, the upkeep and refresh of every pod), compute the status. API calls are not part of it.
  *
  * <p>It lives in the controller's package (in this module) because those steps are package-private there: they are
  * the controller's internals, not an API.
@@ -60,6 +55,7 @@ import java.util.function.Predicate;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class StatefulSetDecisionBenchmark {
     private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
+    private static final FeatureGates GATES = FeatureGates.defaults();
 
     @Param({"1000"})
     int pods;
@@ -91,26 +87,32 @@ public class StatefulSetDecisionBenchmark {
         newRevision = newRev.getMetadata().getName();
 
         rollout = statefulSet(pods, "nginx:2");
-        rollout.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        rollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
         RollingUpdateStatefulSetStrategy ru = rollingUpdate(rollout);
         ru.setMaxUnavailable(new IntOrString("20%"));
-        ru.setPodUpdatePolicy(StatefulSetReconciler.IN_PLACE_IF_POSSIBLE);
+        ru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
 
         priorityRollout = statefulSet(pods, "nginx:2");
-        priorityRollout.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        priorityRollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
         RollingUpdateStatefulSetStrategy pru = rollingUpdate(priorityRollout);
         pru.setMaxUnavailable(new IntOrString("20%"));
-        pru.setPodUpdatePolicy(StatefulSetReconciler.IN_PLACE_IF_POSSIBLE);
+        pru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
         UpdatePriorityStrategy priority = new UpdatePriorityStrategy();
         priority.setWeightPriority(List.of(weight(50, "tier", "canary"), weight(10, "zone", "a")));
         pru.setUnorderedUpdate(new dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy());
         pru.getUnorderedUpdate().setPriorityStrategy(priority);
 
         scaleDown = statefulSet(pods - 100, "nginx:2");
-        scaleDown.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        scaleDown.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
 
         largest = statefulSet(Integer.MAX_VALUE, "nginx:2");
-        largest.getSpec().setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        largest.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+
+        // As in a rollout: the status still names the old revision as current.
+        for (StatefulSet set : List.of(steady, rollout, priorityRollout, scaleDown, largest)) {
+            set.setStatus(new StatefulSetStatus());
+            set.getStatus().setCurrentRevision(oldRevision);
+        }
 
         Random random = new Random(42);
         settledPods = new ArrayList<>(pods);
@@ -168,37 +170,19 @@ public class StatefulSetDecisionBenchmark {
         return us.getRollingUpdate();
     }
 
-    /** The decision of one reconcile, the way {@code StatefulSetReconciler} puts it together. */
+    /**
+     * The decision of one reconcile through the controller's own steps: the snapshot as the cache reader builds it,
+     * the revisions resolved, the state builder, the planner (every decision, with the upkeep and refresh of every
+     * pod), the status.
+     */
     private Decision decide(StatefulSet set, List<Pod> podList) {
-        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, history);
-        String updateRevision = revs.update().getMetadata().getName();
-        Map<String, ControllerRevision> byName = new HashMap<>();
-        history.forEach(r -> byName.put(r.getMetadata().getName(), r));
-        String setName = set.getMetadata().getName();
-        Map<Integer, Pod> byOrdinal = new HashMap<>();
-        for (Pod p : podList) {
-            byOrdinal.put(PodOrdinals.ordinalOf(setName, p.getMetadata().getName()), p);
-        }
-        StatefulSetSpec spec = set.getSpec();
-        int replicas = spec.getReplicas();
-        RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
-                : spec.getUpdateStrategy().getRollingUpdate();
-        boolean parallel = StatefulSetReconciler.PARALLEL.equals(spec.getPodManagementPolicy());
-        boolean inPlacePolicy = ru != null && StatefulSetReconciler.IN_PLACE_IF_POSSIBLE.equals(ru.getPodUpdatePolicy());
-        int maxUnavailable = ru == null || ru.getMaxUnavailable() == null ? 1
-                : Math.max(1, dev.kruisevertx.api.common.IntOrPercent.scaledValue(ru.getMaxUnavailable(), replicas, false));
-        Function<Pod, String> revisionOf = p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL);
-        Map<String, InPlaceUpdateSpec> specs = new HashMap<>();
-        Predicate<Pod> inPlaceUpdatable = p -> inPlacePolicy && specs.computeIfAbsent(revisionOf.apply(p),
-                n -> InPlaceUpdateCalculator.calculate(InPlaceUpdateCalculator.templateOf(byName.get(n)),
-                        spec.getTemplate(), updateRevision, InPlaceUpdateOptions.defaults())) != null;
-        StatefulSetPlanner.State state = new StatefulSetPlanner.State(setName, DesiredOrdinals.range(replicas, 0),
-                parallel, true, 0, maxUnavailable, false, null, 0, oldRevision, updateRevision, byOrdinal, revisionOf,
-                inPlaceUpdatable, false, parallel && ru != null && ru.getUnorderedUpdate() != null
-                ? ru.getUnorderedUpdate().getPriorityStrategy() : null, NOW);
-        StatefulSetPlan plan = StatefulSetPlanner.plan(state);
-        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(set, podList, revisionOf, oldRevision,
-                updateRevision, replicas, 0, NOW, 0, List.of(), List.of());
+        StatefulSetSnapshot snap = StatefulSetSnapshot.of(set, DesiredOrdinals.of(set.getSpec().getReplicas(), 0,
+                set.getSpec().getReserveOrdinals()), podList, List.of(), List.of(), history, Map.of());
+        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, snap.history());
+        StatefulSetPlanner.Input input = StatefulSetStateBuilder.build(snap, revs, GATES, NOW);
+        StatefulSetPlan plan = StatefulSetPlanner.plan(input);
+        StatefulSetStatus status = StatefulSetStatusCalculator.calculate(input, revs.collisionCount(), null,
+                StatefulSetClaims.status(set, snap.desired(), (ns, name) -> null, List::of));
         return new Decision(plan, status);
     }
 

@@ -1,12 +1,15 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.controller.PlanSummary;
 
 import java.time.Duration;
 import java.util.List;
 
 /**
- * What one reconcile of an Advanced StatefulSet will do, decided by {@link StatefulSetPlanner} from the cache alone.
+ * What one reconcile of an Advanced StatefulSet will do, decided by {@link StatefulSetPlanner} from the snapshot
+ * alone: which ordinals move (the first four lists, and the summary made from them), and how each is carried out and
+ * what waits ({@link #actions()}).
  *
  * @param creates      pods (with their PVCs) to create, in order
  * @param deletes      pods to delete: failed ones, condemned ones (scale-down, reserved) and ones recreated by an update
@@ -15,14 +18,24 @@ import java.util.List;
  * @param summary      one line for {@code /debug/plans} and the log
  * @param requeueAfter when to look again although no event will come (minReadySeconds or an in-place grace period
  *                     running out); zero for never
+ * @param actions      the writes that carry this out, and the pods held back (by a hook, a stale PVC...)
  */
 public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
-                              String summary, Duration requeueAfter) {
+                              String summary, Duration requeueAfter, StatefulSetActions actions) {
+    /** Lists in a summary show this many names, then the count. */
+    private static final int SUMMARY_NAMES = 10;
+
     public StatefulSetPlan {
         creates = List.copyOf(creates);
         deletes = List.copyOf(deletes);
         inPlace = List.copyOf(inPlace);
         resize = List.copyOf(resize);
+    }
+
+    /** Which ordinals move, before it was decided how. */
+    public StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
+                           String summary, Duration requeueAfter) {
+        this(creates, deletes, inPlace, resize, summary, requeueAfter, StatefulSetActions.NONE);
     }
 
     /** A pod to create at {@code revision}. */
@@ -47,7 +60,12 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
         if (d == null || d.isZero() || d.isNegative() || (!requeueAfter.isZero() && requeueAfter.compareTo(d) <= 0)) {
             return this;
         }
-        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d);
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d, actions);
+    }
+
+    /** This plan carried out by {@code how}. */
+    StatefulSetPlan withActions(StatefulSetActions how) {
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, requeueAfter, how);
     }
 
     /** This plan as {@code /debug/plans} shows it: one line per action, naming pods, ordinals and revisions. */
@@ -66,5 +84,38 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
 
     public boolean isEmpty() {
         return creates.isEmpty() && deletes.isEmpty() && inPlace.isEmpty() && resize.isEmpty();
+    }
+
+    /** The one-line summary: the desired ordinals, each list abbreviated, and what the set waits for. */
+    static String summary(DesiredOrdinals desired, List<Create> creates, List<Delete> deletes, List<String> inPlace,
+                          List<String> resize, String note) {
+        StringBuilder b = new StringBuilder();
+        b.append("desired ordinals ").append(desired);
+        if (!creates.isEmpty()) {
+            b.append("; create ").append(abbreviated(creates.stream().map(Create::name).toList()));
+        }
+        if (!deletes.isEmpty()) {
+            b.append("; delete ").append(abbreviated(deletes.stream().map(d -> d.name() + " (" + d.reason() + ")")
+                    .toList()));
+        }
+        if (!inPlace.isEmpty()) {
+            b.append("; update in place ").append(abbreviated(inPlace));
+        }
+        if (!resize.isEmpty()) {
+            b.append("; resize PVCs of ").append(abbreviated(resize));
+        }
+        if (note != null) {
+            b.append("; ").append(note);
+        }
+        return b.toString();
+    }
+
+    /** A list as {@code [a, b, ...]}, the first few only when it is long (500 pods to create make no summary). */
+    static String abbreviated(List<?> items) {
+        if (items.size() <= SUMMARY_NAMES) {
+            return items.toString();
+        }
+        String head = items.subList(0, SUMMARY_NAMES).toString();
+        return head.substring(0, head.length() - 1) + ", ... (" + items.size() + " in all)]";
     }
 }

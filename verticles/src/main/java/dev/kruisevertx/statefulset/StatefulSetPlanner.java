@@ -1,404 +1,196 @@
 package dev.kruisevertx.statefulset;
 
-import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
-import dev.kruisevertx.api.common.UpdatePriorityStrategy;
-import dev.kruisevertx.podutil.Pods;
-import dev.kruisevertx.updatesort.UpdateOrder;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.api.common.Lifecycle;
+import dev.kruisevertx.api.common.LifecycleState;
+import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleTransitions;
+import dev.kruisevertx.lifecycle.Lifecycles;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.PrimitiveIterator;
-import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
- * The decision of an Advanced StatefulSet reconcile, as a pure function of the set's settings and its pods.
- *
- * <p>Order of work, as upstream: first make every desired ordinal exist and be healthy (replacing failed pods),
- * then delete condemned pods (highest ordinal first), then roll the update. With {@code OrderedReady} every step
- * waits for all earlier pods to be running and ready and does one thing at a time; with {@code Parallel} creations
- * and deletions happen together, creations limited by {@code scaleStrategy.maxUnavailable} and updates by
- * {@code rollingUpdate.maxUnavailable}.
- *
- * <p>The work grows with the pods that exist, never with {@code replicas}: the desired ordinals are a
- * {@link DesiredOrdinals} range that is asked about, not walked, beyond the few missing ordinals a plan creates.
+ * The whole decision of one Advanced StatefulSet reconcile, a pure function of {@link Input}: which ordinals move
+ * ({@link StatefulSetOrdinalPlanner}), then how each is carried out and what waits instead — a pod whose PVC still
+ * belongs to an earlier pod is not created, a pod hooked by preDelete goes PreparingDelete instead of away, the
+ * inPlaceUpdate hook holds an update in PreparingUpdate — and the upkeep and refresh of every pod
+ * ({@link StatefulSetUpkeepPlanner}). No API calls and no clock: the time is {@code state().now()}.
  */
 public final class StatefulSetPlanner {
-    /** How often a set looks at PVCs expanding for OnPodRollingUpdate. */
-    static final Duration CLAIM_RESIZE_RECHECK = Duration.ofSeconds(5);
     /**
      * At most this many pods are created by one reconcile (Parallel): a scale-up by 100,000 is created 500 at a
      * time, so a set deleted or changed mid-way stops after the batch in flight.
      */
     public static final int MAX_CREATES_PER_PLAN = 500;
-    /** Lists in a summary show this many names, then the count. */
-    private static final int SUMMARY_NAMES = 10;
+    /** Only reads pods: the refresh decisions and grace periods of in-place updates in flight. */
+    static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
 
     private StatefulSetPlanner() {
     }
 
     /**
-     * Everything the decision reads.
+     * Everything the decision reads, put together by {@link StatefulSetStateBuilder}.
      *
-     * @param setName             name of the set (pods are {@code <setName>-<ordinal>})
-     * @param desired             ordinals to run
-     * @param parallel            podManagementPolicy Parallel
-     * @param rollingUpdate       updateStrategy.type RollingUpdate (else OnDelete)
-     * @param partition           ordinals below it keep the current revision
-     * @param maxUnavailable      resolved rollingUpdate.maxUnavailable (at least 1)
-     * @param paused              rollingUpdate.paused
-     * @param scaleMaxUnavailable resolved scaleStrategy.maxUnavailable, or null for no limit (Parallel only)
-     * @param minReadySeconds     rollingUpdate.minReadySeconds
-     * @param currentRevision     revision of pods below the partition
-     * @param updateRevision      revision of the current template
-     * @param pods                the set's pods by ordinal (terminating ones included)
-     * @param revisionOf          the revision a pod is at
-     * @param inPlaceUpdatable    whether a pod can reach the update revision in place (podUpdatePolicy allows it and
-     *                            only in-place fields changed)
-     * @param inPlaceOnly         podUpdatePolicy InPlaceOnly: a pod that cannot be updated in place waits
-     * @param priority            unorderedUpdate.priorityStrategy (Parallel only), or null for descending ordinals
-     * @param now                 the time of the decision
-     * @param claims              the pods' PVCs against grown templates (volumeClaimUpdateStrategy)
+     * @param snapshot  the set, its pods and PVCs as the cache held them
+     * @param settings  the set's spec resolved
+     * @param state     what the ordinal decision reads
+     * @param templates the revisions' templates and in-place updates
      */
-    public record State(String setName, DesiredOrdinals desired, boolean parallel, boolean rollingUpdate, int partition,
-                        int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
-                        String currentRevision, String updateRevision, Map<Integer, Pod> pods,
-                        Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
-                        UpdatePriorityStrategy priority, Instant now, Claims claims) {
-        /** Without volumeClaimUpdateStrategy: PVCs play no part in the rolling update. */
-        public State(String setName, DesiredOrdinals desired, boolean parallel, boolean rollingUpdate, int partition,
-                     int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
-                     String currentRevision, String updateRevision, Map<Integer, Pod> pods,
-                     Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
-                     UpdatePriorityStrategy priority, Instant now) {
-            this(setName, desired, parallel, rollingUpdate, partition, maxUnavailable, paused, scaleMaxUnavailable,
-                    minReadySeconds, currentRevision, updateRevision, pods, revisionOf, inPlaceUpdatable, inPlaceOnly,
-                    priority, now, Claims.NONE);
+    record Input(StatefulSetSnapshot snapshot, StatefulSetSettings settings, StatefulSetOrdinalPlanner.State state,
+                 StatefulSetRevisionTemplates templates) {
+        StatefulSet set() {
+            return snapshot.set();
+        }
+
+        Instant now() {
+            return state.now();
+        }
+
+        Lifecycle lifecycle() {
+            return settings.lifecycle();
+        }
+
+        Pod pod(String name) {
+            return snapshot.pods().get(PodOrdinals.ordinalOf(snapshot.setName(), name));
         }
     }
 
-    /**
-     * What the rolling update knows about each pod's PVCs when volumeClaimUpdateStrategy is OnPodRollingUpdate (gate
-     * StatefulSetAutoResizePVCGate): a pod whose PVCs request less than the templates is due for an update even at
-     * the update revision; its PVCs are expanded first (within maxUnavailable) and the pod waits until the expansion
-     * completes; a pod whose PVCs are not ready counts as unavailable.
-     *
-     * @param onRollingUpdate whether the strategy applies at all
-     * @param match           every existing PVC of the pod is compatible with its template and large enough
-     * @param ready           every existing PVC of the pod reports the capacity it requests (a smaller, not yet
-     *                        expanded PVC is ready)
-     * @param resized         every existing PVC of the pod finished expanding (or only waits for the file system)
-     */
-    public record Claims(boolean onRollingUpdate, Predicate<Pod> match, Predicate<Pod> ready, Predicate<Pod> resized) {
-        public static final Claims NONE = new Claims(false, p -> true, p -> true, p -> true);
-    }
-
-    public static StatefulSetPlan plan(State s) {
-        List<StatefulSetPlan.Create> creates = new ArrayList<>();
-        List<StatefulSetPlan.Delete> deletes = new ArrayList<>();
-        List<String> inPlace = new ArrayList<>();
-        List<String> resize = new ArrayList<>();
-        DesiredOrdinals desired = s.desired();
-        TreeMap<Integer, Pod> pods = new TreeMap<>(s.pods());
-        boolean monotonic = !s.parallel();
-        // A ready pod turning available after minReadySeconds changes what every step below (and the status) sees,
-        // and no event announces it: whatever is decided, look again then. Early returns keep this too.
-        Duration requeue = Duration.ZERO;
-        for (Pod pod : pods.values()) {
-            requeue = earliest(requeue, availableIn(s, pod));
+    static StatefulSetPlan plan(Input in) {
+        StatefulSetPlan order = StatefulSetOrdinalPlanner.plan(in.state());
+        List<StatefulSetActions.Creation> creations = new ArrayList<>();
+        List<StatefulSetActions.Deletion> deletions = new ArrayList<>();
+        List<StatefulSetActions.InPlace> inPlace = new ArrayList<>();
+        List<StatefulSetActions.LifecycleWrite> hooks = new ArrayList<>();
+        List<StatefulSetActions.ClaimResize> resizes = new ArrayList<>();
+        List<StatefulSetActions.Hold> held = new ArrayList<>();
+        for (StatefulSetPlan.Create c : order.creates()) {
+            create(in, c, creations, held);
         }
-
-        // Unavailable desired pods limit Parallel scale-up; a missing pod counts as unavailable once created.
-        int unavailable = 0;
-        for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
-            if (desired.contains(e.getKey()) && !available(s, e.getValue())) {
-                unavailable++;
+        for (StatefulSetPlan.Delete d : order.deletes()) {
+            delete(in, d, deletions, hooks, held);
+        }
+        for (String name : order.resize()) {
+            Pod pod = in.pod(name);
+            if (pod != null) {
+                resize(in, pod, resizes, held);
             }
         }
-
-        // 1. Every desired ordinal exists and is healthy.
-        String blockedBy = monotonic ? orderedStep(s, pods, creates, deletes) : parallelStep(s, pods, unavailable,
-                creates, deletes);
-        if (monotonic && blockedBy != null) {
-            return new StatefulSetPlan(creates, deletes, inPlace, resize,
-                    summary(s, creates, deletes, inPlace, resize, blockedBy), requeue);
+        for (String name : order.inPlace()) {
+            Pod pod = in.pod(name);
+            if (pod != null) {
+                updateInPlace(in, pod, inPlace, hooks, held);
+            }
         }
+        StatefulSetActions actions = new StatefulSetActions(List.copyOf(creations), List.copyOf(deletions),
+                List.copyOf(inPlace), List.copyOf(hooks), List.copyOf(resizes), List.copyOf(held),
+                StatefulSetUpkeepPlanner.upkeep(in), StatefulSetUpkeepPlanner.refresh(in, UPDATER));
+        return order.withActions(actions).requeueWithin(UPDATER.nextGraceDue(in.snapshot().owned(), in.now()));
+    }
 
-        // 2. Condemned pods go, highest ordinal first.
-        for (Map.Entry<Integer, Pod> e : pods.descendingMap().entrySet()) {
-            if (desired.contains(e.getKey())) {
+    /** The pod and its missing PVCs; held while a PVC of its name still references an earlier pod (whenScaled). */
+    private static void create(Input in, StatefulSetPlan.Create c, List<StatefulSetActions.Creation> creations,
+                               List<StatefulSetActions.Hold> held) {
+        StatefulSetSettings s = in.settings();
+        Pod pod = StatefulSetPods.newPod(in.set(), in.templates().templateFor(c.revision()), c.ordinal(),
+                c.revision(), s.podIndexLabel(), s.inPlacePolicy());
+        if (s.lifecycle() != null) {
+            Lifecycles.setState(pod.getMetadata(), LifecycleTransitions.initialState(), in.now());
+        }
+        List<PersistentVolumeClaim> missing = new ArrayList<>();
+        for (PersistentVolumeClaim claim : StatefulSetPods.newClaims(in.set(), c.ordinal(), s.claimsOwnedBySet())) {
+            PersistentVolumeClaim existing = in.snapshot().claim(claim.getMetadata().getName());
+            if (existing == null) {
+                missing.add(claim);
+            } else if (s.deleteClaimsOnScale() && StatefulSetClaims.staleForNewPod(existing, c.name())) {
+                held.add(new StatefulSetActions.Hold(c.name(), StatefulSetActions.Why.STALE_CLAIM,
+                        existing.getMetadata().getName()));
+                return;
+            }
+        }
+        creations.add(new StatefulSetActions.Creation(pod, missing));
+    }
+
+    /** Deleted, with its PVCs when condemned under whenScaled Delete; or held PreparingDelete by the preDelete hook. */
+    private static void delete(Input in, StatefulSetPlan.Delete d, List<StatefulSetActions.Deletion> deletions,
+                               List<StatefulSetActions.LifecycleWrite> hooks, List<StatefulSetActions.Hold> held) {
+        Lifecycle lifecycle = in.lifecycle();
+        Pod victim = in.pod(d.name());
+        if (victim != null && d.reason() != StatefulSetPlan.Reason.FAILED
+                && LifecycleTransitions.beforeDelete(victim, lifecycle) == LifecycleTransitions.DeleteStep.PREPARE_DELETE) {
+            write(hooks, victim, Lifecycles.withState(victim, LifecycleState.PREPARING_DELETE, in.now(),
+                    LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle)));
+            held.add(new StatefulSetActions.Hold(d.name(), StatefulSetActions.Why.PRE_DELETE_HOOK, null));
+            return;
+        }
+        List<String> claims = new ArrayList<>();
+        List<PersistentVolumeClaim> templates = in.set().getSpec().getVolumeClaimTemplates();
+        int ordinal = PodOrdinals.ordinalOf(in.snapshot().setName(), d.name());
+        if (d.reason() == StatefulSetPlan.Reason.CONDEMNED && in.settings().deleteClaimsOnScale() && templates != null
+                && ordinal >= 0) {
+            for (PersistentVolumeClaim t : templates) {
+                claims.add(PodOrdinals.claimName(t.getMetadata().getName(), in.snapshot().setName(), ordinal));
+            }
+        }
+        deletions.add(new StatefulSetActions.Deletion(d.name(), claims));
+    }
+
+    /** Only the size may grow: a PVC that differs otherwise is held (FailedUpdatePVC) until it is deleted. */
+    private static void resize(Input in, Pod pod, List<StatefulSetActions.ClaimResize> resizes,
+                               List<StatefulSetActions.Hold> held) {
+        String name = pod.getMetadata().getName();
+        for (Map.Entry<PersistentVolumeClaim, PersistentVolumeClaim> e : in.snapshot().claimsOf(pod)) {
+            if (StatefulSetClaims.matches(e.getKey(), e.getValue())) {
                 continue;
             }
-            Pod pod = e.getValue();
-            String name = pod.getMetadata().getName();
-            if (Pods.isTerminating(pod)) {
-                if (monotonic) {
-                    blockedBy = "waiting for condemned " + name + " to terminate";
-                    break;
-                }
+            if (!StatefulSetClaims.compatibleWithoutSize(e.getKey(), e.getValue())) {
+                held.add(new StatefulSetActions.Hold(name, StatefulSetActions.Why.CLAIM_NOT_UPDATABLE,
+                        e.getKey().getMetadata().getName()));
                 continue;
             }
-            if (monotonic && !allHealthyExcept(s, pod)) {
-                blockedBy = "waiting for all pods to be ready before deleting " + name;
-                break;
-            }
-            deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.CONDEMNED));
-            if (monotonic) {
-                blockedBy = "deleting " + name;
-                break;
-            }
+            resizes.add(new StatefulSetActions.ClaimResize(name, e.getKey(), e.getValue()));
         }
-        if (monotonic && blockedBy != null) {
-            return new StatefulSetPlan(creates, deletes, inPlace, resize,
-                    summary(s, creates, deletes, inPlace, resize, blockedBy), requeue);
-        }
-
-        // 3. Rolling update of ordinals from the partition on.
-        String updateNote = null;
-        if (!s.rollingUpdate()) {
-            updateNote = "OnDelete: pods are updated when deleted";
-        } else if (s.paused()) {
-            updateNote = "update paused";
-        } else {
-            int budget = monotonic ? 1 : Math.max(1, s.maxUnavailable());
-            // A pod still to be created counts against the budget (it is created at the right revision): every
-            // desired ordinal from the partition on, less those that have a pod, counted without walking them.
-            long updateUnavailable = desired.countFrom(s.partition());
-            List<Pod> all = new ArrayList<>();
-            List<Integer> waiting = new ArrayList<>();
-            for (Map.Entry<Integer, Pod> e : pods.descendingMap().entrySet()) {
-                int ordinal = e.getKey();
-                if (!desired.contains(ordinal)) {
-                    continue;
-                }
-                Pod pod = e.getValue();
-                if (ordinal >= s.partition()) {
-                    updateUnavailable--;
-                }
-                boolean current = s.updateRevision().equals(s.revisionOf().apply(pod))
-                        && (!s.claims().onRollingUpdate() || s.claims().match().test(pod));
-                boolean healthy = !Pods.isTerminating(pod) && updateAvailable(s, pod);
-                if (!healthy) {
-                    updateUnavailable++;
-                }
-                if (!current && ordinal >= s.partition() && !Pods.isTerminating(pod)) {
-                    waiting.add(all.size());
-                }
-                all.add(pod);
-            }
-            List<Integer> order = waiting;
-            if (s.parallel() && s.priority() != null) {
-                order = UpdateOrder.sort(all, waiting, s.priority(), null);
-            }
-            for (int idx : order) {
-                Pod pod = all.get(idx);
-                boolean healthy = updateAvailable(s, pod);
-                if (healthy && updateUnavailable >= budget) {
-                    // Unavailable pods later in the order may still be updated: that costs no availability.
-                    updateNote = "maxUnavailable " + budget + " reached";
-                    continue;
-                }
-                if (monotonic && updateUnavailable > 0 && healthy) {
-                    updateNote = "waiting for updated pods to be ready";
-                    break;
-                }
-                String name = pod.getMetadata().getName();
-                if (s.claims().onRollingUpdate()) {
-                    if (!s.claims().match().test(pod)) {
-                        // PVCs grow first; the pod follows once the expansion is done.
-                        resize.add(name);
-                        if (healthy) {
-                            updateUnavailable++;
-                        }
-                        continue;
-                    }
-                    if (!s.claims().resized().test(pod)) {
-                        updateNote = "waiting for the PVCs of " + name + " to finish resizing";
-                        if (healthy) {
-                            updateUnavailable++;
-                        }
-                        continue;
-                    }
-                    if (s.updateRevision().equals(s.revisionOf().apply(pod))) {
-                        continue;
-                    }
-                }
-                if (s.inPlaceUpdatable().test(pod)) {
-                    inPlace.add(name);
-                } else if (s.inPlaceOnly()) {
-                    updateNote = name + " cannot be updated in place (InPlaceOnly)";
-                    continue;
-                } else {
-                    deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.UPDATE));
-                }
-                if (healthy) {
-                    updateUnavailable++;
-                }
-            }
-        }
-        // Status changes of PVCs being expanded enqueue the set; a claim not yet annotated (not bound, or
-        // expanded by someone else) produces no such event, so look again while any is not ready.
-        if (s.claims().onRollingUpdate() && (!resize.isEmpty() || s.pods().values().stream()
-                .anyMatch(p -> !Pods.isTerminating(p) && !s.claims().ready().test(p)))) {
-            requeue = earliest(requeue, CLAIM_RESIZE_RECHECK);
-        }
-        String note = blockedBy != null ? blockedBy : updateNote;
-        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary(s, creates, deletes, inPlace, resize, note),
-                requeue);
     }
 
-    /**
-     * OrderedReady: the desired ordinals in order, up to the first one that is missing (created) or not yet
-     * available (waited for). Walks at most the pods that exist, plus one.
-     *
-     * @return what the set waits for, or null when every desired pod is there and available
-     */
-    private static String orderedStep(State s, Map<Integer, Pod> pods, List<StatefulSetPlan.Create> creates,
-                                      List<StatefulSetPlan.Delete> deletes) {
-        for (PrimitiveIterator.OfInt it = s.desired().iterator(); it.hasNext(); ) {
-            int ordinal = it.nextInt();
-            Pod pod = pods.get(ordinal);
-            if (pod == null) {
-                creates.add(create(s, ordinal));
-                return "waiting for " + PodOrdinals.podName(s.setName(), ordinal) + " to be created and ready";
-            }
-            String name = pod.getMetadata().getName();
-            if (Pods.isTerminating(pod)) {
-                return "waiting for " + name + " to terminate";
-            }
-            String phase = Pods.phase(pod);
-            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
-                deletes.add(new StatefulSetPlan.Delete(name, StatefulSetPlan.Reason.FAILED));
-                return "replacing " + phase + " pod " + name;
-            }
-            if (!Pods.isRunningAndReady(pod)) {
-                return "waiting for " + name + " to be running and ready";
-            }
-            if (!available(s, pod)) {
-                // As Kubernetes and OpenKruise: OrderedReady moves on once a pod is available, not merely ready.
-                return "waiting for " + name + " to be available (minReadySeconds " + s.minReadySeconds() + ")";
-            }
+    /** The update itself, or the inPlaceUpdate hook's PreparingUpdate first, or a wait. */
+    private static void updateInPlace(Input in, Pod pod, List<StatefulSetActions.InPlace> inPlace,
+                                      List<StatefulSetActions.LifecycleWrite> hooks,
+                                      List<StatefulSetActions.Hold> held) {
+        InPlaceUpdateSpec spec = in.templates().inPlaceSpec(StatefulSetStateBuilder.revisionOf(pod));
+        if (spec == null) {
+            return;
         }
-        return null;
+        Lifecycle lifecycle = in.lifecycle();
+        String name = pod.getMetadata().getName();
+        switch (LifecycleTransitions.beforeInPlaceUpdate(pod, lifecycle)) {
+            case UPDATE -> inPlace.add(new StatefulSetActions.InPlace(pod, spec, lifecycle != null));
+            case TO_PREPARING_UPDATE -> {
+                write(hooks, pod, Lifecycles.withState(pod, LifecycleState.PREPARING_UPDATE, in.now(),
+                        LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle)));
+                held.add(new StatefulSetActions.Hold(name, StatefulSetActions.Why.IN_PLACE_UPDATE_HOOK, null));
+            }
+            case TO_PREPARING_UPDATE_WITH_HANDLER -> {
+                write(hooks, pod, Lifecycles.withStateAndHandler(pod, LifecycleState.PREPARING_UPDATE,
+                        lifecycle == null ? null : lifecycle.getInPlaceUpdate(), in.now()));
+                held.add(new StatefulSetActions.Hold(name, StatefulSetActions.Why.IN_PLACE_UPDATE_HOOK, null));
+            }
+            case WAIT -> held.add(new StatefulSetActions.Hold(name, StatefulSetActions.Why.IN_PLACE_UPDATE_HOOK, null));
+            case NOT_ALLOWED -> held.add(new StatefulSetActions.Hold(name, StatefulSetActions.Why.UPDATE_NOT_ALLOWED,
+                    null));
+        }
     }
 
-    /**
-     * Parallel: failed desired pods are replaced, and the lowest missing ordinals created, within
-     * scaleStrategy.maxUnavailable and {@link #MAX_CREATES_PER_PLAN}. Walks the pods that exist and the ordinals
-     * created, plus one: never the rest of a huge {@code replicas}.
-     *
-     * @return the limit that held creation back, or null
-     */
-    private static String parallelStep(State s, TreeMap<Integer, Pod> pods, int unavailable,
-                                       List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes) {
-        for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
-            Pod pod = e.getValue();
-            if (!s.desired().contains(e.getKey()) || Pods.isTerminating(pod)) {
-                continue;
-            }
-            String phase = Pods.phase(pod);
-            if (Pods.PHASE_FAILED.equals(phase) || Pods.PHASE_SUCCEEDED.equals(phase)) {
-                deletes.add(new StatefulSetPlan.Delete(pod.getMetadata().getName(), StatefulSetPlan.Reason.FAILED));
-            }
+    static void write(List<StatefulSetActions.LifecycleWrite> out, Pod pod, LifecycleChange change) {
+        if (change.changed()) {
+            out.add(new StatefulSetActions.LifecycleWrite(pod, change));
         }
-        for (PrimitiveIterator.OfInt it = s.desired().iterator(); it.hasNext(); ) {
-            int ordinal = it.nextInt();
-            if (pods.containsKey(ordinal)) {
-                continue;
-            }
-            // Neither limit loosens further on: the first missing ordinal held back holds back every later one.
-            if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
-                return "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
-            }
-            if (creates.size() >= MAX_CREATES_PER_PLAN) {
-                return "at most " + MAX_CREATES_PER_PLAN + " pods are created per reconcile";
-            }
-            creates.add(create(s, ordinal));
-            unavailable++;
-        }
-        return null;
-    }
-
-    private static StatefulSetPlan.Create create(State s, int ordinal) {
-        // Upstream: a pod recreated below the partition keeps the current revision.
-        String revision = s.rollingUpdate() && ordinal < s.partition() && s.currentRevision() != null
-                ? s.currentRevision() : s.updateRevision();
-        return new StatefulSetPlan.Create(ordinal, PodOrdinals.podName(s.setName(), ordinal), revision);
-    }
-
-    private static boolean available(State s, Pod pod) {
-        return Pods.isRunningAndReady(pod) && Pods.isAvailable(pod, s.minReadySeconds(), s.now());
-    }
-
-    /** Available for the rolling update: also, with OnPodRollingUpdate, its PVCs have the capacity they request. */
-    private static boolean updateAvailable(State s, Pod pod) {
-        return available(s, pod) && (!s.claims().onRollingUpdate() || s.claims().ready().test(pod));
-    }
-
-    /** Until the pod turns available by time passing; zero when it is or when only an event can change it. */
-    private static Duration availableIn(State s, Pod pod) {
-        // Terminating pods too: the status counts them while they are still running and ready.
-        if (!Pods.isRunningAndReady(pod)) {
-            return Duration.ZERO;
-        }
-        Optional<Duration> in = Pods.availableIn(pod, s.minReadySeconds(), s.now());
-        return in.orElse(Duration.ZERO);
-    }
-
-    private static Duration earliest(Duration a, Duration b) {
-        if (a.isZero()) {
-            return b;
-        }
-        if (b.isZero()) {
-            return a;
-        }
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static boolean allHealthyExcept(State s, Pod except) {
-        for (Pod p : s.pods().values()) {
-            if (p != except && (Pods.isTerminating(p) || !Pods.isRunningAndReady(p))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String summary(State s, List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
-                                  List<String> inPlace, List<String> resize, String note) {
-        StringBuilder b = new StringBuilder();
-        b.append("desired ordinals ").append(s.desired());
-        if (!creates.isEmpty()) {
-            b.append("; create ").append(abbreviated(creates.stream().map(StatefulSetPlan.Create::name).toList()));
-        }
-        if (!deletes.isEmpty()) {
-            b.append("; delete ").append(abbreviated(deletes.stream().map(d -> d.name() + " (" + d.reason() + ")").toList()));
-        }
-        if (!inPlace.isEmpty()) {
-            b.append("; update in place ").append(abbreviated(inPlace));
-        }
-        if (!resize.isEmpty()) {
-            b.append("; resize PVCs of ").append(abbreviated(resize));
-        }
-        if (note != null) {
-            b.append("; ").append(note);
-        }
-        return b.toString();
-    }
-
-    /** A list as {@code [a, b, ...]}, the first few only when it is long (500 pods to create make no summary). */
-    static String abbreviated(List<?> items) {
-        if (items.size() <= SUMMARY_NAMES) {
-            return items.toString();
-        }
-        String head = items.subList(0, SUMMARY_NAMES).toString();
-        return head.substring(0, head.length() - 1) + ", ... (" + items.size() + " in all)]";
     }
 }

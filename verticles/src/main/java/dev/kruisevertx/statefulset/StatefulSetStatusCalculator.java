@@ -24,6 +24,14 @@ final class StatefulSetStatusCalculator {
     private StatefulSetStatusCalculator() {
     }
 
+    /** The status after a decision: its pods counted against its revisions, as of the decision's time. */
+    static StatefulSetStatus calculate(StatefulSetPlanner.Input in, int collisionCount,
+                                       List<StatefulSetCondition> conditions, List<VolumeClaimStatus> volumeClaims) {
+        StatefulSetOrdinalPlanner.State s = in.state();
+        return calculate(in.set(), in.snapshot().owned(), s.revisionOf(), s.currentRevision(), s.updateRevision(),
+                s.desired().size(), s.minReadySeconds(), s.now(), collisionCount, conditions, volumeClaims);
+    }
+
     static StatefulSetStatus calculate(StatefulSet set, Collection<Pod> pods, Function<Pod, String> revisionOf,
                                        String currentRevision, String updateRevision, int desiredReplicas,
                                        int minReadySeconds, Instant now, int collisionCount,

@@ -61,7 +61,7 @@ class StatefulSetPlannerTest {
         Predicate<Pod> inPlace = p -> false;
         boolean inPlaceOnly;
         UpdatePriorityStrategy priority;
-        StatefulSetPlanner.Claims claims = StatefulSetPlanner.Claims.NONE;
+        StatefulSetOrdinalPlanner.Claims claims = StatefulSetOrdinalPlanner.Claims.NONE;
         Instant now = NOW;
 
         Builder pods(Pod... ps) {
@@ -72,7 +72,7 @@ class StatefulSetPlannerTest {
         }
 
         StatefulSetPlan plan() {
-            return StatefulSetPlanner.plan(new StatefulSetPlanner.State("web", desired, parallel, rolling, partition,
+            return StatefulSetOrdinalPlanner.plan(new StatefulSetOrdinalPlanner.State("web", desired, parallel, rolling, partition,
                     maxUnavailable, paused, scaleMax, minReady, OLD, NEW, pods,
                     p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, now,
                     claims));
@@ -247,7 +247,7 @@ class StatefulSetPlannerTest {
         b.pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, NEW, "ready"));
         Set<String> small = new java.util.HashSet<>(Set.of("web-0", "web-1", "web-2"));
         Set<String> growing = new java.util.HashSet<>();
-        b.claims = new StatefulSetPlanner.Claims(true, p -> !small.contains(p.getMetadata().getName()),
+        b.claims = new StatefulSetOrdinalPlanner.Claims(true, p -> !small.contains(p.getMetadata().getName()),
                 p -> !growing.contains(p.getMetadata().getName()),
                 p -> !growing.contains(p.getMetadata().getName()));
         // Pods at the update revision still owe an update while their PVCs are smaller than the templates.
@@ -260,14 +260,14 @@ class StatefulSetPlannerTest {
         growing.add("web-2");
         StatefulSetPlan waiting = b.plan();
         assertTrue(waiting.isEmpty(), waiting.summary());
-        assertEquals(StatefulSetPlanner.CLAIM_RESIZE_RECHECK, waiting.requeueAfter(), "looks again while expanding");
+        assertEquals(StatefulSetOrdinalPlanner.CLAIM_RESIZE_RECHECK, waiting.requeueAfter(), "looks again while expanding");
 
         // Expanded: web-2 stays (same revision), the next pod's PVCs grow.
         growing.remove("web-2");
         assertEquals(List.of("web-1"), b.plan().resize());
 
         // Without the strategy the same pods need nothing.
-        b.claims = StatefulSetPlanner.Claims.NONE;
+        b.claims = StatefulSetOrdinalPlanner.Claims.NONE;
         assertTrue(b.plan().isEmpty());
         assertEquals(Duration.ZERO, b.plan().requeueAfter());
     }
@@ -278,7 +278,7 @@ class StatefulSetPlannerTest {
         b.parallel = true;
         b.pods(pod(0, NEW, "ready"), pod(1, NEW, "ready"), pod(2, OLD, "ready"));
         Set<String> growing = new java.util.HashSet<>(Set.of("web-2"));
-        b.claims = new StatefulSetPlanner.Claims(true, p -> true, p -> true,
+        b.claims = new StatefulSetOrdinalPlanner.Claims(true, p -> true, p -> true,
                 p -> !growing.contains(p.getMetadata().getName()));
         StatefulSetPlan waiting = b.plan();
         assertTrue(waiting.deletes().isEmpty(), waiting.summary());

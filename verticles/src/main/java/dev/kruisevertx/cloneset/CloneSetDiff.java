@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
@@ -37,13 +38,13 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
     public static final CloneSetDiff EMPTY = new CloneSetDiff(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Which pods count as updated: by default, those labelled with the update revision. */
-    public static final BiPredicate<Pod, String> AT_REVISION = PodView::atRevision;
+    public static final BiPredicate<Pod, String> AT_REVISION = Pods::atRevision;
 
     /**
      * With PreparingUpdateAsUpdate, scaling counts a pod waiting in PreparingUpdate as already updated.
      */
     public static final BiPredicate<Pod, String> AT_REVISION_OR_PREPARING_UPDATE = (pod, revision) ->
-            WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE.equals(PodView.lifecycleState(pod)) || PodView.atRevision(pod, revision);
+            WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE.equals(Pods.lifecycleState(pod)) || Pods.atRevision(pod, revision);
 
     public boolean isEmpty() {
         return equals(EMPTY);
@@ -79,9 +80,9 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
         int newUnavailable = 0, oldUnavailable = 0, newToDelete = 0, oldToDelete = 0, newPreDeleting = 0, oldPreDeleting = 0;
         for (Pod p : pods) {
             boolean isNew = updated.test(p, updateRevision);
-            boolean preDeleting = PodView.isPreparingDelete(p);
+            boolean preDeleting = Pods.isPreparingDelete(p);
             boolean toDelete = !preDeleting && isSpecifiedDelete(cs, p);
-            boolean unavailable = !preDeleting && !toDelete && !PodView.isServing(p, minReadySeconds, now);
+            boolean unavailable = !preDeleting && !toDelete && !Pods.isServing(p, minReadySeconds, now);
             if (isNew) {
                 newCount++;
                 if (preDeleting) {
@@ -193,7 +194,7 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
 
     /** Named by {@code scaleStrategy.podsToDelete} or labelled {@code apps.kruise.io/specified-delete}. */
     public static boolean isSpecifiedDelete(CloneSet cs, Pod pod) {
-        if (PodView.labels(pod).containsKey(WellKnown.SPECIFIED_DELETE_LABEL)) {
+        if (Pods.labels(pod).containsKey(WellKnown.SPECIFIED_DELETE_LABEL)) {
             return true;
         }
         CloneSetScaleStrategy scale = cs.getSpec().getScaleStrategy();

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
@@ -150,7 +151,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
     }
 
     private static String revision(Pod pod) {
-        String revision = PodView.revisionLabel(pod);
+        String revision = Pods.revisionLabel(pod);
         return revision == null ? "(none)" : revision;
     }
 

@@ -1,5 +1,6 @@
 package dev.kruisevertx.kubectl;
 
+import dev.kruisevertx.revision.RevisionHistory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -83,15 +84,11 @@ public final class WorkloadClient {
 
     /** The pod template a revision holds ({@code {"spec":{"template":{...,"$patch":"replace"}}}}). */
     public static ObjectNode templateOf(ControllerRevision revision) {
-        JsonNode data = Serialization.jsonMapper().valueToTree(revision.getData());
-        JsonNode template = data == null ? null : data.path("spec").path("template");
-        if (template == null || !template.isObject()) {
-            throw new CliException("ControllerRevision " + revision.getMetadata().getName()
-                    + " holds no pod template (data.spec.template is missing)");
+        try {
+            return RevisionHistory.templateJson(revision);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage() + " (it holds no pod template)");
         }
-        ObjectNode copy = ((ObjectNode) template).deepCopy();
-        copy.remove("$patch");
-        return copy;
     }
 
     private static boolean ownedBy(ControllerRevision r, String uid) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.kubectl;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.revision.RevisionHistory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -60,7 +61,7 @@ public final class WorkloadClient {
         try {
             resource(target).patch(PatchContext.of(type), Serialization.asJson(body));
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409 || e.getCode() == 422 && String.valueOf(e.getMessage()).contains("test")) {
+            if (ApiErrors.isConflict(e) || e.getCode() == 422 && String.valueOf(e.getMessage()).contains("test")) {
                 throw new CliException(target.displayName() + " changed while it was being edited; run the command again");
             }
             throw apiError("patch", target, e);
@@ -104,13 +105,13 @@ public final class WorkloadClient {
     }
 
     private CliException apiError(String verb, WorkloadKinds.Target target, KubernetesClientException e) {
-        if (e.getCode() == 404) {
+        if (ApiErrors.isNotFound(e)) {
             return new CliException("the server has no " + target.kind().context().getPlural() + "."
                     + target.kind().context().getGroup() + "/" + target.kind().context().getVersion()
                     + " resource (is kruise installed?) or " + target.displayName() + " does not exist in namespace \""
                     + namespace + "\"");
         }
-        if (e.getCode() == 403) {
+        if (ApiErrors.isForbidden(e)) {
             return new CliException("forbidden: cannot " + verb + " " + target.displayName() + " in namespace \""
                     + namespace + "\": " + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
         }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -199,7 +200,7 @@ public final class SimNodes implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                if (e.getCode() == 409 || e.getCode() == 404) {
+                if (ApiErrors.isConflict(e) || ApiErrors.isNotFound(e)) {
                     // Someone else wrote or removed the object; the informer brings the news and the step runs again.
                     LOG.debug("sim-nodes: call failed ({}): {}", e.getCode(), reason(e));
                 } else {
@@ -236,7 +237,7 @@ public final class SimNodes implements AutoCloseable {
             try {
                 transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
             } catch (KubernetesClientException ex) {
-                if (ex.getCode() != 409) {
+                if (!ApiErrors.isConflict(ex)) {
                     throw ex;
                 }
                 // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
@@ -324,7 +325,7 @@ public final class SimNodes implements AutoCloseable {
                         .withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
                 return;
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 404 || attempt > 0) {
+                if (!ApiErrors.isNotFound(e) || attempt > 0) {
                     throw e;
                 }
             }
@@ -350,7 +351,7 @@ public final class SimNodes implements AutoCloseable {
                     .resource(b.build()).create());
             return true;
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             return false;
@@ -373,7 +374,7 @@ public final class SimNodes implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                if (e.getCode() == 404) {
+                if (ApiErrors.isNotFound(e)) {
                     // Deleted by someone: as a real kubelet, it is not registered again until a restart.
                     LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
                 } else {
@@ -530,7 +531,7 @@ public final class SimNodes implements AutoCloseable {
             client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
             assumed.put(uid, target);
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409 && e.getCode() != 404) {
+            if (!ApiErrors.isConflict(e) && !ApiErrors.isNotFound(e)) {
                 throw e;
             }
         }
@@ -593,10 +594,10 @@ public final class SimNodes implements AutoCloseable {
             transientRetry.call("status of pod " + ns + "/" + name,
                     () -> client.pods().inNamespace(ns).resource(pod).updateStatus());
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
+            if (ApiErrors.isNotFound(e)) {
                 return;
             }
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             if (conflicts + 1 >= POD_STATUS_CONFLICT_RETRIES) {

@@ -29,12 +29,13 @@ public final class WorkloadEvents {
     public static final Duration INITIAL_DELAY_BASE = Duration.ofSeconds(3);
     public static final Duration INITIAL_DELAY_MAX = Duration.ofSeconds(30);
 
-    private final String ownerGroup;
-    private final String ownerKind;
-    private final ScaleExpectations scale;
-    private final ResourceVersionExpectations versions;
-    private final BiPredicate<Pod, Pod> relevantUpdate;
-    private final BiConsumer<Pod, Enqueuer> adopters;
+    /** The owner kind, its expectations and the workload's own rules. */
+    private record Rules(String ownerGroup, String ownerKind, ScaleExpectations scale,
+                         ResourceVersionExpectations versions, BiPredicate<Pod, Pod> relevantUpdate,
+                         BiConsumer<Pod, Enqueuer> adopters) {
+    }
+
+    private final Rules rules;
     private final ItemExponentialFailureRateLimiter<String> initialDelays =
             new ItemExponentialFailureRateLimiter<>(INITIAL_DELAY_BASE, INITIAL_DELAY_MAX);
 
@@ -47,12 +48,7 @@ public final class WorkloadEvents {
     public WorkloadEvents(String ownerGroup, String ownerKind, ScaleExpectations scale,
                           ResourceVersionExpectations versions, BiPredicate<Pod, Pod> relevantUpdate,
                           BiConsumer<Pod, Enqueuer> adopters) {
-        this.ownerGroup = ownerGroup;
-        this.ownerKind = ownerKind;
-        this.scale = scale;
-        this.versions = versions;
-        this.relevantUpdate = relevantUpdate;
-        this.adopters = adopters;
+        this.rules = new Rules(ownerGroup, ownerKind, scale, versions, relevantUpdate, adopters);
     }
 
     /** Every update may change a decision. */
@@ -63,8 +59,8 @@ public final class WorkloadEvents {
     /** The owner's key when the object's controller is a workload of this kind, else null. */
     public Request owner(HasMetadata obj) {
         OwnerReference r = Pods.controllerOf(obj).orElse(null);
-        if (r != null && ownerKind.equals(r.getKind()) && r.getApiVersion() != null
-                && r.getApiVersion().startsWith(ownerGroup + "/")) {
+        if (r != null && rules.ownerKind().equals(r.getKind()) && r.getApiVersion() != null
+                && r.getApiVersion().startsWith(rules.ownerGroup() + "/")) {
             return new Request(obj.getMetadata().getNamespace(), r.getName());
         }
         return null;
@@ -77,7 +73,7 @@ public final class WorkloadEvents {
             case DELETED -> {
                 Pod pod = event.oldObject();
                 if (pod.getMetadata().getUid() != null) {
-                    versions.delete(pod);
+                    rules.versions().delete(pod);
                 }
                 ownedDeleted(pod, queue);
             }
@@ -87,11 +83,11 @@ public final class WorkloadEvents {
     private void podAdded(Pod pod, boolean initialList, Enqueuer queue) {
         Request owner = owner(pod);
         if (owner == null) {
-            adopters.accept(pod, queue);
+            rules.adopters().accept(pod, queue);
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
-            scale.observeDelete(owner.key(), pod.getMetadata().getName());
+            rules.scale().observeDelete(owner.key(), pod.getMetadata().getName());
             queue.add(owner);
             return;
         }
@@ -100,12 +96,12 @@ public final class WorkloadEvents {
 
     private void podUpdated(Pod oldPod, Pod newPod, Enqueuer queue) {
         if (newPod.getMetadata().getUid() != null) {
-            versions.observe(newPod);
+            rules.versions().observe(newPod);
         }
         Request oldOwner = owner(oldPod);
         Request newOwner = owner(newPod);
         if (newOwner != null && newPod.getMetadata().getDeletionTimestamp() != null) {
-            scale.observeDelete(newOwner.key(), newPod.getMetadata().getName());
+            rules.scale().observeDelete(newOwner.key(), newPod.getMetadata().getName());
         }
         if (oldOwner != null && !Objects.equals(oldOwner, newOwner)) {
             queue.add(oldOwner);
@@ -114,11 +110,11 @@ public final class WorkloadEvents {
             // An orphan (or a pod of another controller): it may have just become adoptable.
             if (!Objects.equals(oldPod.getMetadata().getLabels(), newPod.getMetadata().getLabels())
                     || !Objects.equals(Pods.controllerOf(oldPod), Pods.controllerOf(newPod))) {
-                adopters.accept(newPod, queue);
+                rules.adopters().accept(newPod, queue);
             }
             return;
         }
-        if (Objects.equals(oldOwner, newOwner) && !relevantUpdate.test(oldPod, newPod)) {
+        if (Objects.equals(oldOwner, newOwner) && !rules.relevantUpdate().test(oldPod, newPod)) {
             return;
         }
         queue.add(newOwner);
@@ -129,11 +125,11 @@ public final class WorkloadEvents {
      * already knows, which waits out the start-up delay.
      */
     public void ownedCreated(Request owner, String name, boolean initialList, Enqueuer queue) {
-        if (initialList && scale.satisfied(owner.key()).satisfied()) {
+        if (initialList && rules.scale().satisfied(owner.key()).satisfied()) {
             queue.addAfter(owner, initialDelays.when(owner.key()));
             return;
         }
-        scale.observeCreate(owner.key(), name);
+        rules.scale().observeCreate(owner.key(), name);
         initialDelays.forget(owner.key());
         queue.add(owner);
     }
@@ -142,7 +138,7 @@ public final class WorkloadEvents {
     public void ownedDeleted(HasMetadata obj, Enqueuer queue) {
         Request owner = owner(obj);
         if (owner != null) {
-            scale.observeDelete(owner.key(), obj.getMetadata().getName());
+            rules.scale().observeDelete(owner.key(), obj.getMetadata().getName());
             queue.add(owner);
         }
     }

@@ -15,27 +15,11 @@ import java.util.UUID;
  * recorder names them ({@code <object>.<random>}). Best effort: a failed write is logged at debug level and never
  * fails the caller, and messages carry names and reasons only.
  */
-public final class EventRecorder {
+public record EventRecorder(KubernetesClient client, KubeExecutor kube, Clock clock, String component,
+                            String apiVersion, String kind) {
     public static final String NORMAL = "Normal";
     public static final String WARNING = "Warning";
     private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
-
-    private final KubernetesClient client;
-    private final KubeExecutor kube;
-    private final Clock clock;
-    private final String component;
-    private final String apiVersion;
-    private final String kind;
-
-    public EventRecorder(KubernetesClient client, KubeExecutor kube, Clock clock, String component, String apiVersion,
-                         String kind) {
-        this.client = client;
-        this.kube = kube;
-        this.clock = clock;
-        this.component = component;
-        this.apiVersion = apiVersion;
-        this.kind = kind;
-    }
 
     public void emit(HasMetadata object, String type, String reason, String message) {
         String now = clock.instant().toString();

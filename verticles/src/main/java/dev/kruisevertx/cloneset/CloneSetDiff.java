@@ -76,33 +76,19 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
         int minReadySeconds = cs.getSpec().getMinReadySeconds();
         BiPredicate<Pod, String> updated = isPodUpdate == null ? AT_REVISION : isPodUpdate;
 
-        int newCount = 0, newActive = 0, oldCount = 0, oldActive = 0;
-        int newUnavailable = 0, oldUnavailable = 0, newToDelete = 0, oldToDelete = 0, newPreDeleting = 0, oldPreDeleting = 0;
+        Tally fresh = new Tally();
+        Tally old = new Tally();
         for (Pod p : pods) {
             boolean isNew = updated.test(p, updateRevision);
             boolean preDeleting = Pods.isPreparingDelete(p);
             boolean toDelete = !preDeleting && isSpecifiedDelete(cs, p);
             boolean unavailable = !preDeleting && !toDelete && !Pods.isServing(p, minReadySeconds, now);
-            if (isNew) {
-                newCount++;
-                if (preDeleting) {
-                    newPreDeleting++;
-                } else {
-                    newActive++;
-                }
-                newToDelete += toDelete ? 1 : 0;
-                newUnavailable += unavailable ? 1 : 0;
-            } else {
-                oldCount++;
-                if (preDeleting) {
-                    oldPreDeleting++;
-                } else {
-                    oldActive++;
-                }
-                oldToDelete += toDelete ? 1 : 0;
-                oldUnavailable += unavailable ? 1 : 0;
-            }
+            (isNew ? fresh : old).add(preDeleting, toDelete, unavailable);
         }
+        int newCount = fresh.count, newActive = fresh.active, newUnavailable = fresh.unavailable;
+        int newToDelete = fresh.toDelete, newPreDeleting = fresh.preDeleting;
+        int oldCount = old.count, oldActive = old.active, oldUnavailable = old.unavailable;
+        int oldToDelete = old.toDelete, oldPreDeleting = old.preDeleting;
 
         int partition = limits.partition;
         int updateOldDiff = oldActive - partition;
@@ -229,6 +215,26 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
             int scaleMaxUnavailable = ss == null || ss.getMaxUnavailable() == null ? Integer.MAX_VALUE
                     : IntOrPercent.scaledValue(ss.getMaxUnavailable(), replicas, true);
             return new Limits(replicas, partition, maxSurge, maxUnavailable, scaleMaxUnavailable);
+        }
+    }
+
+    /** The pods of one side (update revision or not), counted the way the diff needs them. */
+    private static final class Tally {
+        int count;
+        int active;
+        int preDeleting;
+        int toDelete;
+        int unavailable;
+
+        void add(boolean isPreDeleting, boolean isToDelete, boolean isUnavailable) {
+            count++;
+            if (isPreDeleting) {
+                preDeleting++;
+            } else {
+                active++;
+            }
+            toDelete += isToDelete ? 1 : 0;
+            unavailable += isUnavailable ? 1 : 0;
         }
     }
 }

@@ -298,6 +298,38 @@ class ControllerVerticleTest {
         }
     }
 
+    /** A real 409 from the API server (fabric8's mock in CRUD mode): a write over an object another writer changed. */
+    @Test
+    void aConflictForcedByAnotherWriterIsOneLineWithoutStackTrace() throws Exception {
+        try (dev.kruisevertx.cache.MockCluster cluster = dev.kruisevertx.cache.MockCluster.crud();
+             CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            KubeExecutor kube = new KubeExecutor(vertx, "test-kube", 1);
+            Pod stale = cluster.client.pods().inNamespace("ns").resource(pod("f")).create();
+            cluster.client.pods().inNamespace("ns").resource(new PodBuilder(stale).editMetadata()
+                    .addToLabels("other", "writer").endMetadata().build()).update();
+            AtomicInteger attempts = new AtomicInteger();
+            List<Long> ids = new CopyOnWriteArrayList<>();
+            deploy(request -> {
+                ids.add(ReconcileContext.current().id());
+                if (attempts.incrementAndGet() > 1) {
+                    return Future.succeededFuture(Result.done());
+                }
+                return kube.write(() -> cluster.client.resource(new PodBuilder(stale).editMetadata()
+                        .addToLabels("ours", "x").endMetadata().build()).update()).map(p -> Result.done());
+            }, 1);
+            publish(pod("f"));
+            await("requeued after the conflict", () -> attempts.get() == 2);
+            List<CapturedLog.Line> lines = log.containing("ns/f");
+            assertEquals(1, lines.size(), lines.toString());
+            String line = lines.get(0).message();
+            assertTrue(line.startsWith("controller test: reconcile of ns/f [id " + ids.get(0) + "] lost a race, requeued"
+                    + " (retry #1): conflict (409): "), line);
+            assertTrue(!line.contains("\n"), line);
+            assertNull(lines.get(0).thrown(), "no stack trace for a conflict");
+            kube.close();
+        }
+    }
+
     @Test
     void theReconcileContextMarksLinesLoggedOnWorkerThreadsAndRecordedPlans() throws Exception {
         org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(ReconcileContextProbe.class);

@@ -1,18 +1,14 @@
 package dev.kruisevertx.kube;
 
+import dev.kruisevertx.cache.MockCluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,21 +19,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ObjectEdits} against fabric8's mock API server in CRUD mode, which checks resourceVersions as kube does. */
 class ObjectEditsTest {
-    private KubernetesMockServer server;
+    private MockCluster cluster;
     private KubernetesClient client;
 
     @BeforeEach
     void setUp() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init();
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        cluster = MockCluster.crud();
+        client = cluster.client;
     }
 
     @AfterEach
     void tearDown() {
-        client.close();
-        server.destroy();
+        cluster.close();
     }
 
     private Pod create(String name) {

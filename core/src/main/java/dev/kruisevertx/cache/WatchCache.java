@@ -1,5 +1,6 @@
 package dev.kruisevertx.cache;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -106,7 +107,7 @@ public final class WatchCache implements AutoCloseable {
         try {
             resourcesOfGroup = client.getApiResources(groupVersion);
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
+            if (ApiErrors.isNotFound(e)) {
                 return false;
             }
             throw e;

@@ -14,11 +14,15 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs one controller: listens to cache events on the event bus, turns them into keys in a rate-limited work
  * queue, and drives {@code workers} reconcile loops on this verticle's event loop. Queue semantics guarantee one
- * key is never reconciled twice at once; failures requeue with backoff; {@link Result#requeueAfter} schedules.
+ * key is never reconciled twice at once; failures are settled by their {@link ExpectedFailures.Kind kind};
+ * {@link Result#requeueAfter} schedules. Each reconcile runs on a duplicated context carrying its
+ * {@link ReconcileContext}, which marks its log lines and recorded plans.
  */
 public final class ControllerVerticle extends VerticleBase {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerVerticle.class);
@@ -27,6 +31,8 @@ public final class ControllerVerticle extends VerticleBase {
     private final ControllerContext controllerContext;
     private final int workers;
     private final List<MessageConsumer<?>> consumers = new ArrayList<>();
+    /** What first put each queued key in the queue since it was last picked up (shown with its reconcile). */
+    private final Map<Request, String> triggers = new ConcurrentHashMap<>();
     private WorkQueue<Request> queue;
     private Controller controller;
     private ControllerMetrics metrics;
@@ -59,25 +65,14 @@ public final class ControllerVerticle extends VerticleBase {
         metrics.maxConcurrent.set(workers);
         controller = definition.create(controllerContext);
 
-        Enqueuer enqueuer = new Enqueuer() {
-            @Override
-            public void add(Request request) {
-                queue.add(request);
-            }
-
-            @Override
-            public void addAfter(Request request, Duration delay) {
-                queue.addAfter(request, delay);
-            }
-        };
         for (WatchSpec<?> watch : controller.watches()) {
-            consumers.add(subscribe(watch, enqueuer));
+            consumers.add(subscribe(watch));
         }
         // The informers synced (and published their initial events) before this verticle existed — on start-up,
         // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
         // so idle objects are reconciled too; the queue folds duplicates with events arriving meanwhile.
         for (WatchSpec<?> watch : controller.watches()) {
-            replay(watch, enqueuer);
+            replay(watch);
         }
         for (int i = 0; i < workers; i++) {
             nextItem();
@@ -86,10 +81,33 @@ public final class ControllerVerticle extends VerticleBase {
         return Future.succeededFuture();
     }
 
-    private <T extends HasMetadata> MessageConsumer<CacheEvent<T>> subscribe(WatchSpec<T> watch, Enqueuer enqueuer) {
+    /** An enqueuer that remembers which event put a key in the queue. */
+    private Enqueuer enqueuerFor(java.util.function.Supplier<String> trigger) {
+        return new Enqueuer() {
+            @Override
+            public void add(Request request) {
+                triggers.computeIfAbsent(request, r -> trigger.get());
+                queue.add(request);
+            }
+
+            @Override
+            public void addAfter(Request request, Duration delay) {
+                triggers.computeIfAbsent(request, r -> trigger.get());
+                queue.addAfter(request, delay);
+            }
+        };
+    }
+
+    private static String describe(CacheEvent<?> event, Class<?> type) {
+        HasMetadata object = event.object();
+        String name = object == null || object.getMetadata() == null ? "?" : Request.of(object).key();
+        return type.getSimpleName() + " " + event.type() + " " + name;
+    }
+
+    private <T extends HasMetadata> MessageConsumer<CacheEvent<T>> subscribe(WatchSpec<T> watch) {
         return vertx.eventBus().<CacheEvent<T>>localConsumer(CacheEventBus.address(watch.type()), message -> {
             try {
-                watch.mapper().map(message.body(), enqueuer);
+                watch.mapper().map(message.body(), enqueuerFor(() -> describe(message.body(), watch.type())));
             } catch (RuntimeException e) {
                 // A mapper bug must not take the consumer down: later events still need to flow.
                 LOG.error("controller {}: mapping a {} event failed", definition.name(),
@@ -98,10 +116,11 @@ public final class ControllerVerticle extends VerticleBase {
         });
     }
 
-    private <T extends HasMetadata> void replay(WatchSpec<T> watch, Enqueuer enqueuer) {
+    private <T extends HasMetadata> void replay(WatchSpec<T> watch) {
         if (controllerContext.cache() == null) {
             return;
         }
+        Enqueuer enqueuer = enqueuerFor(() -> "replay of cached " + watch.type().getSimpleName() + "s");
         for (T object : controllerContext.cache().resource(watch.type()).list()) {
             try {
                 watch.mapper().map(CacheEvent.added(object, true), enqueuer);
@@ -118,12 +137,16 @@ public final class ControllerVerticle extends VerticleBase {
         }
         queue.next(key -> {
             if (key != null) {
-                context.runOnContext(v -> process(key));
+                // Each reconcile runs on a context of its own that carries its ReconcileContext (see there).
+                String trigger = triggers.remove(key);
+                ReconcileContext rc = ReconcileContext.next(definition.name(), key.key(),
+                        trigger == null ? "requeue" : trigger);
+                rc.attachTo(context).runOnContext(v -> process(key, rc));
             }
         });
     }
 
-    private void process(Request key) {
+    private void process(Request key, ReconcileContext rc) {
         metrics.activeWorkers.incrementAndGet();
         long started = System.nanoTime();
         Future<Result> outcome;
@@ -138,7 +161,7 @@ public final class ControllerVerticle extends VerticleBase {
         outcome.onComplete(ar -> {
             metrics.time.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             try {
-                settle(key, ar.succeeded() ? ar.result() : null, ar.cause());
+                settle(key, rc, ar.succeeded() ? ar.result() : null, ar.cause());
             } finally {
                 queue.done(key);
                 metrics.activeWorkers.decrementAndGet();
@@ -147,36 +170,61 @@ public final class ControllerVerticle extends VerticleBase {
         });
     }
 
-    private void settle(Request key, Result result, Throwable failure) {
+    private void settle(Request key, ReconcileContext rc, Result result, Throwable failure) {
         if (failure != null) {
-            metrics.error.increment();
-            metrics.errors.increment();
-            if (!stopping) {
-                int retry = queue.numRequeues(key) + 1;
-                String expected = ExpectedFailures.reason(failure);
-                if (expected != null) {
-                    // Conflicts, objects gone and a lost lease are part of normal operation: a line, no trace.
-                    LOG.info("controller {}: reconcile of {} will be retried (retry #{}): {}", definition.name(), key,
-                            retry, expected);
-                } else {
-                    LOG.warn("controller {}: reconcile of {} failed (retry #{}): {}", definition.name(), key,
-                            retry, String.valueOf(failure.getMessage()), failure);
-                }
-                queue.addRateLimited(key);
-            }
+            settleFailure(key, rc, failure);
             return;
         }
         if (result.hasRequeueAfter()) {
             metrics.requeueAfter.increment();
             queue.forget(key);
+            triggers.putIfAbsent(key, "requeueAfter " + result.requeueAfter());
             queue.addAfter(key, result.requeueAfter());
         } else if (result.rateLimitedRequeue()) {
             metrics.requeue.increment();
+            triggers.putIfAbsent(key, "requeue");
             queue.addRateLimited(key);
         } else {
             metrics.success.increment();
             queue.forget(key);
         }
+    }
+
+    /**
+     * One policy for every controller (see {@link ExpectedFailures.Kind}): conditions of normal operation are one
+     * line naming the controller, the key and the reconcile id; only the unexpected keep their stack trace.
+     */
+    private void settleFailure(Request key, ReconcileContext rc, Throwable failure) {
+        ExpectedFailures.Classified c = ExpectedFailures.classify(failure);
+        String name = definition.name();
+        if (c.kind() == ExpectedFailures.Kind.GONE) {
+            // The object (or one it wrote) was deleted meanwhile: the deletion's own event reconciles again.
+            metrics.success.increment();
+            queue.forget(key);
+            LOG.debug("controller {}: reconcile of {} [id {}] found its object gone: {}", name, key, rc.id(), c.reason());
+            return;
+        }
+        metrics.error.increment();
+        metrics.errors.increment();
+        if (stopping) {
+            return;
+        }
+        if (c.kind() == ExpectedFailures.Kind.NOT_LEADER) {
+            queue.forget(key);
+            LOG.info("controller {}: reconcile of {} [id {}] dropped: {}", name, key, rc.id(), c.reason());
+            return;
+        }
+        int retry = queue.numRequeues(key) + 1;
+        triggers.putIfAbsent(key, "retry #" + retry + " after reconcile " + rc.id());
+        switch (c.kind()) {
+            case CONFLICT -> LOG.info("controller {}: reconcile of {} [id {}] lost a race, requeued (retry #{}): {}",
+                    name, key, rc.id(), retry, c.reason());
+            case TRANSIENT -> LOG.info("controller {}: reconcile of {} [id {}] will back off (retry #{}): {}",
+                    name, key, rc.id(), retry, c.reason());
+            default -> LOG.warn("controller {}: reconcile of {} [id {}] failed (retry #{}): {}", name, key, rc.id(),
+                    retry, c.reason(), failure);
+        }
+        queue.addRateLimited(key);
     }
 
     @Override

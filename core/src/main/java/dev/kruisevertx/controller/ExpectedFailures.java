@@ -5,12 +5,31 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
- * Tells the failures every controller meets in normal operation from bugs and outages: an optimistic-concurrency
- * conflict or an object that already exists (409), an object deleted meanwhile (404, 410), a write refused because
- * this manager no longer leads. Those are retried and deserve one log line with a reason; anything else keeps its
- * stack trace.
+ * Sorts the failures of a reconcile into the {@link Kind kinds} the controller runtime treats alike, once for every
+ * controller: an optimistic-concurrency conflict or an object that already exists (409, or a guarded patch whose
+ * resourceVersion test failed), an object deleted meanwhile (404, 410), a write refused because this manager no longer
+ * leads, a server that is overloaded or unreachable (429, 5xx, timeouts), and anything else (a bug or a refusal that
+ * needs a person). Only the last keeps its stack trace in the log.
  */
 public final class ExpectedFailures {
+    /** What the runtime does with a failed reconcile. */
+    public enum Kind {
+        /** Someone else wrote first: requeue promptly, one line. */
+        CONFLICT,
+        /** The object is gone: nothing is left to do, the reconcile counts as a success. */
+        GONE,
+        /** This manager lost its lease: drop the key; the next leader (or this one again) replays the cache. */
+        NOT_LEADER,
+        /** Throttled (429), a server error (5xx) or a timeout: back off, one line. */
+        TRANSIENT,
+        /** Anything else: back off and log a warning with the stack trace. */
+        UNEXPECTED
+    }
+
+    /** A classified failure and its one-line reason (never null). */
+    public record Classified(Kind kind, String reason) {
+    }
+
     /** Bounds the API server's message in a log line (it names the object; long ones are cut). */
     static final int MAX_MESSAGE = 200;
     /** Bounds the walk down the cause chain (wrappers such as CompletionException add a level each). */
@@ -21,29 +40,57 @@ public final class ExpectedFailures {
     private ExpectedFailures() {
     }
 
-    /** A short reason (e.g. {@code "conflict (409): Operation cannot be fulfilled on pods \"a\": ..."}), or null when unexpected. */
+    /**
+     * A short reason (e.g. {@code "conflict (409): Operation cannot be fulfilled on pods \"a\": ..."}) for the
+     * failures of normal operation (conflict, gone, not the leader), or null for the others.
+     */
     public static String reason(Throwable failure) {
+        Classified c = classify(failure);
+        return c.kind() == Kind.CONFLICT || c.kind() == Kind.GONE || c.kind() == Kind.NOT_LEADER ? c.reason() : null;
+    }
+
+    /** The kind of a failure and a one-line reason for the log. */
+    public static Classified classify(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
             if (t instanceof KubeExecutor.NotLeaderException) {
-                return "write refused: this manager is not the leader";
+                return new Classified(Kind.NOT_LEADER, "write refused: this manager is not the leader");
             }
-            if (t instanceof KubernetesClientException k) {
-                String what = switch (k.getCode()) {
-                    case 409 -> "conflict (409)";
-                    case 404 -> "not found (404)";
-                    case 410 -> "gone (410)";
-                    case 422 -> failedPatchTest(k) ? "stale write (422: a guarded patch's test failed)" : null;
-                    default -> null;
-                };
-                // Any other API error (other 422s, 5xx, timeouts: code 0) says something is wrong: not expected.
-                return what == null ? null : what + statusMessage(k);
+            if (t instanceof KubernetesClientException k && k.getCode() > 0) {
+                return classifyApiError(k);
+            }
+            if (t instanceof java.io.InterruptedIOException || t instanceof java.util.concurrent.TimeoutException
+                    || t instanceof java.net.ConnectException) {
+                return new Classified(Kind.TRANSIENT, "API server unreachable or slow: " + oneLine(t.toString()));
             }
             if (t.getCause() == t) {
                 break;
             }
         }
-        return null;
+        return new Classified(Kind.UNEXPECTED, failure == null ? "unknown failure" : oneLine(String.valueOf(failure.getMessage())));
+    }
+
+    private static Classified classifyApiError(KubernetesClientException k) {
+        int code = k.getCode();
+        Kind kind;
+        String what;
+        if (code == 409) {
+            kind = Kind.CONFLICT;
+            what = "conflict (409)";
+        } else if (code == 422 && failedPatchTest(k)) {
+            kind = Kind.CONFLICT;
+            what = "stale write (422: a guarded patch's test failed)";
+        } else if (code == 404 || code == 410) {
+            kind = Kind.GONE;
+            what = code == 404 ? "not found (404)" : "gone (410)";
+        } else if (code == 429 || code == 408 || code >= 500) {
+            kind = Kind.TRANSIENT;
+            what = code == 429 ? "throttled (429)" : code == 408 ? "timeout (408)" : "server error (" + code + ")";
+        } else {
+            // Other 4xx (invalid, forbidden, ...) need a person: not part of normal operation.
+            return new Classified(Kind.UNEXPECTED, "API error (" + code + ")" + statusMessage(k));
+        }
+        return new Classified(kind, what + statusMessage(k));
     }
 
     /**
@@ -69,7 +116,11 @@ public final class ExpectedFailures {
         if (message == null || message.isBlank()) {
             return "";
         }
+        return ": " + oneLine(message);
+    }
+
+    private static String oneLine(String message) {
         message = message.strip().replaceAll("\\s+", " ");
-        return ": " + (message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message);
+        return message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message;
     }
 }

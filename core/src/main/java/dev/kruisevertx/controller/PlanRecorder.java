@@ -20,8 +20,14 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * token stays valid while entries come and go, as with the API server's list paging.
  */
 public final class PlanRecorder {
-    /** A decision as it was taken. */
-    public record Entry(Instant at, PlanSummary plan) {
+    /**
+     * A decision as it was taken, by the reconcile of that id (0 when recorded outside of a reconcile), which was
+     * started by {@code trigger}; grep the log for the id to follow that reconcile.
+     */
+    public record Entry(Instant at, PlanSummary plan, long reconcileId, String trigger) {
+        public Entry(Instant at, PlanSummary plan) {
+            this(at, plan, 0, null);
+        }
     }
 
     /** One entry of a page. */
@@ -46,7 +52,12 @@ public final class PlanRecorder {
 
     public void record(String controller, Request request, PlanSummary plan) {
         byController.computeIfAbsent(controller, c -> new ConcurrentSkipListMap<>())
-                .put(request.key(), new Entry(clock.instant(), plan));
+                .put(request.key(), entry(plan));
+    }
+
+    private Entry entry(PlanSummary plan) {
+        ReconcileContext rc = ReconcileContext.current();
+        return rc == null ? new Entry(clock.instant(), plan) : new Entry(clock.instant(), plan, rc.id(), rc.trigger());
     }
 
     /** A decision that is only a reason. */

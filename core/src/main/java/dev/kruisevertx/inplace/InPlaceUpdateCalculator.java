@@ -1,5 +1,6 @@
 package dev.kruisevertx.inplace;
 
+import dev.kruisevertx.revision.RevisionHistory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.common.ApiJson;
@@ -221,34 +222,7 @@ public final class InPlaceUpdateCalculator {
      * @throws IllegalArgumentException naming the revision when its data holds no template
      */
     public static PodTemplateSpec templateOf(ControllerRevision revision) {
-        String name = revision.getMetadata() == null ? null : revision.getMetadata().getName();
-        Object data = revision.getData();
-        if (data == null) {
-            throw new IllegalArgumentException("ControllerRevision " + name + " has no data");
-        }
-        JsonNode node;
-        try {
-            node = data instanceof String s ? ApiJson.serialization().unmarshal(s, JsonNode.class)
-                    : ApiJson.serialization().convertValue(data, JsonNode.class);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("ControllerRevision " + name + " data is not JSON: " + e.getMessage(), e);
-        }
-        JsonNode template = node.path("spec").path("template");
-        if (!template.isObject()) {
-            if (node.path("spec").path("containers").isArray()) {
-                template = node;
-            } else {
-                throw new IllegalArgumentException("ControllerRevision " + name + " data has no spec.template");
-            }
-        }
-        ObjectNode copy = ((ObjectNode) template).deepCopy();
-        copy.remove(PATCH_DIRECTIVE);
-        try {
-            return ApiJson.serialization().convertValue(copy, PodTemplateSpec.class);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("ControllerRevision " + name + " holds an invalid pod template: "
-                    + e.getMessage(), e);
-        }
+        return RevisionHistory.templateOf(revision);
     }
 
     private static JsonNode toJson(PodTemplateSpec template) {

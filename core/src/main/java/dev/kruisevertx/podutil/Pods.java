@@ -216,6 +216,85 @@ public final class Pods {
         return sum;
     }
 
+    /** When the Ready condition last turned True; null when not ready or unknown. */
+    public static Instant readySince(Pod pod) {
+        return condition(pod, READY_CONDITION).filter(c -> "True".equals(c.getStatus()))
+                .map(c -> parseTime(c.getLastTransitionTime())).orElse(null);
+    }
+
+    /**
+     * OpenKruise's "update ready": running, available, and not in the middle of an in-place update (an
+     * {@code InPlaceUpdateReady} condition, when present, is True).
+     */
+    public static boolean isUpdateReady(Pod pod, int minReadySeconds, Instant now) {
+        if (!PHASE_RUNNING.equals(phase(pod)) || !isAvailable(pod, minReadySeconds, now)) {
+            return false;
+        }
+        return condition(pod, WellKnown.INPLACE_UPDATE_READY_CONDITION).map(c -> "True".equals(c.getStatus()))
+                .orElse(true);
+    }
+
+    /**
+     * The availability a workload counts for maxUnavailable: update ready, and no lifecycle hook in progress (a pod
+     * whose lifecycle state is set and is not Normal is unavailable whatever its conditions say).
+     */
+    public static boolean isServing(Pod pod, int minReadySeconds, Instant now) {
+        String state = lifecycleState(pod);
+        if (!state.isEmpty() && !WellKnown.LIFECYCLE_STATE_NORMAL.equals(state)) {
+            return false;
+        }
+        return isUpdateReady(pod, minReadySeconds, now);
+    }
+
+    /** The lifecycle state label, empty when absent. */
+    public static String lifecycleState(Pod pod) {
+        return labels(pod).getOrDefault(WellKnown.LIFECYCLE_STATE_LABEL, "");
+    }
+
+    public static boolean isPreparingDelete(Pod pod) {
+        return WellKnown.LIFECYCLE_STATE_PREPARING_DELETE.equals(lifecycleState(pod));
+    }
+
+    /** The {@code controller-revision-hash} label, null when absent. */
+    public static String revisionLabel(Pod pod) {
+        return labels(pod).get(WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+    }
+
+    /**
+     * Whether the pod's revision label names {@code revision}: equal, or equal after both are cut to the part after
+     * their last '-' (so pods labelled with the long {@code <workload>-<hash>} form match the bare hash and back).
+     */
+    public static boolean atRevision(Pod pod, String revision) {
+        String label = revisionLabel(pod);
+        if (label == null || revision == null) {
+            return false;
+        }
+        return label.equals(revision) || shortHash(label).equals(shortHash(revision));
+    }
+
+    /** The hash part of a revision name: what follows its last '-'. */
+    public static String shortHash(String revision) {
+        int dash = revision.lastIndexOf('-');
+        return dash < 0 ? revision : revision.substring(dash + 1);
+    }
+
+    /** The highest restart count of the regular containers. */
+    public static int maxRestarts(Pod pod) {
+        int max = 0;
+        if (pod != null && pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
+            for (ContainerStatus s : pod.getStatus().getContainerStatuses()) {
+                if (s.getRestartCount() != null) {
+                    max = Math.max(max, s.getRestartCount());
+                }
+            }
+        }
+        return max;
+    }
+
+    public static Instant creationTime(HasMetadata obj) {
+        return obj == null || obj.getMetadata() == null ? null : parseTime(obj.getMetadata().getCreationTimestamp());
+    }
+
     /** An RFC 3339 timestamp as Kubernetes writes them; null for null, empty or unparsable text. */
     public static Instant parseTime(String rfc3339) {
         if (rfc3339 == null || rfc3339.isEmpty()) {

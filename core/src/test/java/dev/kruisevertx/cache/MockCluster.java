@@ -21,18 +21,18 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /** A fabric8 mock API server plus a client under test built like production ones (JDK HTTP client). */
-final class MockCluster implements AutoCloseable {
+public final class MockCluster implements AutoCloseable {
     static final Duration WAIT = Duration.ofSeconds(30);
 
-    final KubernetesMockServer server;
-    final KubernetesClient client;
+    public final KubernetesMockServer server;
+    public final KubernetesClient client;
 
     private MockCluster(KubernetesMockServer server) {
         this.server = server;
         this.client = KubeClients.forTest(server.createClient().getConfiguration());
     }
 
-    static MockCluster crud() {
+    public static MockCluster crud() {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 new KubernetesCrudDispatcher(), false);
         server.init();

@@ -61,7 +61,19 @@ class ControllerVerticleTest {
                 new DeliveryOptions().setLocalOnly(true).setCodecName(CacheEventBus.CODEC_NAME));
     }
 
+    /** Deploys a reconciler that also records a plan after each successful reconcile; returns the recorder. */
+    private PlanRecorder deployRecording(Reconciler reconciler) throws Exception {
+        PlanRecorder plans = new PlanRecorder();
+        deploy(request -> reconciler.reconcile(request).onSuccess(r -> plans.record("test", request, "done")), 1,
+                plans);
+        return plans;
+    }
+
     private String deploy(Reconciler reconciler, int workers) throws Exception {
+        return deploy(reconciler, workers, new PlanRecorder());
+    }
+
+    private String deploy(Reconciler reconciler, int workers, PlanRecorder plans) throws Exception {
         ControllerDefinition definition = new ControllerDefinition() {
             @Override
             public String name() {
@@ -81,7 +93,7 @@ class ControllerVerticleTest {
         ManagerSettings settings = new ManagerSettings(null, Duration.ofMinutes(5), Duration.ofMillis(1),
                 Duration.ofMillis(50), 1000, 1000, Map.of("test", workers), Map.of());
         ControllerContext ctx = new ControllerContext(vertx, null, null, null, FeatureGates.defaults(), registry,
-                new PlanRecorder(), settings);
+                plans, settings);
         return vertx.deployVerticle(new ControllerVerticle(definition, ctx), new DeploymentOptions())
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -186,6 +198,11 @@ class ControllerVerticleTest {
                 default -> Future.succeededFuture(Result.done());
             }, 1);
             publish(pod("w"));
+            await("conflict retried, then the lost lease", () -> attempts.get() == 2);
+            // A lost lease drops the key (issue 14): only a new event brings it back.
+            Thread.sleep(200);
+            assertEquals(2, attempts.get(), "a key whose write lost the lease is not retried");
+            publish(pod("w"));
             await("retried past every failure", () -> attempts.get() == 4);
             await("three failures logged", () -> log.containing("reconcile of ns/w").size() == 3);
 
@@ -204,6 +221,153 @@ class ControllerVerticleTest {
             assertNotNull(bug.thrown(), "an unexpected failure keeps its stack trace");
             assertTrue(bug.message().contains("a bug"), bug.message());
         }
+    }
+
+    @Test
+    void eachFailureKindIsSettledByItsOwnRule() throws Exception {
+        Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+        try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            deploy(request -> {
+                int n = runs.computeIfAbsent(request.name(), k -> new AtomicInteger()).incrementAndGet();
+                if (n > 1) {
+                    return Future.succeededFuture(Result.done());
+                }
+                return Future.failedFuture(switch (request.name()) {
+                    case "gone" -> new KubernetesClientException(new StatusBuilder().withCode(404)
+                            .withReason("NotFound").withMessage("pods \"gone\" not found").build());
+                    case "leader" -> new KubeExecutor.NotLeaderException();
+                    case "busy" -> new KubernetesClientException(new StatusBuilder().withCode(429)
+                            .withReason("TooManyRequests").withMessage("slow down").build());
+                    case "down" -> new KubernetesClientException(new StatusBuilder().withCode(503)
+                            .withReason("ServiceUnavailable").withMessage("etcd is down").build());
+                    case "slow" -> new KubernetesClientException("timed out",
+                            new java.io.InterruptedIOException("timeout"));
+                    default -> new KubernetesClientException(new StatusBuilder().withCode(403)
+                            .withReason("Forbidden").withMessage("pods is forbidden").build());
+                });
+            }, 2);
+            for (String name : List.of("gone", "leader", "busy", "down", "slow", "forbidden")) {
+                publish(pod(name));
+            }
+            await("back-off kinds retried", () -> List.of("busy", "down", "slow", "forbidden").stream()
+                    .allMatch(n -> runs.containsKey(n) && runs.get(n).get() == 2));
+            Thread.sleep(300);
+            assertEquals(1, runs.get("gone").get(), "NotFound means the object is gone: a success, not retried");
+            assertEquals(1, runs.get("leader").get(), "a lost lease drops the key");
+            assertEquals(5.0, registry.get("controller_runtime_reconcile").tag("result", "success").counter().count(),
+                    "the NotFound reconcile counts as a success, as do the 4 retries");
+
+            for (String transientKind : List.of("busy", "down", "slow")) {
+                List<CapturedLog.Line> lines = log.containing("reconcile of ns/" + transientKind + " ");
+                assertEquals(1, lines.size(), lines.toString());
+                assertEquals(Level.INFO, lines.get(0).level());
+                assertNull(lines.get(0).thrown(), "throttling, server errors and timeouts are one line");
+                assertTrue(lines.get(0).message().contains("will back off"), lines.get(0).message());
+            }
+            List<CapturedLog.Line> forbidden = log.containing("reconcile of ns/forbidden ");
+            assertEquals(Level.WARN, forbidden.get(0).level());
+            assertNotNull(forbidden.get(0).thrown(), "anything else keeps its stack trace");
+            List<CapturedLog.Line> leader = log.containing("reconcile of ns/leader ");
+            assertTrue(leader.get(0).message().contains("dropped"), leader.toString());
+            assertNull(leader.get(0).thrown());
+        }
+    }
+
+    @Test
+    void aConflictIsOneLineNamingControllerKeyAndReconcileId() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        List<Long> ids = new CopyOnWriteArrayList<>();
+        try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            deploy(request -> {
+                ids.add(ReconcileContext.current().id());
+                if (attempts.incrementAndGet() == 1) {
+                    return Future.failedFuture(new KubernetesClientException(new StatusBuilder().withCode(409)
+                            .withReason("Conflict").withMessage("the object has been modified").build()));
+                }
+                return Future.succeededFuture(Result.done());
+            }, 1);
+            publish(pod("c"));
+            await("conflict requeued promptly", () -> attempts.get() == 2);
+            List<CapturedLog.Line> lines = log.containing("reconcile of ns/c ");
+            assertEquals(1, lines.size(), lines.toString());
+            CapturedLog.Line line = lines.get(0);
+            assertEquals("controller test: reconcile of ns/c [id " + ids.get(0)
+                    + "] lost a race, requeued (retry #1): conflict (409): the object has been modified", line.message());
+            assertNull(line.thrown());
+            assertTrue(ids.get(1) > ids.get(0), "every reconcile has an id of its own: " + ids);
+        }
+    }
+
+    /** A real 409 from the API server (fabric8's mock in CRUD mode): a write over an object another writer changed. */
+    @Test
+    void aConflictForcedByAnotherWriterIsOneLineWithoutStackTrace() throws Exception {
+        try (dev.kruisevertx.cache.MockCluster cluster = dev.kruisevertx.cache.MockCluster.crud();
+             CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            KubeExecutor kube = new KubeExecutor(vertx, "test-kube", 1);
+            Pod stale = cluster.client.pods().inNamespace("ns").resource(pod("f")).create();
+            cluster.client.pods().inNamespace("ns").resource(new PodBuilder(stale).editMetadata()
+                    .addToLabels("other", "writer").endMetadata().build()).update();
+            AtomicInteger attempts = new AtomicInteger();
+            List<Long> ids = new CopyOnWriteArrayList<>();
+            deploy(request -> {
+                ids.add(ReconcileContext.current().id());
+                if (attempts.incrementAndGet() > 1) {
+                    return Future.succeededFuture(Result.done());
+                }
+                return kube.write(() -> cluster.client.resource(new PodBuilder(stale).editMetadata()
+                        .addToLabels("ours", "x").endMetadata().build()).update()).map(p -> Result.done());
+            }, 1);
+            publish(pod("f"));
+            await("requeued after the conflict", () -> attempts.get() == 2);
+            List<CapturedLog.Line> lines = log.containing("ns/f");
+            assertEquals(1, lines.size(), lines.toString());
+            String line = lines.get(0).message();
+            assertTrue(line.startsWith("controller test: reconcile of ns/f [id " + ids.get(0) + "] lost a race, requeued"
+                    + " (retry #1): conflict (409): "), line);
+            assertTrue(!line.contains("\n"), line);
+            assertNull(lines.get(0).thrown(), "no stack trace for a conflict");
+            kube.close();
+        }
+    }
+
+    @Test
+    void theReconcileContextMarksLinesLoggedOnWorkerThreadsAndRecordedPlans() throws Exception {
+        org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(ReconcileContextProbe.class);
+        KubeExecutor kube = new KubeExecutor(vertx, "test-kube", 2);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        try (CapturedLog log = CapturedLog.of(ReconcileContextProbe.class)) {
+            PlanRecorder plans = deployRecording(request -> kube.call(() -> {
+                        threads.add(Thread.currentThread().getName());
+                        logger.info("on a worker for {}", request);
+                        return "ok";
+                    })
+                    .compose(v -> kube.call(() -> "second hop"))
+                    .map(v -> {
+                        logger.info("back on the loop for {}", request);
+                        return Result.done();
+                    }));
+            publish(pod("m"));
+            await("both lines logged", () -> log.containing("for ns/m").size() == 2);
+            CapturedLog.Line worker = log.containing("on a worker for ns/m").get(0);
+            assertTrue(threads.get(0).startsWith("test-kube"), threads.toString());
+            assertEquals("test", worker.context().get(ReconcileContext.MDC_CONTROLLER), worker.context().toString());
+            assertEquals("ns/m", worker.context().get(ReconcileContext.MDC_KEY));
+            String id = worker.context().get(ReconcileContext.MDC_ID);
+            assertNotNull(id, "the reconcile id is on a line logged from a worker thread");
+            assertEquals("Pod ADDED ns/m", worker.context().get(ReconcileContext.MDC_TRIGGER));
+            assertEquals(id, log.containing("back on the loop for ns/m").get(0).context().get(ReconcileContext.MDC_ID));
+            await("plan recorded", () -> plans.last("test", Request.parse("ns/m")) != null);
+            assertEquals(Long.parseLong(id), plans.last("test", Request.parse("ns/m")).reconcileId());
+            assertEquals("Pod ADDED ns/m", plans.last("test", Request.parse("ns/m")).trigger());
+        } finally {
+            kube.close();
+        }
+        // Outside of a reconcile nothing is added.
+        assertNull(ReconcileContext.current());
+    }
+
+    /** A logger name for the context test. */
+    private static final class ReconcileContextProbe {
     }
 
     @Test

@@ -69,4 +69,28 @@ class ExpectedFailuresTest {
         assertTrue(reason.startsWith("conflict (409): line one line two x"), reason);
         assertTrue(reason.length() <= "conflict (409): ".length() + ExpectedFailures.MAX_MESSAGE + 3, reason);
     }
+
+    @Test
+    void everyFailureHasAKind() {
+        assertEquals(ExpectedFailures.Kind.CONFLICT, ExpectedFailures.classify(api(409, "Conflict", "modified")).kind());
+        assertEquals(ExpectedFailures.Kind.CONFLICT, ExpectedFailures.classify(
+                api(422, "", "testing value /metadata/resourceVersion failed: test failed")).kind());
+        assertEquals(ExpectedFailures.Kind.GONE, ExpectedFailures.classify(api(404, "NotFound", "gone")).kind());
+        assertEquals(ExpectedFailures.Kind.GONE, ExpectedFailures.classify(api(410, "Gone", null)).kind());
+        assertEquals(ExpectedFailures.Kind.NOT_LEADER,
+                ExpectedFailures.classify(new IllegalStateException(new KubeExecutor.NotLeaderException())).kind());
+        ExpectedFailures.Classified throttled = ExpectedFailures.classify(api(429, "TooManyRequests", "slow down"));
+        assertEquals(ExpectedFailures.Kind.TRANSIENT, throttled.kind());
+        assertEquals("throttled (429): slow down", throttled.reason());
+        assertEquals("server error (500): etcd is down",
+                ExpectedFailures.classify(api(500, "InternalError", "etcd is down")).reason());
+        assertEquals(ExpectedFailures.Kind.TRANSIENT, ExpectedFailures.classify(
+                new KubernetesClientException("timeout", new InterruptedIOException("timed out"))).kind());
+        assertEquals(ExpectedFailures.Kind.TRANSIENT, ExpectedFailures.classify(
+                new java.util.concurrent.CompletionException(new java.net.ConnectException("refused"))).kind());
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED,
+                ExpectedFailures.classify(api(422, "Invalid", "spec.replicas: Invalid value")).kind());
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(api(403, "Forbidden", "no")).kind());
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(new NullPointerException()).kind());
+    }
 }

@@ -192,4 +192,30 @@ class PodsTest {
         assertSame(free, KruisePodReadiness.removeNotReadyKey(free, a, NOW));
         assertTrue(Pods.condition(p, WellKnown.KRUISE_POD_READY_CONDITION).isEmpty(), "input untouched");
     }
+
+    /**
+     * The one availability rule every workload shares (it replaced CloneSet's own copy, which counted a pod ready for
+     * exactly minReadySeconds as available): ready time plus minReadySeconds must be strictly before now.
+     */
+    @Test
+    void availabilityAtTheBoundaryIsKubernetesStrictRule() {
+        Pod readyExactlyMinReadySecondsAgo = ready("True", "2026-01-01T00:00:00Z");
+        assertFalse(Pods.isAvailable(readyExactlyMinReadySecondsAgo, 60, NOW));
+        assertFalse(Pods.isUpdateReady(readyExactlyMinReadySecondsAgo, 60, NOW));
+        assertFalse(Pods.isServing(readyExactlyMinReadySecondsAgo, 60, NOW));
+        assertTrue(Pods.isAvailable(readyExactlyMinReadySecondsAgo, 60, NOW.plusMillis(1)));
+        assertTrue(Pods.isServing(readyExactlyMinReadySecondsAgo, 60, NOW.plusSeconds(1)));
+    }
+
+    @Test
+    void revisionLabelsMatchInLongAndShortForm() {
+        Pod p = new PodBuilder().withNewMetadata().withName("p")
+                .addToLabels("controller-revision-hash", "web-7c9d").endMetadata().build();
+        assertTrue(Pods.atRevision(p, "web-7c9d"));
+        assertTrue(Pods.atRevision(p, "7c9d"));
+        assertFalse(Pods.atRevision(p, "web-8f00"));
+        assertEquals("7c9d", Pods.shortHash("web-7c9d"));
+        assertEquals("", Pods.lifecycleState(p));
+        assertFalse(Pods.isPreparingDelete(p));
+    }
 }

@@ -19,8 +19,15 @@ import java.util.stream.Collectors;
  * appenders too, and closing restores the logger configuration as it was.
  */
 public final class CapturedLog extends AbstractAppender implements AutoCloseable {
-    /** One logged event: its level, formatted message and whether it carried a throwable (a stack trace). */
-    public record Line(Level level, String message, Throwable thrown) {
+    /**
+     * One logged event: its level, formatted message, whether it carried a throwable (a stack trace) and its context
+     * data (MDC, e.g. the reconcile id), as the layouts print them.
+     */
+    public record Line(Level level, String message, Throwable thrown, java.util.Map<String, String> context) {
+        public Line(Level level, String message, Throwable thrown) {
+            this(level, message, thrown, java.util.Map.of());
+        }
+
         @Override
         public String toString() {
             return level + " " + message + (thrown == null ? "" : " [" + thrown.getClass().getSimpleName() + "]");
@@ -64,7 +71,8 @@ public final class CapturedLog extends AbstractAppender implements AutoCloseable
 
     @Override
     public void append(LogEvent event) {
-        lines.add(new Line(event.getLevel(), event.getMessage().getFormattedMessage(), event.getThrown()));
+        lines.add(new Line(event.getLevel(), event.getMessage().getFormattedMessage(), event.getThrown(),
+                java.util.Collections.unmodifiableMap(new java.util.HashMap<>(event.getContextData().toMap()))));
     }
 
     public List<Line> lines() {

@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -118,8 +120,8 @@ final class CloneSetActuator {
                 try {
                     client.persistentVolumeClaims().inNamespace(ns).resource(claim).create();
                 } catch (KubernetesClientException e) {
-                    if (e.getCode() != 409) {
-                        if (definitelyNotWritten(e)) {
+                    if (!ApiErrors.isConflict(e)) {
+                        if (ApiErrors.definitelyNotWritten(e)) {
                             scale.observeCreate(key, claim.getMetadata().getName());
                         }
                         throw e;
@@ -135,18 +137,12 @@ final class CloneSetActuator {
                 return Future.succeededFuture();
             }
             Throwable e = ar.cause();
-            if (e instanceof KubernetesClientException k && definitelyNotWritten(k)) {
+            if (e instanceof KubernetesClientException k && ApiErrors.definitelyNotWritten(k)) {
                 scale.observeCreate(key, name);
             }
             events.warning(cs, "FailedCreate", "failed to create pod: " + e.getMessage() + ", pod: " + name);
             return Future.failedFuture(e);
         });
-    }
-
-    /** A 4xx other than 409/408/429 means the server rejected the object: nothing was created. */
-    private static boolean definitelyNotWritten(KubernetesClientException e) {
-        int code = e.getCode();
-        return code >= 400 && code < 500 && code != 409 && code != 408 && code != 429;
     }
 
     private Future<Void> deletePod(CloneSet cs, String key, CloneSetPlan.Delete d) {
@@ -264,46 +260,18 @@ final class CloneSetActuator {
         });
     }
 
-    /** Changes a pod's status from its live state; conflicts with the kubelet are retried from the new state. */
+    /** Changes a pod's status from its cached state; conflicts with the kubelet are retried from the live state. */
     private Future<Void> editStatus(Pod pod, java.util.function.UnaryOperator<Pod> change) {
-        String ns = pod.getMetadata().getNamespace();
-        String name = pod.getMetadata().getName();
-        return kube.write(() -> {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return client.pods().inNamespace(ns).withName(name).editStatus(change);
-                } catch (KubernetesClientException e) {
-                    if (e.getCode() == 404) {
-                        return null;
-                    }
-                    if (e.getCode() != 409 || attempt >= 3) {
-                        throw e;
-                    }
-                }
-            }
-        }).map(written -> {
-            if (written != null) {
-                versions.expect(written);
-            }
-            return null;
-        });
+        return edit(pod, ObjectEdits.Part.STATUS, change);
     }
 
-    /** Changes an existing pod from its live state; a pod that is gone is skipped. */
+    /** Changes an existing pod from its cached state; a pod that is gone is skipped. */
     private Future<Void> editPod(Pod pod, java.util.function.UnaryOperator<Pod> change) {
-        String ns = pod.getMetadata().getNamespace();
-        String name = pod.getMetadata().getName();
-        return kube.write(() -> {
-            try {
-                return client.pods().inNamespace(ns).withName(name).edit(change);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    LOG.debug("pod {}/{} is gone, nothing to change", ns, name);
-                    return null;
-                }
-                throw e;
-            }
-        }).map(written -> {
+        return edit(pod, ObjectEdits.Part.OBJECT, change);
+    }
+
+    private Future<Void> edit(Pod pod, ObjectEdits.Part part, java.util.function.UnaryOperator<Pod> change) {
+        return kube.write(() -> ObjectEdits.edit(client, pod, part, change)).map(written -> {
             if (written != null) {
                 versions.expect(written);
             }

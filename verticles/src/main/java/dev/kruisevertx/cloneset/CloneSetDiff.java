@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
@@ -37,13 +38,13 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
     public static final CloneSetDiff EMPTY = new CloneSetDiff(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Which pods count as updated: by default, those labelled with the update revision. */
-    public static final BiPredicate<Pod, String> AT_REVISION = PodView::atRevision;
+    public static final BiPredicate<Pod, String> AT_REVISION = Pods::atRevision;
 
     /**
      * With PreparingUpdateAsUpdate, scaling counts a pod waiting in PreparingUpdate as already updated.
      */
     public static final BiPredicate<Pod, String> AT_REVISION_OR_PREPARING_UPDATE = (pod, revision) ->
-            WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE.equals(PodView.lifecycleState(pod)) || PodView.atRevision(pod, revision);
+            WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE.equals(Pods.lifecycleState(pod)) || Pods.atRevision(pod, revision);
 
     public boolean isEmpty() {
         return equals(EMPTY);
@@ -75,33 +76,19 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
         int minReadySeconds = cs.getSpec().getMinReadySeconds();
         BiPredicate<Pod, String> updated = isPodUpdate == null ? AT_REVISION : isPodUpdate;
 
-        int newCount = 0, newActive = 0, oldCount = 0, oldActive = 0;
-        int newUnavailable = 0, oldUnavailable = 0, newToDelete = 0, oldToDelete = 0, newPreDeleting = 0, oldPreDeleting = 0;
+        Tally fresh = new Tally();
+        Tally old = new Tally();
         for (Pod p : pods) {
             boolean isNew = updated.test(p, updateRevision);
-            boolean preDeleting = PodView.isPreparingDelete(p);
+            boolean preDeleting = Pods.isPreparingDelete(p);
             boolean toDelete = !preDeleting && isSpecifiedDelete(cs, p);
-            boolean unavailable = !preDeleting && !toDelete && !PodView.isServing(p, minReadySeconds, now);
-            if (isNew) {
-                newCount++;
-                if (preDeleting) {
-                    newPreDeleting++;
-                } else {
-                    newActive++;
-                }
-                newToDelete += toDelete ? 1 : 0;
-                newUnavailable += unavailable ? 1 : 0;
-            } else {
-                oldCount++;
-                if (preDeleting) {
-                    oldPreDeleting++;
-                } else {
-                    oldActive++;
-                }
-                oldToDelete += toDelete ? 1 : 0;
-                oldUnavailable += unavailable ? 1 : 0;
-            }
+            boolean unavailable = !preDeleting && !toDelete && !Pods.isServing(p, minReadySeconds, now);
+            (isNew ? fresh : old).add(preDeleting, toDelete, unavailable);
         }
+        int newCount = fresh.count, newActive = fresh.active, newUnavailable = fresh.unavailable;
+        int newToDelete = fresh.toDelete, newPreDeleting = fresh.preDeleting;
+        int oldCount = old.count, oldActive = old.active, oldUnavailable = old.unavailable;
+        int oldToDelete = old.toDelete, oldPreDeleting = old.preDeleting;
 
         int partition = limits.partition;
         int updateOldDiff = oldActive - partition;
@@ -193,7 +180,7 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
 
     /** Named by {@code scaleStrategy.podsToDelete} or labelled {@code apps.kruise.io/specified-delete}. */
     public static boolean isSpecifiedDelete(CloneSet cs, Pod pod) {
-        if (PodView.labels(pod).containsKey(WellKnown.SPECIFIED_DELETE_LABEL)) {
+        if (Pods.labels(pod).containsKey(WellKnown.SPECIFIED_DELETE_LABEL)) {
             return true;
         }
         CloneSetScaleStrategy scale = cs.getSpec().getScaleStrategy();
@@ -228,6 +215,26 @@ public record CloneSetDiff(int scaleUpNum, int scaleUpNumOldRevision, int scaleD
             int scaleMaxUnavailable = ss == null || ss.getMaxUnavailable() == null ? Integer.MAX_VALUE
                     : IntOrPercent.scaledValue(ss.getMaxUnavailable(), replicas, true);
             return new Limits(replicas, partition, maxSurge, maxUnavailable, scaleMaxUnavailable);
+        }
+    }
+
+    /** The pods of one side (update revision or not), counted the way the diff needs them. */
+    private static final class Tally {
+        int count;
+        int active;
+        int preDeleting;
+        int toDelete;
+        int unavailable;
+
+        void add(boolean isPreDeleting, boolean isToDelete, boolean isUnavailable) {
+            count++;
+            if (isPreDeleting) {
+                preDeleting++;
+            } else {
+                active++;
+            }
+            toDelete += isToDelete ? 1 : 0;
+            unavailable += isUnavailable ? 1 : 0;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
@@ -84,30 +85,14 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
     /** A compact one-line description: the reason and the counts of each action. */
     public String summary() {
         List<String> parts = new ArrayList<>();
-        if (!creates.isEmpty()) {
-            parts.add("create " + creates.size());
-        }
-        if (!deletes.isEmpty()) {
-            parts.add("delete " + deletes.size());
-        }
-        if (!lifecycle.isEmpty()) {
-            parts.add("lifecycle " + lifecycle.size());
-        }
-        if (!recreates.isEmpty()) {
-            parts.add("recreate " + recreates.size());
-        }
-        if (!pvcDeletes.isEmpty()) {
-            parts.add("delete pvc " + pvcDeletes.size());
-        }
-        if (!inPlace.isEmpty()) {
-            parts.add("in-place " + inPlace.size());
-        }
-        if (!podWrites.isEmpty()) {
-            parts.add("continue in-place " + podWrites.size());
-        }
-        if (!statusWrites.isEmpty()) {
-            parts.add("in-place ready " + statusWrites.size());
-        }
+        count(parts, "create", creates);
+        count(parts, "delete", deletes);
+        count(parts, "lifecycle", lifecycle);
+        count(parts, "recreate", recreates);
+        count(parts, "delete pvc", pvcDeletes);
+        count(parts, "in-place", inPlace);
+        count(parts, "continue in-place", podWrites);
+        count(parts, "in-place ready", statusWrites);
         return phase + ": " + reason + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")")
                 + (requeueAfter.isZero() ? "" : "; again in " + requeueAfter.toMillis() + " ms");
     }
@@ -150,7 +135,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
     }
 
     private static String revision(Pod pod) {
-        String revision = PodView.revisionLabel(pod);
+        String revision = Pods.revisionLabel(pod);
         return revision == null ? "(none)" : revision;
     }
 
@@ -195,6 +180,12 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         CloneSetPlan build(String reason) {
             return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
                     podWrites, statusWrites, requeueAfter);
+        }
+    }
+
+    private static void count(List<String> parts, String what, List<?> items) {
+        if (!items.isEmpty()) {
+            parts.add(what + " " + items.size());
         }
     }
 }

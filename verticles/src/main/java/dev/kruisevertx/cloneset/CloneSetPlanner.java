@@ -139,7 +139,7 @@ public final class CloneSetPlanner {
                 specified.add(p);
                 plannedNames.add(p.getMetadata().getName());
             }
-            if (PodView.isPreparingDelete(p)) {
+            if (Pods.isPreparingDelete(p)) {
                 preDeleting.add(p);
                 plannedNames.add(p.getMetadata().getName());
             }
@@ -235,14 +235,14 @@ public final class CloneSetPlanner {
         List<Pod> specifiedNew = new ArrayList<>();
         List<Pod> specifiedOld = new ArrayList<>();
         for (Pod p : specified) {
-            if (PodView.isPreparingDelete(p)) {
+            if (Pods.isPreparingDelete(p)) {
                 continue;
             }
-            (PodView.atRevision(p, s.updateRevision()) ? specifiedNew : specifiedOld).add(p);
+            (Pods.atRevision(p, s.updateRevision()) ? specifiedNew : specifiedOld).add(p);
         }
         for (List<Pod> group : List.of(specifiedNew, specifiedOld)) {
             for (Pod p : group) {
-                if (!PodView.isServing(p, 0, s.now())) {
+                if (!Pods.isServing(p, 0, s.now())) {
                     toDelete.add(p);
                 } else if (readyBudget > 0) {
                     toDelete.add(p);
@@ -264,14 +264,14 @@ public final class CloneSetPlanner {
             List<Pod> updated = new ArrayList<>();
             List<Pod> notUpdated = new ArrayList<>();
             for (Pod p : s.pods()) {
-                (PodView.atRevision(p, s.updateRevision()) ? updated : notUpdated).add(p);
+                (Pods.atRevision(p, s.updateRevision()) ? updated : notUpdated).add(p);
             }
             // As OpenKruise, each revision group is ranked among itself.
             List<String> topologyKeys = SpreadConstraintRanker.topologyKeys(cs.getSpec().getTemplate());
             List<Pod> chosen = choose(diff.scaleDownNum(), diff.scaleDownNumOldRevision(), notUpdated, updated,
                     group -> PodDeletionOrder.forPods(group, minReady, s.now(), topologyKeys, s.nodeLabels()));
             for (Pod p : chosen) {
-                if (!PodView.isServing(p, minReady, s.now())) {
+                if (!Pods.isServing(p, minReady, s.now())) {
                     toDelete.add(p);
                 } else if (readyBudget > 0) {
                     toDelete.add(p);
@@ -290,7 +290,7 @@ public final class CloneSetPlanner {
         Lifecycle lifecycle = cs.getSpec().getLifecycle();
         for (Pod p : pods) {
             if (LifecycleTransitions.beforeDelete(p, lifecycle) == LifecycleTransitions.DeleteStep.PREPARE_DELETE) {
-                if (!PodView.isPreparingDelete(p)) {
+                if (!Pods.isPreparingDelete(p)) {
                     b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_DELETE,
                             LifecycleTransitions.preDeleteMarkPodNotReady(lifecycle)));
                 }
@@ -323,7 +323,7 @@ public final class CloneSetPlanner {
     }
 
     static List<PersistentVolumeClaim> claimsOf(Pod pod, List<PersistentVolumeClaim> pvcs) {
-        String id = PodView.labels(pod).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+        String id = Pods.labels(pod).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
         List<PersistentVolumeClaim> out = new ArrayList<>();
         if (id == null) {
             return out;
@@ -340,7 +340,7 @@ public final class CloneSetPlanner {
     private static List<PersistentVolumeClaim> claimsWithoutPod(List<Pod> pods, List<PersistentVolumeClaim> pvcs) {
         Set<String> used = new HashSet<>();
         for (Pod p : pods) {
-            String id = PodView.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            String id = Pods.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
             if (id != null) {
                 used.add(id);
             }
@@ -376,7 +376,7 @@ public final class CloneSetPlanner {
             }
         }
         for (Pod p : pods) {
-            String id = PodView.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
+            String id = Pods.labels(p).get(WellKnown.CLONESET_INSTANCE_ID_LABEL);
             if (id != null && !id.isEmpty()) {
                 existing.add(id);
                 free.remove(id);
@@ -416,7 +416,7 @@ public final class CloneSetPlanner {
         for (Pod p : s.pods()) {
             RefreshOutcome r = updater.refresh(p, s.now());
             // Pods created before OpenKruise v1.1 lack pod-template-hash; it is added with the refresh.
-            boolean missingHash = !PodView.labels(p).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
+            boolean missingHash = !Pods.labels(p).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
             switch (r.action()) {
                 case UPDATE_POD -> b.podWrites.add(new CloneSetPlan.PodWrite(p, missingHash ? withTemplateHash(r.pod()) : r.pod()));
                 case UPDATE_STATUS -> {
@@ -429,8 +429,8 @@ public final class CloneSetPlanner {
                 case NONE -> {
                     b.requeueWithin(r.requeue());
                     Optional<LifecycleState> next = LifecycleTransitions.onRefresh(p, lifecycle,
-                            PodView.atRevision(p, s.updateRevision()), updater.checkCompleted(p).done());
-                    if (next.isPresent() && !next.get().value().equals(PodView.lifecycleState(p))) {
+                            Pods.atRevision(p, s.updateRevision()), updater.checkCompleted(p).done());
+                    if (next.isPresent() && !next.get().value().equals(Pods.lifecycleState(p))) {
                         // The label waits for the next reconcile: a patch after the lifecycle write would carry a
                         // stale resourceVersion.
                         b.lifecycle.add(new CloneSetPlan.LifecycleChange(p, next.get(),
@@ -466,10 +466,10 @@ public final class CloneSetPlanner {
         List<Integer> candidates = new ArrayList<>();
         for (int i = 0; i < s.pods().size(); i++) {
             Pod p = s.pods().get(i);
-            boolean atUpdate = PodView.atRevision(p, s.updateRevision());
+            boolean atUpdate = Pods.atRevision(p, s.updateRevision());
             boolean waiting = forward != atUpdate;
-            if (waiting && !PodView.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)
-                    && (WellKnown.LIFECYCLE_STATE_UPDATED.equals(PodView.lifecycleState(p)) || !inGracePeriod(p))) {
+            if (waiting && !Pods.isPreparingDelete(p) && !CloneSetDiff.isSpecifiedDelete(cs, p)
+                    && (WellKnown.LIFECYCLE_STATE_UPDATED.equals(Pods.lifecycleState(p)) || !inGracePeriod(p))) {
                 candidates.add(i);
             }
         }
@@ -517,15 +517,15 @@ public final class CloneSetPlanner {
 
     /** A copy with {@code pod-template-hash} set to the short form of the pod's revision label. */
     private static Pod withTemplateHash(Pod p) {
-        String revision = PodView.revisionLabel(p);
+        String revision = Pods.revisionLabel(p);
         return new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
-                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, revision == null ? "" : PodView.shortHash(revision))
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, revision == null ? "" : Pods.shortHash(revision))
                 .endMetadata().build();
     }
 
     /** An in-place update still waits out its grace period (the pod carries the grace annotation). */
     private static boolean inGracePeriod(Pod p) {
-        Map<String, String> a = PodView.annotations(p);
+        Map<String, String> a = Pods.annotations(p);
         return notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION))
                 || notEmpty(a.get(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION_OLD));
     }
@@ -546,7 +546,7 @@ public final class CloneSetPlanner {
     /** The revision a pod is at, by its label (long or short form). */
     static ControllerRevision revisionOf(List<ControllerRevision> revisions, Pod pod) {
         for (ControllerRevision r : revisions) {
-            if (PodView.atRevision(pod, r.getMetadata().getName())) {
+            if (Pods.atRevision(pod, r.getMetadata().getName())) {
                 return r;
             }
         }
@@ -563,7 +563,7 @@ public final class CloneSetPlanner {
         }
         List<Integer> out = new ArrayList<>(sorted);
         out.sort(Comparator.comparingInt(i -> WellKnown.LIFECYCLE_STATE_PREPARING_UPDATE
-                .equals(PodView.lifecycleState(pods.get(i))) ? 0 : 1));
+                .equals(Pods.lifecycleState(pods.get(i))) ? 0 : 1));
         return out;
     }
 
@@ -575,11 +575,11 @@ public final class CloneSetPlanner {
         int targetUnavailable = 0;
         for (Pod p : pods) {
             // A pod already marked for deletion is as good as gone: it uses up the budget.
-            boolean down = !PodView.isServing(p, minReady, s.now()) || CloneSetDiff.isSpecifiedDelete(s.cs(), p);
+            boolean down = !Pods.isServing(p, minReady, s.now()) || CloneSetDiff.isSpecifiedDelete(s.cs(), p);
             unavailable.put(p, down);
             if (down) {
                 unavailableCount++;
-                if (PodView.atRevision(p, target)) {
+                if (Pods.atRevision(p, target)) {
                     targetUnavailable++;
                 }
             }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetConditionType;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus;
@@ -24,6 +25,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
@@ -152,17 +155,17 @@ final class CloneSetReconciler implements Reconciler {
         List<Pod> release = new ArrayList<>();
         Set<String> terminatingIds = new HashSet<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!isControlledBy(p, uid)) {
+            if (!Pods.isControlledBy(p, uid)) {
                 continue;
             }
-            if (!PodView.isActive(p)) {
-                String id = PodView.labels(p).get(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL);
-                if (id != null && PodView.isTerminating(p)) {
+            if (!Pods.isActive(p)) {
+                String id = Pods.labels(p).get(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL);
+                if (id != null && Pods.isTerminating(p)) {
                     terminatingIds.add(id);
                 }
                 continue;
             }
-            if (selector.test(PodView.labels(p))) {
+            if (selector.test(Pods.labels(p))) {
                 owned.add(p);
             } else {
                 release.add(p);
@@ -177,13 +180,13 @@ final class CloneSetReconciler implements Reconciler {
         }
         List<PersistentVolumeClaim> claims = new ArrayList<>();
         for (PersistentVolumeClaim c : pvcs.byIndex(Indexes.OWNER_UID, uid)) {
-            if (c.getMetadata().getDeletionTimestamp() == null && isControlledBy(c.getMetadata().getOwnerReferences(), uid)) {
+            if (c.getMetadata().getDeletionTimestamp() == null && Pods.isControlledBy(c, uid)) {
                 claims.add(c);
             }
         }
         List<ControllerRevision> history = new ArrayList<>();
         for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
-            if (isControlledBy(r.getMetadata().getOwnerReferences(), uid)) {
+            if (Pods.isControlledBy(r, uid)) {
                 history.add(r);
             }
         }
@@ -218,7 +221,7 @@ final class CloneSetReconciler implements Reconciler {
     }
 
     private static boolean adoptable(Pod p, Predicate<Map<String, String>> selector) {
-        return controllerOf(p) == null && PodView.isActive(p) && selector.test(PodView.labels(p));
+        return Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p));
     }
 
     private Future<Result> sync(Request request, CloneSet cs, List<Pod> owned, List<PersistentVolumeClaim> claims,
@@ -303,7 +306,7 @@ final class CloneSetReconciler implements Reconciler {
                     return ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
                             .resource(r).create();
                 } catch (KubernetesClientException e) {
-                    if (e.getCode() == 409) {
+                    if (ApiErrors.isConflict(e)) {
                         // Created by an earlier attempt whose event the cache has not delivered yet.
                         return r;
                     }
@@ -338,10 +341,10 @@ final class CloneSetReconciler implements Reconciler {
             live.add(status.getCurrentRevision());
         }
         for (Pod p : owned) {
-            String label = PodView.revisionLabel(p);
+            String label = Pods.revisionLabel(p);
             if (label != null) {
                 live.add(label);
-                live.add(PodView.shortHash(label));
+                live.add(Pods.shortHash(label));
             }
         }
         return live;
@@ -371,7 +374,7 @@ final class CloneSetReconciler implements Reconciler {
         }
         for (Pod p : adopt) {
             chain = chain.compose(v -> editOwner(p, live -> {
-                if (controllerOf(live) != null) {
+                if (Pods.controllerOf(live).isPresent()) {
                     return live;
                 }
                 return new PodBuilder(live).editMetadata().addToOwnerReferences(CloneSetRevisions.ownerReference(cs))
@@ -384,45 +387,6 @@ final class CloneSetReconciler implements Reconciler {
     }
 
     private Future<Void> editOwner(Pod pod, java.util.function.UnaryOperator<Pod> change) {
-        return ctx.kube().write(() -> {
-            try {
-                return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace())
-                        .withName(pod.getMetadata().getName()).edit(change);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    return null;
-                }
-                throw e;
-            }
-        }).mapEmpty();
-    }
-
-    static OwnerReference controllerOf(Pod p) {
-        List<OwnerReference> refs = p.getMetadata().getOwnerReferences();
-        if (refs == null) {
-            return null;
-        }
-        for (OwnerReference r : refs) {
-            if (Boolean.TRUE.equals(r.getController())) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isControlledBy(Pod p, String uid) {
-        return isControlledBy(p.getMetadata().getOwnerReferences(), uid);
-    }
-
-    private static boolean isControlledBy(List<OwnerReference> refs, String uid) {
-        if (refs == null) {
-            return false;
-        }
-        for (OwnerReference r : refs) {
-            if (Boolean.TRUE.equals(r.getController()) && uid.equals(r.getUid())) {
-                return true;
-            }
-        }
-        return false;
+        return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), pod, ObjectEdits.Part.OBJECT, change)).mapEmpty();
     }
 }

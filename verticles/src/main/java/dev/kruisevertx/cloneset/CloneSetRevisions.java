@@ -2,6 +2,7 @@ package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.revision.RevisionData;
 import dev.kruisevertx.revision.RevisionHash;
+import dev.kruisevertx.revision.RevisionHistory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +13,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,15 +81,7 @@ public final class CloneSetRevisions {
 
     /** The pod template stored in a revision. */
     public static PodTemplateSpec templateOf(ControllerRevision revision) {
-        JsonNode stored = SORTED.valueToTree(revision.getData());
-        JsonNode template = stored.path("spec").path("template");
-        if (!(template instanceof ObjectNode t)) {
-            throw new IllegalArgumentException("ControllerRevision " + revision.getMetadata().getName()
-                    + " has no spec.template in its data");
-        }
-        ObjectNode copy = t.deepCopy();
-        copy.remove("$patch");
-        return SORTED.convertValue(copy, PodTemplateSpec.class);
+        return RevisionHistory.templateOf(revision);
     }
 
     /** Revisions in ascending revision number (name breaks ties so the order is total). */
@@ -102,19 +94,14 @@ public final class CloneSetRevisions {
      * update revisions and any revision a pod is at) are never pruned. Oldest go first.
      */
     public static List<ControllerRevision> toPrune(List<ControllerRevision> revisions, Set<String> live, int limit) {
-        List<ControllerRevision> history = new ArrayList<>();
-        for (ControllerRevision r : sorted(revisions)) {
-            boolean isLive = live.contains(r.getMetadata().getName());
-            String hash = r.getMetadata().getLabels() == null ? null : r.getMetadata().getLabels().get(HASH_LABEL);
-            if (!isLive && hash != null && live.contains(hash)) {
-                isLive = true;
-            }
-            if (!isLive) {
-                history.add(r);
-            }
-        }
-        int excess = history.size() - Math.max(limit, 0);
-        return excess <= 0 ? List.of() : history.subList(0, excess);
+        // OpenKruise's CloneSet rule: a revision is live by name, or when a pod's revision label (long or short
+        // form) names it; oldest by revision number (then name) go first.
+        return RevisionHistory.toPrune(sorted(revisions), r -> live.contains(r.getMetadata().getName())
+                || live.contains(hashLabel(r)), limit);
+    }
+
+    private static String hashLabel(ControllerRevision r) {
+        return r.getMetadata().getLabels() == null ? null : r.getMetadata().getLabels().get(HASH_LABEL);
     }
 
     private static JsonNode sortKeys(JsonNode node) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetCondition;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetConditionType;
@@ -33,15 +34,15 @@ public final class CloneSetStatusCalculator {
         int minReady = cs.getSpec().getMinReadySeconds();
         for (Pod p : pods) {
             s.setReplicas(s.getReplicas() + 1);
-            boolean ready = PodView.isUpdateReady(p, 0, now);
-            boolean available = PodView.isServing(p, minReady, now);
+            boolean ready = Pods.isUpdateReady(p, 0, now);
+            boolean available = Pods.isServing(p, minReady, now);
             if (ready) {
                 s.setReadyReplicas(s.getReadyReplicas() + 1);
             }
             if (available) {
                 s.setAvailableReplicas(s.getAvailableReplicas() + 1);
             }
-            if (PodView.atRevision(p, updateRevision)) {
+            if (Pods.atRevision(p, updateRevision)) {
                 s.setUpdatedReplicas(s.getUpdatedReplicas() + 1);
                 if (ready) {
                     s.setUpdatedReadyReplicas(s.getUpdatedReadyReplicas() + 1);

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 
@@ -49,7 +50,7 @@ public final class PodDeletionOrder implements Comparator<Pod> {
                                            Function<String, Map<String, String>> nodeLabels) {
         ToDoubleFunction<Pod> rank = topologyKeys.isEmpty() ? sameNodeRank(pods)
                 : SpreadConstraintRanker.rank(pods, topologyKeys, nodeLabels);
-        return new PodDeletionOrder(rank, p -> PodView.isServing(p, minReadySeconds, now));
+        return new PodDeletionOrder(rank, p -> Pods.isServing(p, minReadySeconds, now));
     }
 
     /** Sorts a copy of {@code pods} and returns the first {@code count}. */
@@ -92,10 +93,10 @@ public final class PodDeletionOrder implements Comparator<Pod> {
     }
 
     private Key keyOf(Pod p) {
-        boolean ready = PodView.isReady(p);
+        boolean ready = Pods.isReady(p);
         return new Key(node(p).isEmpty(), node(p), phaseOrdinal(p), available != null && available.test(p), ready,
-                deletionCost(p), rank == null ? 0 : rank.applyAsDouble(p), ready ? PodView.readySince(p) : null,
-                PodView.maxRestarts(p), PodView.creationTime(p));
+                deletionCost(p), rank == null ? 0 : rank.applyAsDouble(p), ready ? Pods.readySince(p) : null,
+                Pods.maxRestarts(p), Pods.creationTime(p));
     }
 
     @Override
@@ -152,7 +153,7 @@ public final class PodDeletionOrder implements Comparator<Pod> {
     }
 
     private static int phaseOrdinal(Pod pod) {
-        return switch (PodView.phase(pod)) {
+        return switch (java.util.Objects.requireNonNullElse(Pods.phase(pod), "")) {
             case "Unknown" -> 1;
             case "Running" -> 2;
             // Pending and anything unexpected rank lowest, as a missing map entry does in Go.
@@ -165,7 +166,7 @@ public final class PodDeletionOrder implements Comparator<Pod> {
      * invalid, as in Kubernetes).
      */
     public static int deletionCost(Pod pod) {
-        String value = PodView.annotations(pod).get(WellKnown.POD_DELETION_COST_ANNOTATION);
+        String value = Pods.annotations(pod).get(WellKnown.POD_DELETION_COST_ANNOTATION);
         if (value == null || value.isEmpty()) {
             return 0;
         }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.api.common.WellKnown;
@@ -56,7 +57,7 @@ public final class PodFactory {
      * The revision label value written on pods: the revision name, or only its hash with CloneSetShortHash.
      */
     public static String revisionLabelValue(String revisionName, boolean shortHash) {
-        return shortHash ? PodView.shortHash(revisionName) : revisionName;
+        return shortHash ? Pods.shortHash(revisionName) : revisionName;
     }
 
     /**
@@ -70,7 +71,7 @@ public final class PodFactory {
         ObjectMeta tm = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
         Map<String, String> labels = new HashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
         labels.put(WellKnown.CONTROLLER_REVISION_HASH_LABEL, revisionLabelValue(revisionName, shortHash));
-        labels.put(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revisionName));
+        labels.put(WellKnown.POD_TEMPLATE_HASH_LABEL, Pods.shortHash(revisionName));
         labels.put(WellKnown.CLONESET_INSTANCE_ID_LABEL, instanceId);
         PodSpec spec = template.getSpec() == null ? new PodSpec() : new PodBuilder().withSpec(template.getSpec()).build().getSpec();
         PodBuilder pod = new PodBuilder().withNewMetadata()

@@ -8,7 +8,9 @@ import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
-import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.controller.NamedControllerDefinition;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import dev.kruisevertx.controller.EventMapper;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
@@ -20,7 +22,6 @@ import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -36,21 +37,15 @@ import java.util.Map;
  * OpenKruise's containerrecreaterequest controller (gate KruiseDaemon): the manager's half of container
  * recreation, deciding with {@link CrrDecision} and writing the steps in order. The node agent does the recreation.
  */
-public final class ContainerRecreateRequestController implements ControllerDefinition {
+public final class ContainerRecreateRequestController extends NamedControllerDefinition {
     public static final String NAME = "containerrecreaterequest";
     /** Cache index of requests by {@code namespace/podName}, so pod events reach their requests. */
     public static final String POD_INDEX = "crr-pod";
     /** The user agent of the not-ready reason this controller puts on pods. */
     public static final String READINESS_USER_AGENT = "ContainerRecreateRequest";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<ContainerRecreateRequest> primaryType() {
-        return ContainerRecreateRequest.class;
+    public ContainerRecreateRequestController() {
+        super(NAME, ContainerRecreateRequest.class);
     }
 
     @Override
@@ -152,17 +147,13 @@ public final class ContainerRecreateRequestController implements ControllerDefin
 
         private void mergePatch(ContainerRecreateRequest crr, Map<String, Object> body, boolean status) {
             String json = ApiJson.toJson(body);
-            try {
+            ApiErrors.ignoreNotFound(() -> {
                 if (status) {
                     request(crr).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), json);
                 } else {
                     request(crr).patch(PatchContext.of(PatchType.JSON_MERGE), json);
                 }
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
-                    throw e;
-                }
-            }
+            });
         }
 
         // Order as OpenKruise: finalizer first (so the readiness is always given back), then the pod, then the
@@ -189,29 +180,22 @@ public final class ContainerRecreateRequestController implements ControllerDefin
 
         private void releaseUnready(ContainerRecreateRequest crr, Pod pod) {
             if (pod != null && pod.getMetadata().getDeletionTimestamp() == null && KruisePodReadiness.hasGate(pod)) {
-                try {
-                    client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                            .editStatus(live -> KruisePodReadiness.removeNotReadyKey(live, readinessMessage(crr),
-                                    Instant.now()));
-                } catch (KubernetesClientException e) {
-                    if (e.getCode() != 404) {
-                        throw e;
-                    }
-                }
+                ObjectEdits.edit(client, pod, ObjectEdits.Part.STATUS,
+                        live -> KruisePodReadiness.removeNotReadyKey(live, readinessMessage(crr), Instant.now()));
             }
-            try {
-                request(crr).edit(live -> {
-                    List<String> finalizers = new ArrayList<>(live.getMetadata().getFinalizers() == null
-                            ? List.of() : live.getMetadata().getFinalizers());
-                    finalizers.remove(WellKnown.CRR_UNREADY_ACQUIRED_FINALIZER);
-                    live.getMetadata().setFinalizers(finalizers);
-                    return live;
-                });
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
-                    throw e;
-                }
+            ObjectEdits.edit(client, crr, ObjectEdits.Part.OBJECT, live -> withFinalizer(live, false));
+        }
+
+        private static ContainerRecreateRequest withFinalizer(ContainerRecreateRequest crr, boolean present) {
+            List<String> finalizers = new ArrayList<>(crr.getMetadata().getFinalizers() == null
+                    ? List.of() : crr.getMetadata().getFinalizers());
+            if (present && !finalizers.contains(WellKnown.CRR_UNREADY_ACQUIRED_FINALIZER)) {
+                finalizers.add(WellKnown.CRR_UNREADY_ACQUIRED_FINALIZER);
+            } else if (!present) {
+                finalizers.remove(WellKnown.CRR_UNREADY_ACQUIRED_FINALIZER);
             }
+            crr.getMetadata().setFinalizers(finalizers);
+            return crr;
         }
     }
 }

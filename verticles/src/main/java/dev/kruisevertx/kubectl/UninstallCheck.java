@@ -1,5 +1,6 @@
 package dev.kruisevertx.kubectl;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -57,7 +58,7 @@ public final class UninstallCheck {
                 return client.genericKubernetesResources(ctx).inAnyNamespace().list().getItems();
             } catch (KubernetesClientException e) {
                 // 404: this version (or the whole CRD) is not served; try the next one, then count none.
-                if (e.getCode() != 404) {
+                if (!ApiErrors.isNotFound(e)) {
                     throw new CliException("cannot list " + g.plural() + ".apps.kruise.io/" + version + ": " + e.getMessage());
                 }
             }

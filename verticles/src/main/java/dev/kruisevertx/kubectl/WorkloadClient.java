@@ -1,5 +1,7 @@
 package dev.kruisevertx.kubectl;
 
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.revision.RevisionHistory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -59,7 +61,7 @@ public final class WorkloadClient {
         try {
             resource(target).patch(PatchContext.of(type), Serialization.asJson(body));
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409 || e.getCode() == 422 && String.valueOf(e.getMessage()).contains("test")) {
+            if (ApiErrors.isConflict(e) || e.getCode() == 422 && String.valueOf(e.getMessage()).contains("test")) {
                 throw new CliException(target.displayName() + " changed while it was being edited; run the command again");
             }
             throw apiError("patch", target, e);
@@ -83,15 +85,11 @@ public final class WorkloadClient {
 
     /** The pod template a revision holds ({@code {"spec":{"template":{...,"$patch":"replace"}}}}). */
     public static ObjectNode templateOf(ControllerRevision revision) {
-        JsonNode data = Serialization.jsonMapper().valueToTree(revision.getData());
-        JsonNode template = data == null ? null : data.path("spec").path("template");
-        if (template == null || !template.isObject()) {
-            throw new CliException("ControllerRevision " + revision.getMetadata().getName()
-                    + " holds no pod template (data.spec.template is missing)");
+        try {
+            return RevisionHistory.templateJson(revision);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage() + " (it holds no pod template)");
         }
-        ObjectNode copy = ((ObjectNode) template).deepCopy();
-        copy.remove("$patch");
-        return copy;
     }
 
     private static boolean ownedBy(ControllerRevision r, String uid) {
@@ -107,13 +105,13 @@ public final class WorkloadClient {
     }
 
     private CliException apiError(String verb, WorkloadKinds.Target target, KubernetesClientException e) {
-        if (e.getCode() == 404) {
+        if (ApiErrors.isNotFound(e)) {
             return new CliException("the server has no " + target.kind().context().getPlural() + "."
                     + target.kind().context().getGroup() + "/" + target.kind().context().getVersion()
                     + " resource (is kruise installed?) or " + target.displayName() + " does not exist in namespace \""
                     + namespace + "\"");
         }
-        if (e.getCode() == 403) {
+        if (ApiErrors.isForbidden(e)) {
             return new CliException("forbidden: cannot " + verb + " " + target.displayName() + " in namespace \""
                     + namespace + "\": " + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
         }

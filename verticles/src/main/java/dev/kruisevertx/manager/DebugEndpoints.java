@@ -93,6 +93,10 @@ public final class DebugEndpoints implements AutoCloseable {
             m.put("controller", item.controller());
             m.put("object", item.key());
             m.put("at", item.entry().at().toString());
+            if (item.entry().reconcileId() > 0) {
+                m.put("reconcileId", item.entry().reconcileId());
+                m.put("trigger", item.entry().trigger());
+            }
             m.put("summary", item.entry().plan().summary());
             if (!item.entry().plan().counts().isEmpty()) {
                 m.put("counts", item.entry().plan().counts());

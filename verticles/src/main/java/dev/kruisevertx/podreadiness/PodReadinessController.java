@@ -3,38 +3,31 @@ package dev.kruisevertx.podreadiness;
 import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
-import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.controller.NamedControllerDefinition;
 import dev.kruisevertx.controller.EventMapper;
 import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.WatchSpec;
+import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 
 import java.time.Instant;
 import java.util.List;
 
 /** The podreadiness controller of OpenKruise: marks pods with the KruisePodReady gate ready once. */
-public final class PodReadinessController implements ControllerDefinition {
+public final class PodReadinessController extends NamedControllerDefinition {
     public static final String NAME = "podreadiness";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<Pod> primaryType() {
-        return Pod.class;
+    public PodReadinessController() {
+        super(NAME, Pod.class);
     }
 
     @Override
     public Controller create(ControllerContext ctx) {
-        CachedResource<Pod> pods = ctx.cache().resource(Pod.class);
         EventMapper<Pod> onlyGated = (event, queue) -> {
             Pod pod = event.newObject();
             // Only pods that could need the condition: cheap check, no copy.
@@ -42,7 +35,12 @@ public final class PodReadinessController implements ControllerDefinition {
                 queue.add(Request.of(pod));
             }
         };
-        Reconciler reconciler = request -> {
+        return new Controller(reconciler(ctx, ctx.cache().resource(Pod.class)),
+                List.of(WatchSpec.of(Pod.class, onlyGated)));
+    }
+
+    static Reconciler reconciler(ControllerContext ctx, CachedResource<Pod> pods) {
+        return request -> {
             Pod cached = pods.get(request.namespace(), request.name());
             PodReadinessPlan plan = PodReadinessDecision.decide(cached);
             if (plan.action() == PodReadinessPlan.Action.NONE) {
@@ -54,29 +52,18 @@ public final class PodReadinessController implements ControllerDefinition {
                 return Future.succeededFuture(Result.done());
             }
             ctx.plans().record(NAME, request, plan.debugSummary());
-            return ctx.kube().write(() -> {
-                // editStatus reads the live pod first, so a condition another writer added meanwhile is kept
-                // and a second reconcile before the cache catches up changes nothing.
-                try {
-                ctx.client().pods().inNamespace(request.namespace()).withName(request.name()).editStatus(live -> {
-                    if (PodReadinessDecision.condition(live) != null) {
-                        return live;
-                    }
-                    return new PodBuilder(live).editOrNewStatus().addToConditions(new PodConditionBuilder()
-                            .withType(PodReadinessDecision.KRUISE_POD_READY)
-                            .withStatus("True")
-                            .withLastTransitionTime(Instant.now().toString())
-                            .build()).endStatus().build();
-                });
-                } catch (KubernetesClientException e) {
-                    if (e.getCode() != 404) {
-                        throw e;
-                    }
-                    // The pod went away between the cache read and the write: nothing left to do.
+            // From the cached pod, guarded by its resourceVersion: another writer's change (the kubelet's status)
+            // makes it re-read and decide again; a condition someone added meanwhile is kept, a pod gone is done.
+            return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), cached, ObjectEdits.Part.STATUS, live -> {
+                if (PodReadinessDecision.condition(live) != null) {
+                    return live;
                 }
-                return Result.done();
-            });
+                return new PodBuilder(live).editOrNewStatus().addToConditions(new PodConditionBuilder()
+                        .withType(PodReadinessDecision.KRUISE_POD_READY)
+                        .withStatus("True")
+                        .withLastTransitionTime(Instant.now().toString())
+                        .build()).endStatus().build();
+            })).map(written -> Result.done());
         };
-        return new Controller(reconciler, List.of(WatchSpec.of(Pod.class, onlyGated)));
     }
 }

@@ -1,8 +1,8 @@
 package dev.kruisevertx.podreadiness;
 
+import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodReadinessGate;
 
 /**
  * Pure decision: a pod that carries the {@code KruisePodReady} readiness gate but has no such condition yet gets
@@ -33,26 +33,10 @@ public final class PodReadinessDecision {
     }
 
     static boolean hasGate(Pod pod) {
-        if (pod.getSpec() == null || pod.getSpec().getReadinessGates() == null) {
-            return false;
-        }
-        for (PodReadinessGate gate : pod.getSpec().getReadinessGates()) {
-            if (KRUISE_POD_READY.equals(gate.getConditionType())) {
-                return true;
-            }
-        }
-        return false;
+        return Pods.hasReadinessGate(pod, KRUISE_POD_READY);
     }
 
     static PodCondition condition(Pod pod) {
-        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
-            return null;
-        }
-        for (PodCondition c : pod.getStatus().getConditions()) {
-            if (KRUISE_POD_READY.equals(c.getType())) {
-                return c;
-            }
-        }
-        return null;
+        return Pods.condition(pod, KRUISE_POD_READY).orElse(null);
     }
 }

@@ -1,15 +1,11 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
+import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.KubeExecutor;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.UUID;
 
 /**
  * Kubernetes Events on an Advanced StatefulSet with the upstream reasons and wording (SuccessfulCreate,
@@ -19,16 +15,10 @@ import java.util.UUID;
  */
 final class StatefulSetEvents {
     static final String COMPONENT = "statefulset-controller";
-    private static final Logger LOG = LoggerFactory.getLogger(StatefulSetEvents.class);
-
-    private final KubernetesClient client;
-    private final KubeExecutor kube;
-    private final Clock clock;
+    private final EventRecorder recorder;
 
     StatefulSetEvents(KubernetesClient client, KubeExecutor kube, Clock clock) {
-        this.client = client;
-        this.kube = kube;
-        this.clock = clock;
+        this.recorder = new EventRecorder(client, kube, clock, COMPONENT, StatefulSet.API_VERSION, StatefulSet.KIND);
     }
 
     void podAction(StatefulSet set, String verb, String pod, Throwable failure) {
@@ -74,20 +64,6 @@ final class StatefulSetEvents {
     }
 
     private void emit(StatefulSet set, String type, String reason, String message) {
-        String now = clock.instant().toString();
-        String ns = set.getMetadata().getNamespace();
-        Event event = new EventBuilder().withNewMetadata()
-                .withName(set.getMetadata().getName() + "." + UUID.randomUUID().toString().replace("-", "").substring(0, 16))
-                .withNamespace(ns).endMetadata()
-                .withNewInvolvedObject().withApiVersion(StatefulSet.API_VERSION).withKind(StatefulSet.KIND)
-                .withName(set.getMetadata().getName()).withNamespace(ns).withUid(set.getMetadata().getUid())
-                .withResourceVersion(set.getMetadata().getResourceVersion()).endInvolvedObject()
-                .withType(type).withReason(reason).withMessage(message).withCount(1)
-                .withFirstTimestamp(now).withLastTimestamp(now)
-                .withNewSource().withComponent(COMPONENT).endSource()
-                .build();
-        kube.write(() -> client.v1().events().inNamespace(ns).resource(event).create())
-                .onFailure(e -> LOG.debug("event {} on {}/{} not recorded: {}", reason, ns, set.getMetadata().getName(),
-                        e.toString()));
+        recorder.emit(set, type, reason, message);
     }
 }

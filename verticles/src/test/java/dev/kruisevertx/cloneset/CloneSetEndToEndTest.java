@@ -1,6 +1,7 @@
 package dev.kruisevertx.cloneset;
 
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import dev.kruisevertx.podutil.Pods;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
@@ -94,7 +95,7 @@ class CloneSetEndToEndTest {
 
     static List<Pod> livePods(String app) {
         return product.client().pods().inNamespace(product.namespace()).withLabel("app", app).list().getItems().stream()
-                .filter(p -> !PodView.isTerminating(p)).toList();
+                .filter(p -> !Pods.isTerminating(p)).toList();
     }
 
     static CloneSet settled(String name, int replicas) {
@@ -117,7 +118,7 @@ class CloneSetEndToEndTest {
                 assertEquals(name + "-" + id, p.getMetadata().getName());
                 assertEquals(5, id.length());
                 assertEquals(rev1, p.getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL));
-                assertEquals(PodView.shortHash(rev1), p.getMetadata().getLabels().get(WellKnown.POD_TEMPLATE_HASH_LABEL));
+                assertEquals(Pods.shortHash(rev1), p.getMetadata().getLabels().get(WellKnown.POD_TEMPLATE_HASH_LABEL));
                 assertEquals(WellKnown.LIFECYCLE_STATE_NORMAL, p.getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL));
                 assertEquals(Boolean.TRUE, p.getMetadata().getOwnerReferences().get(0).getController());
                 assertEquals(Boolean.TRUE, p.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
@@ -137,7 +138,7 @@ class CloneSetEndToEndTest {
             String rev2 = cs.getStatus().getUpdateRevision();
             assertNotEquals(rev1, rev2);
             assertEquals(rev1, cs.getStatus().getCurrentRevision(), "current revision stays until all are updated");
-            assertEquals(3, livePods(name).stream().filter(p -> PodView.atRevision(p, rev1)).count());
+            assertEquals(3, livePods(name).stream().filter(p -> Pods.atRevision(p, rev1)).count());
             edit(name, s -> s.getUpdateStrategy().setPartition(new IntOrString("0%")));
             cs = waitStatus(name, "partition 0%: all updated", c -> c.getStatus().getUpdatedReplicas() == 5
                     && c.getStatus().getUpdatedReadyReplicas() == 5 && livePods(name).size() == 5);
@@ -162,7 +163,7 @@ class CloneSetEndToEndTest {
             String rev3 = cs.getStatus().getUpdateRevision();
             assertEquals(0, cs.getStatus().getUpdatedReplicas());
             edit(name, s -> s.setReplicas(5));
-            assertTrue(watch.revisionsSeen().stream().noneMatch(r -> PodView.shortHash(r).equals(PodView.shortHash(rev3))),
+            assertTrue(watch.revisionsSeen().stream().noneMatch(r -> Pods.shortHash(r).equals(Pods.shortHash(rev3))),
                     "no pod at the paused revision: " + watch.revisionsSeen());
             assertEquals(List.of(), watch.violations(), watch.describe());
             watch.disarm();
@@ -187,7 +188,7 @@ class CloneSetEndToEndTest {
             Await.waitFor("the named pod replaced", WAIT, () -> {
                 List<Pod> live = livePods(name);
                 return live.size() == 3 && live.stream().noneMatch(p -> p.getMetadata().getName().equals(victim))
-                        && live.stream().allMatch(PodView::isReady);
+                        && live.stream().allMatch(Pods::isReady);
             });
             assertEquals(List.of(), watch.violations(), watch.describe());
         }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetScaleStrategy;
 import dev.kruisevertx.api.common.Lifecycle;
@@ -46,7 +47,7 @@ class CloneSetPlannerTest {
         return new PodBuilder(p).editMetadata().withName("cs-" + id).withNamespace("ns")
                 .withCreationTimestamp(NOW.minusSeconds(100).toString())
                 .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id)
-                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revision)).endMetadata().build();
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, Pods.shortHash(revision)).endMetadata().build();
     }
 
     static PersistentVolumeClaim claim(String id) {
@@ -341,7 +342,7 @@ class CloneSetPlannerTest {
                 cs.getSpec().getTemplate(), NEW, rollback, NOW, Set.of()), new Random(1));
         assertEquals(-1, plan.diff().updateNum());
         assertEquals(1, plan.recreates().size());
-        assertTrue(PodView.atRevision(plan.recreates().get(0), NEW), "an updated pod goes back");
+        assertTrue(Pods.atRevision(plan.recreates().get(0), NEW), "an updated pod goes back");
         // Without the gate nothing moves back.
         assertEquals(List.of(), plan(cs, pods).recreates());
 

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus;
 import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
@@ -130,7 +131,7 @@ class CloneSetTimeRecheckTest {
         ControllerRevision update = CloneSetUpdateCasesTest.revisionOf(grace);
         // 3610 s into a 3630 s grace period, and already carrying its pod-template-hash: nothing to write now.
         Pod waiting = new PodBuilder(CloneSetUpdateCasesTest.inGrace(grace, update, 3610)).editMetadata()
-                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(update.getMetadata().getName()))
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, Pods.shortHash(update.getMetadata().getName()))
                 .endMetadata().build();
         CloneSetPlan plan = decide(grace, update, List.of(waiting), NOW);
         assertTrue(!plan.hasActions(), plan.summary());

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
@@ -100,7 +101,7 @@ class CloneSetUpdateCasesTest {
         return new PodBuilder().withNewMetadata().withName("pod-0").withNamespace("ns")
                 .withCreationTimestamp(NOW.minusSeconds(7200).toString())
                 .addToLabels(WellKnown.CONTROLLER_REVISION_HASH_LABEL, revision)
-                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(revision))
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, Pods.shortHash(revision))
                 .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, "id-0")
                 .addToLabels("app", "demo").endMetadata()
                 .withNewSpec().addNewReadinessGate().withConditionType(WellKnown.INPLACE_UPDATE_READY_CONDITION).endReadinessGate()
@@ -232,7 +233,7 @@ class CloneSetUpdateCasesTest {
         if (tc.expected().contains(Outcome.IN_PLACE_CONTINUED)) {
             Pod after = plan.podWrites().get(0).after();
             assertEquals("foo2", after.getSpec().getContainers().get(0).getImage(), "the grace period is over");
-            assertTrue(!PodView.annotations(after).containsKey(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION));
+            assertTrue(!Pods.annotations(after).containsKey(WellKnown.INPLACE_UPDATE_GRACE_ANNOTATION));
         }
         if (tc.name().contains("during grace period")) {
             assertTrue(!plan.requeueAfter().isZero() && plan.requeueAfter().getSeconds() <= 20,
@@ -243,12 +244,12 @@ class CloneSetUpdateCasesTest {
     static Set<Outcome> outcomes(CloneSetPlan plan, Pod pod) {
         Set<Outcome> out = new HashSet<>();
         for (CloneSetPlan.PodWrite w : plan.podWrites()) {
-            boolean hashAdded = !PodView.labels(w.before()).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL)
-                    && PodView.labels(w.after()).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
+            boolean hashAdded = !Pods.labels(w.before()).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL)
+                    && Pods.labels(w.after()).containsKey(WellKnown.POD_TEMPLATE_HASH_LABEL);
             if (hashAdded) {
                 out.add(Outcome.TEMPLATE_HASH_FIXED);
-                assertEquals(PodView.shortHash(PodView.revisionLabel(pod)),
-                        PodView.labels(w.after()).get(WellKnown.POD_TEMPLATE_HASH_LABEL));
+                assertEquals(Pods.shortHash(Pods.revisionLabel(pod)),
+                        Pods.labels(w.after()).get(WellKnown.POD_TEMPLATE_HASH_LABEL));
             }
             Pod withoutHash = new PodBuilder(w.after()).editMetadata()
                     .removeFromLabels(WellKnown.POD_TEMPLATE_HASH_LABEL).endMetadata().build();
@@ -304,7 +305,7 @@ class CloneSetUpdateCasesTest {
         });
         ControllerRevision second = revisionOf(grace);
         Pod waiting = new PodBuilder(inGrace(grace, second, 10)).editMetadata()
-                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, PodView.shortHash(second.getMetadata().getName()))
+                .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, Pods.shortHash(second.getMetadata().getName()))
                 .endMetadata().build();
         CloneSet third = cloneSet("foo3", cs -> {
             cs.getSpec().setUpdateStrategy(grace.getSpec().getUpdateStrategy());
@@ -433,7 +434,7 @@ class CloneSetUpdateCasesTest {
         assertEquals(tc.expectedSorted(), plan.recreates().size(), plan.summary());
         for (Pod p : plan.recreates()) {
             boolean rollback = plan.diff().updateNum() < 0;
-            assertEquals(rollback, PodView.atRevision(p, "updated"), "pods move towards the target revision");
+            assertEquals(rollback, Pods.atRevision(p, "updated"), "pods move towards the target revision");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,7 +52,7 @@ final class ClusterWatch implements AutoCloseable {
             pods.remove(pod.getMetadata().getName());
         } else {
             pods.put(pod.getMetadata().getName(), pod);
-            String rev = PodView.revisionLabel(pod);
+            String rev = Pods.revisionLabel(pod);
             if (rev != null) {
                 revisionsSeen.add(rev);
             }
@@ -86,11 +87,11 @@ final class ClusterWatch implements AutoCloseable {
     }
 
     synchronized int total() {
-        return (int) pods.values().stream().filter(p -> !PodView.isTerminating(p)).count();
+        return (int) pods.values().stream().filter(p -> !Pods.isTerminating(p)).count();
     }
 
     synchronized int ready() {
-        return (int) pods.values().stream().filter(p -> !PodView.isTerminating(p) && PodView.isReady(p)).count();
+        return (int) pods.values().stream().filter(p -> !Pods.isTerminating(p) && Pods.isReady(p)).count();
     }
 
     synchronized int minReady() {
@@ -121,10 +122,10 @@ final class ClusterWatch implements AutoCloseable {
         StringBuilder sb = new StringBuilder();
         for (Pod p : pods.values()) {
             sb.append(p.getMetadata().getName()).append('[')
-                    .append(PodView.revisionLabel(p)).append(',')
-                    .append(PodView.labels(p).get(WellKnown.LIFECYCLE_STATE_LABEL)).append(',')
-                    .append(PodView.isReady(p) ? "ready" : "notready").append(',')
-                    .append(PodView.isTerminating(p) ? "terminating" : "live").append("] ");
+                    .append(Pods.revisionLabel(p)).append(',')
+                    .append(Pods.labels(p).get(WellKnown.LIFECYCLE_STATE_LABEL)).append(',')
+                    .append(Pods.isReady(p) ? "ready" : "notready").append(',')
+                    .append(Pods.isTerminating(p) ? "terminating" : "live").append("] ");
         }
         return sb.toString();
     }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -93,7 +94,7 @@ class PodDeletionOrderTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("pairs")
     void ranksPairs(Case tc) {
-        PodDeletionOrder order = new PodDeletionOrder(null, p -> PodView.isServing(p, 0, T0.plusSeconds(3600)));
+        PodDeletionOrder order = new PodDeletionOrder(null, p -> Pods.isServing(p, 0, T0.plusSeconds(3600)));
         assertEquals(-1, Integer.signum(order.compare(tc.first(), tc.second())), "first should go first");
         assertEquals(1, Integer.signum(order.compare(tc.second(), tc.first())), "and not the other way round");
     }
@@ -117,7 +118,7 @@ class PodDeletionOrderTest {
     @Test
     void sortIsStableUnderShuffles() {
         List<Pod> pods = new ArrayList<>(pairs().flatMap(c -> Stream.of(c.first())).toList());
-        PodDeletionOrder order = new PodDeletionOrder(null, p -> PodView.isServing(p, 0, T0.plusSeconds(3600)));
+        PodDeletionOrder order = new PodDeletionOrder(null, p -> Pods.isServing(p, 0, T0.plusSeconds(3600)));
         List<Pod> expected = new ArrayList<>(pods);
         expected.sort(order);
         for (int seed = 0; seed < 20; seed++) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.agent.crr;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.agent.cri.CriClient;
 import dev.kruisevertx.agent.cri.CriException;
 import dev.kruisevertx.cache.InformerHandlers;
@@ -304,7 +305,7 @@ public final class CrrAgent {
                 kube.resources(ContainerRecreateRequest.class).inNamespace(namespace).withName(name)
                         .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), body);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
+                if (!ApiErrors.isNotFound(e)) {
                     throw e;
                 }
                 // Deleted meanwhile: nothing left to report on.

@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -91,7 +92,7 @@ final class NodeRegistration {
             try {
                 transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
             } catch (KubernetesClientException ex) {
-                if (ex.getCode() != 409) {
+                if (!ApiErrors.isConflict(ex)) {
                     throw ex;
                 }
                 // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
@@ -180,7 +181,7 @@ final class NodeRegistration {
                         .withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
                 return;
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 404 || attempt > 0) {
+                if (!ApiErrors.isNotFound(e) || attempt > 0) {
                     throw e;
                 }
             }
@@ -206,7 +207,7 @@ final class NodeRegistration {
                     .resource(b.build()).create());
             return true;
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             return false;
@@ -230,7 +231,7 @@ final class NodeRegistration {
                 if (closed.getAsBoolean()) {
                     return;
                 }
-                if (e.getCode() == 404) {
+                if (ApiErrors.isNotFound(e)) {
                     // Deleted by someone: as a real kubelet, it is not registered again until a restart.
                     LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
                 } else {

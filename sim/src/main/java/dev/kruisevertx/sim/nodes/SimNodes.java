@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.cache.InformerHandlers;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -181,7 +182,7 @@ public final class SimNodes implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                if (e.getCode() == 409 || e.getCode() == 404) {
+                if (ApiErrors.isConflict(e) || ApiErrors.isNotFound(e)) {
                     // Someone else wrote or removed the object; the informer brings the news and the step runs again.
                     LOG.debug("sim-nodes: call failed ({}): {}", e.getCode(), reason(e));
                 } else {
@@ -330,7 +331,7 @@ public final class SimNodes implements AutoCloseable {
             client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
             assumed.put(uid, target);
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409 && e.getCode() != 404) {
+            if (!ApiErrors.isConflict(e) && !ApiErrors.isNotFound(e)) {
                 throw e;
             }
         }
@@ -393,10 +394,10 @@ public final class SimNodes implements AutoCloseable {
             transientRetry.call("status of pod " + ns + "/" + name,
                     () -> client.pods().inNamespace(ns).resource(pod).updateStatus());
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
+            if (ApiErrors.isNotFound(e)) {
                 return;
             }
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             if (conflicts + 1 >= POD_STATUS_CONFLICT_RETRIES) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.testing;
 
+import dev.kruisevertx.kube.ApiErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.sim.Manifests;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,7 +36,7 @@ public final class ManifestApplier {
             try {
                 out.add(client.resource(resource).create());
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
+                if (!ApiErrors.isConflict(e)) {
                     throw e;
                 }
                 ObjectNode patch = ((ObjectNode) doc).deepCopy();

@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook.certs;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,7 +62,7 @@ public final class SecretCertWriter extends GeneratingCertWriter {
         try {
             client.secrets().inNamespace(namespace).resource(secret).create();
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) {
+            if (ApiErrors.isConflict(e)) {
                 throw new ConflictException("Secret " + describe() + " already exists");
             }
             throw new CertificateException("cannot create Secret " + describe() + ": " + e.getMessage(), e);
@@ -79,7 +80,7 @@ public final class SecretCertWriter extends GeneratingCertWriter {
             Secret updated = new SecretBuilder(current).withData(encode(bundle)).withStringData(null).build();
             client.secrets().inNamespace(namespace).resource(updated).update();
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) {
+            if (ApiErrors.isConflict(e)) {
                 throw new ConflictException("Secret " + describe() + " changed");
             }
             throw new CertificateException("cannot update Secret " + describe() + ": " + e.getMessage(), e);

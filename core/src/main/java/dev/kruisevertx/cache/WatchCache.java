@@ -1,7 +1,6 @@
 package dev.kruisevertx.cache;
 
 import dev.kruisevertx.kube.ApiErrors;
-import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -112,15 +111,8 @@ public final class WatchCache implements AutoCloseable {
             }
             throw e;
         }
-        if (resourcesOfGroup == null || resourcesOfGroup.getResources() == null) {
-            return false;
-        }
-        for (APIResource r : resourcesOfGroup.getResources()) {
-            if (plural.equals(r.getName())) {
-                return true;
-            }
-        }
-        return false;
+        return resourcesOfGroup != null && resourcesOfGroup.getResources() != null
+                && resourcesOfGroup.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
     }
 
     /** Starts the informer of {@code type} (idempotent, non-blocking); completes when it first synced. */

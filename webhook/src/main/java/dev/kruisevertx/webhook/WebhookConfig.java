@@ -48,11 +48,7 @@ public record WebhookConfig(
         Duration resyncPeriod,
         boolean kruisePodReadinessGate) {
 
-    public static final String DEFAULT_NAMESPACE = "kruise-system";
-    public static final String DEFAULT_SERVICE_NAME = "kruise-webhook-service";
-    public static final String DEFAULT_SECRET_NAME = "kruise-webhook-certs";
     public static final int DEFAULT_PORT = 9876;
-    public static final Path DEFAULT_CERT_DIR = Path.of("/tmp/kruise-webhook-certs");
     public static final Duration DEFAULT_INITIALIZE_TIMEOUT = Duration.ofSeconds(60);
     /** Twice kube-apiserver's 3 MiB object limit plus room: see {@link dev.kruisevertx.webhook.server.ServerLimits}. */
     public static final long DEFAULT_MAX_BODY_BYTES = dev.kruisevertx.webhook.server.ServerLimits.DEFAULT_MAX_BODY_BYTES;
@@ -60,6 +56,25 @@ public record WebhookConfig(
 
     /** How the certificates are obtained: generated into a Secret, generated into a directory, or provided. */
     public enum CertWriterType { SECRET, FS, EXTERNAL }
+
+    /** The environment variables read as plain text, each with OpenKruise's default for an unset or blank value. */
+    private enum TextSetting {
+        POD_NAMESPACE("kruise-system"),
+        SERVICE_NAME("kruise-webhook-service"),
+        SECRET_NAME("kruise-webhook-certs"),
+        WEBHOOK_CERT_DIR("/tmp/kruise-webhook-certs");
+
+        private final String fallback;
+
+        TextSetting(String fallback) {
+            this.fallback = fallback;
+        }
+
+        String read(Map<String, String> env) {
+            String value = env.get(name());
+            return value == null || value.isBlank() ? fallback : value.trim();
+        }
+    }
 
     public WebhookConfig {
         require(namespace, "namespace");
@@ -122,12 +137,12 @@ public record WebhookConfig(
         String renew = env.getOrDefault("CERTS_RENEW_BEFORE", "").trim();
         TemporalAmount renewBefore = renew.isEmpty() ? RenewBefore.DEFAULT : RenewBefore.parse(renew);
         return new WebhookConfig(
-                nonEmpty(env.get("POD_NAMESPACE"), DEFAULT_NAMESPACE),
-                nonEmpty(env.get("SERVICE_NAME"), DEFAULT_SERVICE_NAME),
-                nonEmpty(env.get("SECRET_NAME"), DEFAULT_SECRET_NAME),
+                TextSetting.POD_NAMESPACE.read(env),
+                TextSetting.SERVICE_NAME.read(env),
+                TextSetting.SECRET_NAME.read(env),
                 host,
                 port,
-                Path.of(nonEmpty(env.get("WEBHOOK_CERT_DIR"), DEFAULT_CERT_DIR.toString())),
+                Path.of(TextSetting.WEBHOOK_CERT_DIR.read(env)),
                 type,
                 renewBefore,
                 TEN_YEARS,
@@ -167,10 +182,6 @@ public record WebhookConfig(
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }
-    }
-
-    private static String nonEmpty(String value, String fallback) {
-        return value == null || value.isBlank() ? fallback : value.trim();
     }
 
     /** The DNS name the serving certificate is issued for: WEBHOOK_HOST, else {@code <service>.<namespace>.svc}. */

@@ -17,79 +17,77 @@ public final class SecretCertWriter extends GeneratingCertWriter {
     public static final String CA_CERT = "ca-cert.pem";
     public static final String SERVER_KEY = "key.pem";
     public static final String SERVER_CERT = "cert.pem";
-    public static final String TLS_KEY = "tls.key";
-    public static final String TLS_CERT = "tls.crt";
+    public static final String TLS_KEY = CertSecret.TLS_KEY;
+    public static final String TLS_CERT = CertSecret.TLS_CERT;
 
-    private final KubernetesClient client;
-    private final String namespace;
-    private final String name;
+    private final CertSecret secret;
 
     public SecretCertWriter(KubernetesClient client, String namespace, String name, CertPolicy policy) {
         super(policy);
-        this.client = client;
-        this.namespace = namespace;
-        this.name = name;
+        this.secret = new CertSecret(client, namespace, name);
     }
 
     @Override
     protected Stored read() {
-        Secret secret;
+        Secret stored;
         try {
-            secret = client.secrets().inNamespace(namespace).withName(name).get();
+            stored = secret.resource().get();
         } catch (KubernetesClientException e) {
             throw new CertificateException("cannot read Secret " + describe() + ": " + e.getMessage(), e);
         }
-        if (secret == null) {
+        if (stored == null) {
             return Stored.absent();
         }
-        Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
-        String caKey = decode(data.get(CA_KEY));
-        String caCert = decode(data.get(CA_CERT));
-        String key = decode(data.get(SERVER_KEY));
-        String cert = decode(data.get(SERVER_CERT));
+        Map<String, String> data = CertSecret.data(stored);
+        String caKey = CertSecret.decode(data.get(CA_KEY));
+        String caCert = CertSecret.decode(data.get(CA_CERT));
+        String key = CertSecret.decode(data.get(SERVER_KEY));
+        String cert = CertSecret.decode(data.get(SERVER_CERT));
         CertBundle bundle = caKey == null || caCert == null || key == null || cert == null
                 ? null : new CertBundle(caKey, caCert, key, cert);
-        return new Stored(true, bundle, secret.getMetadata().getResourceVersion());
+        return new Stored(true, bundle, stored.getMetadata().getResourceVersion());
     }
 
     @Override
     protected void create(CertBundle bundle) {
-        Secret secret = new SecretBuilder()
-                .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+        Secret created = new SecretBuilder()
+                .withNewMetadata().withNamespace(secret.namespace()).withName(secret.name()).endMetadata()
                 .withType("Opaque")
                 .withData(encode(bundle))
                 .build();
         try {
-            client.secrets().inNamespace(namespace).resource(secret).create();
+            secret.resource(created).create();
         } catch (KubernetesClientException e) {
-            if (ApiErrors.isConflict(e)) {
-                throw new ConflictException("Secret " + describe() + " already exists");
-            }
-            throw new CertificateException("cannot create Secret " + describe() + ": " + e.getMessage(), e);
+            throw writeFailed("create", "already exists", e);
         }
     }
 
     @Override
     protected void overwrite(CertBundle bundle, String version) {
         try {
-            Secret current = client.secrets().inNamespace(namespace).withName(name).get();
+            Secret current = secret.resource().get();
             if (current == null || (version != null && !version.equals(current.getMetadata().getResourceVersion()))) {
                 throw new ConflictException("Secret " + describe() + " changed");
             }
             // Keep labels and annotations (the chart manages them); replace only the data.
             Secret updated = new SecretBuilder(current).withData(encode(bundle)).withStringData(null).build();
-            client.secrets().inNamespace(namespace).resource(updated).update();
+            secret.resource(updated).update();
         } catch (KubernetesClientException e) {
-            if (ApiErrors.isConflict(e)) {
-                throw new ConflictException("Secret " + describe() + " changed");
-            }
-            throw new CertificateException("cannot update Secret " + describe() + ": " + e.getMessage(), e);
+            throw writeFailed("update", "changed", e);
         }
+    }
+
+    /** A 409 means another replica wrote first ({@code conflict} says how); anything else is a failure. */
+    private RuntimeException writeFailed(String verb, String conflict, KubernetesClientException e) {
+        if (ApiErrors.isConflict(e)) {
+            return new ConflictException("Secret " + describe() + " " + conflict);
+        }
+        return new CertificateException("cannot " + verb + " Secret " + describe() + ": " + e.getMessage(), e);
     }
 
     @Override
     protected String describe() {
-        return namespace + "/" + name;
+        return secret.toString();
     }
 
     static Map<String, String> encode(CertBundle bundle) {
@@ -105,16 +103,5 @@ public final class SecretCertWriter extends GeneratingCertWriter {
 
     private static String b64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String decode(String base64) {
-        if (base64 == null || base64.isEmpty()) {
-            return null;
-        }
-        try {
-            return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 }

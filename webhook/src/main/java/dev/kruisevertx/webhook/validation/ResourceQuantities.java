@@ -45,9 +45,7 @@ public final class ResourceQuantities {
             PersistentVolumeClaim c = claims.get(i);
             VolumeResourceRequirements r = c == null || c.getSpec() == null ? null : c.getSpec().getResources();
             if (r != null) {
-                String p = path + "[" + i + "].spec.resources";
-                checkMap(r.getRequests(), p + ".requests", errors);
-                checkMap(r.getLimits(), p + ".limits", errors);
+                checkRequirements(r.getRequests(), r.getLimits(), path + "[" + i + "].spec.resources", errors);
             }
         }
     }
@@ -59,11 +57,16 @@ public final class ResourceQuantities {
         for (int i = 0; i < containers.size(); i++) {
             ResourceRequirements r = containers.get(i).getResources();
             if (r != null) {
-                String p = path + "[" + i + "].resources";
-                checkMap(r.getRequests(), p + ".requests", errors);
-                checkMap(r.getLimits(), p + ".limits", errors);
+                checkRequirements(r.getRequests(), r.getLimits(), path + "[" + i + "].resources", errors);
             }
         }
+    }
+
+    /** The requests and limits of one container or claim ({@code path} ends in {@code .resources}). */
+    private static void checkRequirements(Map<String, Quantity> requests, Map<String, Quantity> limits, String path,
+                                          List<FieldError> errors) {
+        checkMap(requests, path + ".requests", errors);
+        checkMap(limits, path + ".limits", errors);
     }
 
     private static void checkMap(Map<String, Quantity> quantities, String path, List<FieldError> errors) {

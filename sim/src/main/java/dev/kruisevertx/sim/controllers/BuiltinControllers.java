@@ -132,6 +132,13 @@ public final class BuiltinControllers implements AutoCloseable {
                     && (owner.get().getApiVersion().equals("apps/v1") || owner.get().getApiVersion().equals("batch/v1"))) {
                 enqueue(kind, pod.getMetadata().getNamespace(), owner.get().getName());
             }
+            if ("ReplicaSet".equals(kind) && caches != null) {
+                // A Recreate rollout waits for the old pods to be gone, which no ReplicaSet status change announces.
+                ReplicaSet rs = Caches.get(caches.replicaSets(), pod.getMetadata().getNamespace(), owner.get().getName());
+                if (rs != null) {
+                    controllerOf(rs, "Deployment").ifPresent(d -> enqueue("Deployment", pod.getMetadata().getNamespace(), d.getName()));
+                }
+            }
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null || caches == null) {

@@ -20,8 +20,8 @@ record Caches(SharedIndexInformer<Pod> pods, SharedIndexInformer<ReplicaSet> rep
               SharedIndexInformer<Deployment> deployments, SharedIndexInformer<Job> jobs,
               SharedIndexInformer<StatefulSet> statefulSets, SharedIndexInformer<ControllerRevision> revisions,
               SharedIndexInformer<PersistentVolumeClaim> claims) {
-    static final String BY_NAMESPACE = "namespace";
-    static final String BY_CONTROLLER = "controller";
+    static final String BY_NAMESPACE = "by-namespace";
+    static final String BY_CONTROLLER = "by-controller-uid";
 
     /** The indexers every informer gets before it starts. */
     static <T extends HasMetadata> Map<String, Function<T, List<String>>> indexers() {

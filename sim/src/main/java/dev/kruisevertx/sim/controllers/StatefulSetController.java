@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -396,9 +395,5 @@ final class StatefulSetController implements WorkloadController {
             ControllerRevision r = history.get(i);
             client.apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete();
         }
-    }
-
-    static String bytesText(JsonNode data) {
-        return new String(RevisionData.bytes(data), StandardCharsets.UTF_8);
     }
 }

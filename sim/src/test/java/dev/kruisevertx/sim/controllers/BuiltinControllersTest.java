@@ -115,7 +115,6 @@ class BuiltinControllersTest {
         Map<String, Pod> state = new ConcurrentHashMap<>();
         AtomicInteger maxLive = new AtomicInteger();
         AtomicInteger minReady = new AtomicInteger(Integer.MAX_VALUE);
-        Await.waitFor("4 ready pods seen", TIMEOUT, () -> true);
         try (Watch w = follow("web", state, s -> {
             List<Pod> live = live(s);
             maxLive.accumulateAndGet(live.size(), Math::max);

@@ -63,7 +63,7 @@ public final class RevisionData {
     }
 
     /** Drops nulls, empty objects and empty arrays, recursively, in place. */
-    static JsonNode prune(JsonNode node) {
+    public static JsonNode prune(JsonNode node) {
         if (node instanceof ObjectNode o) {
             Iterator<Map.Entry<String, JsonNode>> it = o.fields();
             while (it.hasNext()) {

@@ -31,6 +31,26 @@ public final class RevisionHash {
         return safeEncode(Integer.toUnsignedString(h));
     }
 
+    /**
+     * The Deployment controller's {@code pod-template-hash}: as {@link #of} but with 32-bit FNV-1a (xor, then
+     * multiply), which is what kube's {@code ComputeHash} uses.
+     */
+    public static String fnv1a(byte[] data, Integer collisionCount) {
+        int h = OFFSET;
+        for (byte b : data) {
+            h ^= b & 0xff;
+            h *= PRIME;
+        }
+        if (collisionCount != null) {
+            int c = collisionCount;
+            for (int k = 0; k < 4; k++) {
+                h ^= (c >>> (8 * k)) & 0xff;
+                h *= PRIME;
+            }
+        }
+        return safeEncode(Integer.toUnsignedString(h));
+    }
+
     public static String safeEncode(String s) {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         StringBuilder out = new StringBuilder(bytes.length);

@@ -3,6 +3,7 @@ package dev.kruisevertx.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.api.ApiServer;
+import dev.kruisevertx.sim.controllers.BuiltinControllers;
 import dev.kruisevertx.sim.cri.SimCriServers;
 import dev.kruisevertx.sim.api.ResourceType;
 import dev.kruisevertx.sim.nodes.SimNodes;
@@ -39,6 +40,7 @@ public final class EmbeddedCluster {
     private final KubernetesClient client;
     private SimNodes nodes;
     private SimCriServers criServers;
+    private BuiltinControllers controllers;
 
     private EmbeddedCluster(Vertx vertx, ApiVerticle verticle, String deploymentId, String url, KubernetesClient client) {
         this.vertx = vertx;
@@ -60,6 +62,7 @@ public final class EmbeddedCluster {
                     .map(client -> new EmbeddedCluster(vertx, verticle, id, url, client));
         }).compose(cluster -> cluster.installCrds(options.crdDirectory())
                 .compose(v -> cluster.startNodes(options))
+                .compose(v -> cluster.startControllers(options))
                 .map(cluster)
                 .recover(e -> cluster.close().transform(x -> Future.failedFuture(e))));
     }
@@ -105,6 +108,21 @@ public final class EmbeddedCluster {
                 return null;
             });
         });
+    }
+
+    private Future<Void> startControllers(EmbeddedClusterOptions options) {
+        if (!options.builtinControllers()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> BuiltinControllers.start(client, options.controllerOptions())).map(c -> {
+            controllers = c;
+            return null;
+        });
+    }
+
+    /** The built-in workload controllers, or null when started with {@code builtinControllers(false)}. */
+    public BuiltinControllers controllers() {
+        return controllers;
     }
 
     private static Config config(String url) {
@@ -194,6 +212,9 @@ public final class EmbeddedCluster {
     public Future<Void> close() {
         Future<Void> cri = criServers == null ? Future.succeededFuture() : criServers.close();
         return cri.transform(c -> vertx.executeBlocking(() -> {
+            if (controllers != null) {
+                controllers.close();
+            }
             if (nodes != null) {
                 nodes.close();
             }

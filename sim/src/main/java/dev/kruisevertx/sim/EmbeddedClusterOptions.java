@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim;
 
+import dev.kruisevertx.sim.controllers.BuiltinControllersOptions;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
 
 import java.nio.file.Path;
@@ -19,6 +20,8 @@ public final class EmbeddedClusterOptions {
     private boolean criServers;
     private Path criRoot;
     private final Map<String, String> serviceAddresses = new HashMap<>();
+    private boolean builtinControllers = true;
+    private BuiltinControllersOptions controllerOptions = new BuiltinControllersOptions();
 
     public String host() {
         return host;
@@ -138,6 +141,28 @@ public final class EmbeddedClusterOptions {
 
     public EmbeddedClusterOptions mapService(String namespaceAndName, String hostAndPort) {
         serviceAddresses.put(namespaceAndName, hostAndPort);
+        return this;
+    }
+
+    /**
+     * Whether kube-controller-manager's workload controllers run (Deployment, ReplicaSet, Job with TTL after
+     * finished, StatefulSet; see {@link dev.kruisevertx.sim.controllers.BuiltinControllers}). On by default.
+     */
+    public boolean builtinControllers() {
+        return builtinControllers;
+    }
+
+    public EmbeddedClusterOptions setBuiltinControllers(boolean builtinControllers) {
+        this.builtinControllers = builtinControllers;
+        return this;
+    }
+
+    public BuiltinControllersOptions controllerOptions() {
+        return controllerOptions;
+    }
+
+    public EmbeddedClusterOptions setControllerOptions(BuiltinControllersOptions controllerOptions) {
+        this.controllerOptions = controllerOptions;
         return this;
     }
 }

@@ -2,6 +2,8 @@ package dev.kruisevertx.demo;
 
 import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.kube.KubeClients;
+import dev.kruisevertx.sim.controllers.BuiltinControllers;
+import dev.kruisevertx.sim.controllers.BuiltinControllersOptions;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
 import dev.kruisevertx.agent.cri.Backoff;
@@ -45,8 +47,14 @@ public final class SimNodesSubcommand {
                     + " agent's ContainerRecreateRequest job against it, as kruise-daemon would. Default: ${DEFAULT-VALUE}")
     boolean nodeAgents;
 
+    @Option(names = "--builtin-controllers", arity = "0..1", defaultValue = "false", fallbackValue = "true",
+            description = "Also run kube-controller-manager's Deployment, ReplicaSet, Job (with TTL after finished) and"
+                    + " StatefulSet controllers; leave off where a kube-controller-manager runs. Default: ${DEFAULT-VALUE}")
+    boolean builtinControllers;
+
     private final CommandLine commandLine = new CommandLine(this);
     private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile BuiltinControllers controllers;
 
     public CommandLine commandLine() {
         return commandLine;
@@ -68,6 +76,18 @@ public final class SimNodesSubcommand {
             return InvalidConfigurationException.report(e, "cannot start simulated nodes", err);
         }
         out.println("sim-nodes: running " + simNodes.nodeNames());
+        BuiltinControllers controllers = null;
+        if (builtinControllers) {
+            try {
+                controllers = BuiltinControllers.start(client, new BuiltinControllersOptions());
+            } catch (RuntimeException e) {
+                err.println("error: cannot start the built-in controllers: " + e.getMessage());
+                stop(null, null, null, simNodes, client);
+                return 1;
+            }
+            out.println("sim-nodes: built-in controllers running (Deployment, ReplicaSet, Job, StatefulSet)");
+        }
+        this.controllers = controllers;
         Vertx vertx = null;
         SimCriServers servers = null;
         Future<SimNodeAgents> agents = Future.succeededFuture();
@@ -124,6 +144,9 @@ public final class SimNodesSubcommand {
         } catch (Exception e) {
             // Best effort on the way out; the nodes and the client are released below either way.
         } finally {
+            if (controllers != null) {
+                controllers.close();
+            }
             simNodes.close();
             client.close();
         }

@@ -43,6 +43,27 @@ class SimNodesSubcommandTest {
     }
 
     @Test
+    void builtInControllersRunOnlyWhenAsked(@TempDir Path dir) {
+        try (ClusterFixture fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0).setBuiltinControllers(false))) {
+            Path kubeconfig = dir.resolve("kubeconfig");
+            fixture.cluster().writeKubeconfig(kubeconfig);
+            for (boolean on : new boolean[]{false, true}) {
+                SimNodesSubcommand command = new SimNodesSubcommand();
+                List<String> args = new java.util.ArrayList<>(List.of("--kubeconfig=" + kubeconfig, "--nodes=1",
+                        "--name-prefix=c" + on + "-", "--node-agents=false"));
+                if (on) {
+                    args.add("--builtin-controllers");
+                }
+                new CommandLine(command).parseArgs(args.toArray(String[]::new));
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                assertEquals(0, command.run(new PrintStream(out, true, StandardCharsets.UTF_8), System.err, false));
+                String printed = out.toString(StandardCharsets.UTF_8);
+                assertEquals(on, printed.contains("built-in controllers running"), printed);
+            }
+        }
+    }
+
+    @Test
     void rejectsAZeroNodeCount() {
         SimNodesSubcommand command = new SimNodesSubcommand();
         new CommandLine(command).parseArgs("--nodes=0");

@@ -26,6 +26,7 @@ final class BuiltInRules {
 
     /** Defaults and conversions applied to every create and update body, as decoding does in kube-apiserver. */
     static void normalize(ResourceType type, ObjectNode o) {
+        WorkloadDefaults.normalize(type, o);
         if (core(type, "Pod") && o.get("spec") instanceof ObjectNode spec) {
             if (!spec.hasNonNull("schedulerName")) {
                 spec.put("schedulerName", "default-scheduler");
@@ -52,6 +53,7 @@ final class BuiltInRules {
     }
 
     static void allocateOnCreate(ResourceType type, ObjectNode o, Random random) {
+        WorkloadDefaults.onCreate(type, o);
         if (!core(type, "Service")) {
             return;
         }

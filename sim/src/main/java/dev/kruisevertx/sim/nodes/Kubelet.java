@@ -105,6 +105,7 @@ public final class Kubelet {
     private final Function<String, ImageRule> rules;
     private final Duration crashLoopInterval;
     private final Duration restartDelay;
+    private final ContainerExits exits;
 
     public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval) {
         this(rules, crashLoopInterval, Duration.ofSeconds(1));
@@ -112,9 +113,15 @@ public final class Kubelet {
 
     /** {@code restartDelay}: how long after a stop the kubelet starts the container again. */
     public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval, Duration restartDelay) {
+        this(rules, crashLoopInterval, restartDelay, List.of());
+    }
+
+    /** {@code exitRules}: containers that end on their own (see {@link ContainerExits}); read on every sync. */
+    public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval, Duration restartDelay, List<ExitRule> exitRules) {
         this.rules = rules;
         this.crashLoopInterval = crashLoopInterval;
         this.restartDelay = restartDelay;
+        this.exits = new ContainerExits(exitRules);
     }
 
     public synchronized void forget(String podUid) {
@@ -269,7 +276,12 @@ public final class Kubelet {
 
     public synchronized Sync sync(Pod pod, String hostIp, String podIp, Instant now) {
         PodStatus current = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
+        if ("Succeeded".equals(current.getPhase()) || "Failed".equals(current.getPhase())) {
+            // A finished pod stays finished: kubelet never moves a pod out of a terminal phase.
+            return new Sync(current, Optional.empty());
+        }
         String uid = pod.getMetadata().getUid();
+        List<Integer> finalExitCodes = new ArrayList<>();
         List<ContainerStatus> statuses = new ArrayList<>();
         Duration recheck = null;
         boolean allReady = true;
@@ -289,6 +301,20 @@ public final class Kubelet {
                     }
                 }
                 register(run, pod.getSpec().getNodeName(), pod, c, now);
+            }
+            Optional<ContainerExit> exit = rules.apply(c.getImage()).failure() == ContainerFailure.NONE
+                    ? exits.of(pod, c) : Optional.empty();
+            if (exit.isPresent()) {
+                run = restartAfterExits(key, run, exit.get(), pod, c, now);
+                Instant exitAt = run.startAt().plus(exit.get().after());
+                if (!now.isBefore(exitAt)) {
+                    statuses.add(exited(c, run, exit.get().code(), exitAt));
+                    finalExitCodes.add(exit.get().code());
+                    allReady = false;
+                    anyStarted = true;
+                    continue;
+                }
+                recheck = min(recheck, Duration.between(now, exitAt));
             }
             ImageRule rule = rules.apply(c.getImage());
             ContainerStatusBuilder b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
@@ -340,10 +366,19 @@ public final class Kubelet {
             }
             statuses.add(b.build());
         }
+        String phase = anyStarted ? "Running" : "Pending";
+        boolean finished = !finalExitCodes.isEmpty() && finalExitCodes.size() == pod.getSpec().getContainers().size();
+        if (finished) {
+            phase = finalExitCodes.stream().allMatch(code -> code == 0) ? "Succeeded" : "Failed";
+        }
         List<ContainerStatus> initStatuses = new ArrayList<>();
         if (pod.getSpec().getInitContainers() != null) {
             for (Container c : pod.getSpec().getInitContainers()) {
                 ContainerStatus old = find(current.getInitContainerStatuses(), c.getName());
+                if ("Always".equals(c.getRestartPolicy())) {
+                    initStatuses.add(nativeSidecar(c, old, finished, now));
+                    continue;
+                }
                 String started = old != null && old.getState() != null && old.getState().getTerminated() != null
                         ? old.getState().getTerminated().getStartedAt() : ts(now);
                 initStatuses.add(new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
@@ -369,12 +404,13 @@ public final class Kubelet {
         String nowTs = ts(now);
         setCondition(conditions, "PodReadyToStartContainers", "True", null, nowTs);
         setCondition(conditions, "Initialized", "True", null, nowTs);
-        setCondition(conditions, "ContainersReady", allReady ? "True" : "False", allReady ? null : "ContainersNotReady", nowTs);
+        String notReady = finished ? "PodCompleted" : "ContainersNotReady";
+        setCondition(conditions, "ContainersReady", allReady ? "True" : "False", allReady ? null : notReady, nowTs);
         setCondition(conditions, "Ready", allReady && gatesTrue ? "True" : "False",
-                allReady ? (gatesTrue ? null : "ReadinessGatesNotReady") : "ContainersNotReady", nowTs);
+                allReady ? (gatesTrue ? null : "ReadinessGatesNotReady") : notReady, nowTs);
         setCondition(conditions, "PodScheduled", "True", null, nowTs);
         PodStatusBuilder next = new PodStatusBuilder(current)
-                .withPhase(anyStarted ? "Running" : "Pending")
+                .withPhase(phase)
                 .withHostIP(hostIp).withHostIPs(new io.fabric8.kubernetes.api.model.HostIP(hostIp))
                 .withPodIP(podIp).withPodIPs(new PodIP(podIp))
                 .withStartTime(current.getStartTime() != null ? current.getStartTime() : nowTs)
@@ -382,6 +418,76 @@ public final class Kubelet {
                 .withContainerStatuses(statuses)
                 .withInitContainerStatuses(initStatuses.isEmpty() ? null : initStatuses);
         return new Sync(next.build(), Optional.ofNullable(recheck));
+    }
+
+    /**
+     * A container that exits on its own under restartPolicy OnFailure with a non-zero code is started again
+     * {@code restartDelay} after each exit (restart count + 1); runs that ended before {@code now} are played through.
+     */
+    private Run restartAfterExits(String key, Run run, ContainerExit exit, Pod pod, Container c, Instant now) {
+        if (!ContainerExits.restarts(pod, exit.code())) {
+            return run;
+        }
+        Duration gap = restartDelay.compareTo(Duration.ofMillis(10)) < 0 ? Duration.ofMillis(10) : restartDelay;
+        for (int i = 0; i < 1000; i++) {
+            Instant exitAt = run.startAt().plus(exit.after());
+            if (now.isBefore(exitAt)) {
+                break;
+            }
+            Entry e = containers.get(runtimeId(run.containerId()));
+            if (e != null && e.finishedAt == null) {
+                e.finishedAt = exitAt;
+                e.exitCode = exit.code();
+            }
+            Run next = new Run(run.image(), exitAt.plus(gap), newContainerId(), run.restartCount() + 1,
+                    new Ended(run.containerId(), run.startAt(), exitAt, exit.code()));
+            runs.put(key, next);
+            if (e != null) {
+                register(next, e.node, e, now);
+            } else {
+                register(next, pod.getSpec().getNodeName(), pod, c, now);
+            }
+            run = next;
+        }
+        return run;
+    }
+
+    /** The status of a container that ended for good: terminated with its exit code, as kubelet reports it. */
+    private ContainerStatus exited(Container c, Run run, int code, Instant exitAt) {
+        Entry e = containers.get(runtimeId(run.containerId()));
+        if (e != null && e.finishedAt == null) {
+            e.finishedAt = exitAt;
+            e.exitCode = code;
+        }
+        ContainerStatusBuilder b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
+                .withImageID(imageId(c.getImage())).withContainerID(run.containerId()).withReady(false).withStarted(false)
+                .withRestartCount(run.restartCount())
+                .withState(terminated(new Ended(run.containerId(), run.startAt(), exitAt, code)));
+        if (run.previous() != null) {
+            b.withLastState(terminated(run.previous()));
+        }
+        return b.build();
+    }
+
+    /**
+     * A native sidecar (an init container with restartPolicy Always): running and ready beside the main containers,
+     * terminated (exit code 0) once they have all finished.
+     */
+    private static ContainerStatus nativeSidecar(Container c, ContainerStatus old, boolean podFinished, Instant now) {
+        String id = old != null && old.getContainerID() != null ? old.getContainerID() : newContainerId();
+        String started = old != null && old.getState() != null && old.getState().getRunning() != null
+                ? old.getState().getRunning().getStartedAt() : ts(now);
+        ContainerStatusBuilder b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
+                .withImageID(imageId(c.getImage())).withContainerID(id).withRestartCount(0);
+        if (podFinished) {
+            if (old != null && old.getState() != null && old.getState().getTerminated() != null) {
+                return b.withReady(false).withStarted(false).withState(old.getState()).build();
+            }
+            return b.withReady(false).withStarted(false).withState(new ContainerStateBuilder().withNewTerminated().withExitCode(0)
+                    .withReason("Completed").withContainerID(id).withStartedAt(started).withFinishedAt(ts(now)).endTerminated().build()).build();
+        }
+        return b.withReady(true).withStarted(true)
+                .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(started).endRunning().build()).build();
     }
 
     private Run nextRun(Container c, ContainerStatus old, Run previous, Instant now) {

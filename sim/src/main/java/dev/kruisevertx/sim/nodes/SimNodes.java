@@ -50,6 +50,7 @@ public final class SimNodes implements AutoCloseable {
     private final KubernetesClient client;
     private final SimNodesOptions options;
     private final List<ImageRule> rules;
+    private final List<ExitRule> exitRules;
     private final ScheduledExecutorService worker;
     private final Kubelet kubelet;
     private final NodeRegistration registration;
@@ -67,12 +68,14 @@ public final class SimNodes implements AutoCloseable {
         this.client = client;
         this.options = options.copy();
         this.rules = new CopyOnWriteArrayList<>(this.options.imageRules());
+        this.exitRules = new CopyOnWriteArrayList<>(this.options.exitRules());
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sim-nodes");
             t.setDaemon(true);
             return t;
         });
-        this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay());
+        this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay(),
+                exitRules);
         this.registration = new NodeRegistration(client, this.options, transientRetry,
                 name -> nodes == null ? null : nodes.getStore().getByKey(name), () -> closed);
     }
@@ -160,6 +163,11 @@ public final class SimNodes implements AutoCloseable {
     /** Adds an image rule at run time, ahead of the configured ones (tests inject failures this way). */
     public void addImageRule(ImageRule rule) {
         rules.add(0, rule);
+    }
+
+    /** Adds an exit rule at run time, ahead of the configured ones; it applies to containers started afterwards too. */
+    public void addExitRule(ExitRule rule) {
+        exitRules.add(0, rule);
     }
 
     private ImageRule ruleFor(String image) {

@@ -21,6 +21,7 @@ public final class SimNodesOptions {
     private Duration containerRestartDelay = Duration.ofSeconds(1);
     private boolean scheduler = true;
     private final List<ImageRule> imageRules = new ArrayList<>();
+    private final List<ExitRule> exitRules = new ArrayList<>();
     private final Map<String, String> extraNodeLabels = new TreeMap<>();
 
     public int nodes() {
@@ -160,6 +161,19 @@ public final class SimNodesOptions {
         return this;
     }
 
+    public List<ExitRule> exitRules() {
+        return exitRules;
+    }
+
+    /**
+     * Adds a rule for containers that end on their own (restartPolicy Never/OnFailure pods); the first matching rule
+     * wins, and a pod's {@value ContainerExit#ANNOTATION} annotation wins over every rule.
+     */
+    public SimNodesOptions addExitRule(ExitRule rule) {
+        exitRules.add(rule);
+        return this;
+    }
+
     public Map<String, String> extraNodeLabels() {
         return extraNodeLabels;
     }
@@ -175,6 +189,7 @@ public final class SimNodesOptions {
                 .setGracePeriodScale(gracePeriodScale).setDefaultStartDelay(defaultStartDelay)
                 .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler);
         imageRules.forEach(c::addImageRule);
+        exitRules.forEach(c::addExitRule);
         c.extraNodeLabels.putAll(extraNodeLabels);
         return c;
     }

@@ -16,7 +16,8 @@ class ProgressReporterTest {
     @Test
     void reportsOneLinePerChangeAndWhatIsNotReady() {
         List<String> lines = new CopyOnWriteArrayList<>();
-        try (ClusterFixture f = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(1));
+        // The test writes the Deployment's status itself, step by step: no built-in Deployment controller races it.
+        try (ClusterFixture f = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(1).setBuiltinControllers(false));
              ProgressReporter reporter = new ProgressReporter(f.client(), "default", lines::add)
                      .start(List.of(new ProgressReporter.Watched("v1", "Pod"), new ProgressReporter.Watched("apps/v1", "Deployment")))) {
             ManifestApplier.apply(f.client(), """

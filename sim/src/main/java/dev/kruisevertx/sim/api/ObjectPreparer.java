@@ -77,6 +77,7 @@ final class ObjectPreparer {
         defaultsOnCreate(type, o);
         BuiltInRules.normalize(type, o);
         BuiltInRules.allocateOnCreate(type, o, random);
+        DefaultTolerationSeconds.apply(type, o);
         return o;
     }
 

@@ -20,6 +20,9 @@ public final class SimNodesOptions {
     private Duration crashLoopInterval = Duration.ofSeconds(2);
     private Duration containerRestartDelay = Duration.ofSeconds(1);
     private boolean scheduler = true;
+    private boolean nodeLifecycle = true;
+    private double lifecycleTimeScale = 0.05;
+    private double probeTimeScale = 0.05;
     private final List<ImageRule> imageRules = new ArrayList<>();
     private final Map<String, String> extraNodeLabels = new TreeMap<>();
 
@@ -150,6 +153,48 @@ public final class SimNodesOptions {
         return this;
     }
 
+    /**
+     * Whether to run the node lifecycle controller, taint eviction and pod garbage collection for these nodes (turn
+     * off on a control plane whose kube-controller-manager does it).
+     */
+    public boolean nodeLifecycle() {
+        return nodeLifecycle;
+    }
+
+    public SimNodesOptions setNodeLifecycle(boolean nodeLifecycle) {
+        this.nodeLifecycle = nodeLifecycle;
+        return this;
+    }
+
+    /**
+     * Factor applied to the node lifecycle's times: the node monitor grace period (40 s) and pods'
+     * {@code tolerationSeconds} for NoExecute taints (1.0 = real time).
+     */
+    public double lifecycleTimeScale() {
+        return lifecycleTimeScale;
+    }
+
+    public SimNodesOptions setLifecycleTimeScale(double lifecycleTimeScale) {
+        if (lifecycleTimeScale < 0) {
+            throw new IllegalArgumentException("lifecycleTimeScale must be >= 0");
+        }
+        this.lifecycleTimeScale = lifecycleTimeScale;
+        return this;
+    }
+
+    /** Factor applied to probe timings (initialDelaySeconds, periodSeconds; 1.0 = real time). */
+    public double probeTimeScale() {
+        return probeTimeScale;
+    }
+
+    public SimNodesOptions setProbeTimeScale(double probeTimeScale) {
+        if (probeTimeScale <= 0) {
+            throw new IllegalArgumentException("probeTimeScale must be > 0");
+        }
+        this.probeTimeScale = probeTimeScale;
+        return this;
+    }
+
     public List<ImageRule> imageRules() {
         return imageRules;
     }
@@ -173,7 +218,8 @@ public final class SimNodesOptions {
         SimNodesOptions c = new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix).setZones(zones).setCpu(cpu)
                 .setMemory(memory).setMaxPods(maxPods).setHeartbeatInterval(heartbeatInterval)
                 .setGracePeriodScale(gracePeriodScale).setDefaultStartDelay(defaultStartDelay)
-                .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler);
+                .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler)
+                .setNodeLifecycle(nodeLifecycle).setLifecycleTimeScale(lifecycleTimeScale).setProbeTimeScale(probeTimeScale);
         imageRules.forEach(c::addImageRule);
         c.extraNodeLabels.putAll(extraNodeLabels);
         return c;

@@ -214,10 +214,11 @@ public final class ApiHttpServer {
             return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), json(body))));
         }
         if (sub.equals("eviction") && method == HttpMethod.POST && type.kind().equals("Pod")) {
-            return api.delete(type, t.version(), t.namespace(), t.name(), DeleteOptions.from(json(body).path("deleteOptions"), Map.of()))
-                    .map(r -> new Reply(201, success()));
+            return api.evict(type, t.version(), t.namespace(), t.name(), json(body)).map(r -> new Reply(201, r));
         }
-        if (!sub.isEmpty() && !sub.equals("status")) {
+        if (sub.equals("ephemeralcontainers") && type.kind().equals("Pod") && !type.custom() && type.group().isEmpty()) {
+            // GET, PUT and PATCH like the pod itself; only spec.ephemeralContainers may change (see ObjectPreparer).
+        } else if (!sub.isEmpty() && !sub.equals("status")) {
             throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/" + sub + ")");
         }
         if (sub.equals("status") && !type.statusSubresource()) {
@@ -455,13 +456,6 @@ public final class ApiHttpServer {
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
         }
-    }
-
-    private static ObjectNode success() {
-        ObjectNode ok = MAPPER.createObjectNode();
-        ok.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
-        ok.put("status", "Success").put("code", 201);
-        return ok;
     }
 
 }

@@ -48,6 +48,7 @@ public final class SimNodes implements AutoCloseable {
     private final KubernetesClient client;
     private final SimNodesOptions options;
     private final List<ImageRule> rules;
+    private final List<ProbeRule> probeRules;
     private final ScheduledExecutorService worker;
     private final Kubelet kubelet;
     private final NodeRegistration registration;
@@ -73,6 +74,8 @@ public final class SimNodes implements AutoCloseable {
             return t;
         });
         this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay());
+        this.probeRules = new CopyOnWriteArrayList<>(this.options.probeRules());
+        this.kubelet.setProber(new Prober(() -> probeRules, this.options.probeTimeScale()));
         this.registration = new NodeRegistration(client, this.options, transientRetry,
                 name -> nodes == null ? null : nodes.getStore().getByKey(name), () -> closed);
     }
@@ -270,6 +273,14 @@ public final class SimNodes implements AutoCloseable {
     /** Adds an image rule at run time, ahead of the configured ones (tests inject failures this way). */
     public void addImageRule(ImageRule rule) {
         rules.add(0, rule);
+    }
+
+    /** Adds a probe rule at run time, ahead of the configured ones; pods are probed by it from their next sync. */
+    public void addProbeRule(ProbeRule rule) {
+        probeRules.add(0, rule);
+        if (pods != null) {
+            pods.getStore().list().forEach(this::enqueue);
+        }
     }
 
     private ImageRule ruleFor(String image) {

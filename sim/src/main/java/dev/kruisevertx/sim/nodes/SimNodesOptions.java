@@ -24,6 +24,7 @@ public final class SimNodesOptions {
     private double lifecycleTimeScale = 0.05;
     private double probeTimeScale = 0.05;
     private final List<ImageRule> imageRules = new ArrayList<>();
+    private final List<ProbeRule> probeRules = new ArrayList<>();
     private final Map<String, String> extraNodeLabels = new TreeMap<>();
 
     public int nodes() {
@@ -205,6 +206,16 @@ public final class SimNodesOptions {
         return this;
     }
 
+    public List<ProbeRule> probeRules() {
+        return probeRules;
+    }
+
+    /** Adds a probe rule; the first matching rule wins; probes no rule matches succeed. */
+    public SimNodesOptions addProbeRule(ProbeRule rule) {
+        probeRules.add(rule);
+        return this;
+    }
+
     public Map<String, String> extraNodeLabels() {
         return extraNodeLabels;
     }
@@ -221,6 +232,7 @@ public final class SimNodesOptions {
                 .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler)
                 .setNodeLifecycle(nodeLifecycle).setLifecycleTimeScale(lifecycleTimeScale).setProbeTimeScale(probeTimeScale);
         imageRules.forEach(c::addImageRule);
+        probeRules.forEach(c::addProbeRule);
         c.extraNodeLabels.putAll(extraNodeLabels);
         return c;
     }

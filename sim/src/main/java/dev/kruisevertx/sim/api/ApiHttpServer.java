@@ -36,6 +36,17 @@ public final class ApiHttpServer {
     private final OpenApi openApi;
     private final long bookmarkIntervalMs;
     private final List<Watch> watches = new ArrayList<>();
+    /** Serves {@code /sim/...} (the simulator's own endpoints) when set; blocking, so run on a worker. */
+    private volatile SimEndpoint simEndpoint;
+
+    /** A blocking handler of the simulator's own endpoints: method, path, body to status code and JSON. */
+    public interface SimEndpoint {
+        Reply handle(String method, String path, String body);
+    }
+
+    public void setSimEndpoint(SimEndpoint endpoint) {
+        this.simEndpoint = endpoint;
+    }
     private HttpServer server;
 
     public ApiHttpServer(Vertx vertx, ApiServer api, long bookmarkIntervalMs) {
@@ -136,7 +147,7 @@ public final class ApiHttpServer {
         });
     }
 
-    record Reply(int code, JsonNode body) {
+    public record Reply(int code, JsonNode body) {
         static Reply ok(JsonNode body) {
             return new Reply(200, body);
         }
@@ -173,6 +184,11 @@ public final class ApiHttpServer {
                 return null;
             default:
                 break;
+        }
+        SimEndpoint sim = simEndpoint;
+        if (sim != null && path.startsWith("/sim/")) {
+            String text = body.toString(java.nio.charset.StandardCharsets.UTF_8);
+            return vertx.executeBlocking(() -> sim.handle(method.name(), path, text), false);
         }
         if (path.startsWith("/openapi/v3/")) {
             Target gv = parse(path.substring("/openapi/v3".length()));

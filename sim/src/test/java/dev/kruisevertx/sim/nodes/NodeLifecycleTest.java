@@ -151,4 +151,33 @@ class NodeLifecycleTest {
         Await.waitFor("orphan pod deleted", TIMEOUT, () -> get("orphan") == null);
         assertEquals(List.of("sim-node-0"), sim.nodeNames().stream().filter(n -> n.startsWith("sim-node")).toList());
     }
+
+    static java.net.http.HttpResponse<String> call(String method, String path, String body) throws Exception {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(fixture.cluster().url() + path))
+                .header("Content-Type", "application/json");
+        b.method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody() : java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        return java.net.http.HttpClient.newHttpClient().send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void nodesChangeThroughTheHttpEndpointOfTheRunningCluster() throws Exception {
+        assertEquals(201, call("POST", "/sim/nodes", "{\"name\": \"http-0\", \"labels\": {\"pool\": \"http\"}}").statusCode());
+        Await.waitFor("node http-0 Ready", TIMEOUT, () -> client.nodes().withName("http-0").get() != null
+                && NodeFit.isReady(client.nodes().withName("http-0").get()));
+        assertEquals("http", client.nodes().withName("http-0").get().getMetadata().getLabels().get("pool"));
+        assertTrue(call("GET", "/sim/nodes", null).body().contains("{\"name\":\"http-0\",\"health\":\"Ready\"}"));
+        assertEquals(200, call("PUT", "/sim/nodes/http-0/labels", "{\"pool\": null, \"tier\": \"gold\"}").statusCode());
+        Await.waitFor("labels changed", TIMEOUT, () -> client.nodes().withName("http-0").get().getMetadata().getLabels(),
+                l -> "gold".equals(l.get("tier")) && !l.containsKey("pool"));
+        assertEquals(200, call("PUT", "/sim/nodes/http-0/taints", "[{\"key\": \"k\", \"value\": \"v\", \"effect\": \"NoSchedule\"}]").statusCode());
+        Await.waitFor("tainted", TIMEOUT, () -> taints("http-0"), t -> t.equals(Set.of("k:NoSchedule")));
+        assertEquals(200, call("PUT", "/sim/nodes/http-0/health", "{\"health\": \"NotReady\"}").statusCode());
+        Await.waitFor("not-ready taints", TIMEOUT, () -> taints("http-0"), t -> t.contains("node.kubernetes.io/not-ready:NoExecute"));
+        var bad = call("PUT", "/sim/nodes/http-0/health", "{\"health\": \"Sleepy\"}");
+        assertEquals(400, bad.statusCode());
+        assertTrue(bad.body().contains("health must be Ready, NotReady or Unreachable"), bad.body());
+        assertEquals(404, call("DELETE", "/sim/nodes/nope", null).statusCode());
+        assertEquals(200, call("DELETE", "/sim/nodes/http-0", null).statusCode());
+        Await.waitFor("node deleted", TIMEOUT, () -> client.nodes().withName("http-0").get() == null);
+    }
 }

@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * one ({@code Exists}, 300 s), so its pods leave a failed node five minutes after the taint appears.
  */
 final class DefaultTolerationSeconds {
-    static final long SECONDS = 300;
+    // An int, as a decoded request body carries it, so later updates compare equal.
+    static final int SECONDS = 300;
     private static final String NOT_READY = "node.kubernetes.io/not-ready";
     private static final String UNREACHABLE = "node.kubernetes.io/unreachable";
 

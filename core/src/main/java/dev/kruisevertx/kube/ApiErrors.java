@@ -20,6 +20,11 @@ public final class ApiErrors {
         return e.getCode() == 404;
     }
 
+    /** 422: the object is invalid, or a JSON patch's {@code test} operation failed. */
+    public static boolean isInvalid(KubernetesClientException e) {
+        return e.getCode() == 422;
+    }
+
     /** 403: this identity may not do that. */
     public static boolean isForbidden(KubernetesClientException e) {
         return e.getCode() == 403;

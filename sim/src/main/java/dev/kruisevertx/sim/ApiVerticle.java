@@ -71,6 +71,10 @@ final class ApiVerticle extends VerticleBase {
         return api;
     }
 
+    dev.kruisevertx.sim.api.ApiHttpServer http() {
+        return http;
+    }
+
     int port() {
         return port;
     }

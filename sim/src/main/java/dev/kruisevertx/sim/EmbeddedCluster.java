@@ -100,6 +100,11 @@ public final class EmbeddedCluster {
         SimNodesOptions nodeOptions = options.nodeOptions().copy().setNodes(options.nodes());
         return vertx.executeBlocking(() -> SimNodes.start(client, nodeOptions)).compose(n -> {
             nodes = n;
+            dev.kruisevertx.sim.nodes.NodeControl control = new dev.kruisevertx.sim.nodes.NodeControl(n);
+            verticle.http().setSimEndpoint((method, path, body) -> {
+                dev.kruisevertx.sim.nodes.NodeControl.Reply r = control.handle(method, path, body);
+                return new dev.kruisevertx.sim.api.ApiHttpServer.Reply(r.code(), r.body());
+            });
             if (!options.criServers()) {
                 return Future.succeededFuture();
             }

@@ -4,6 +4,8 @@ import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.controllers.BuiltinControllers;
 import dev.kruisevertx.sim.controllers.BuiltinControllersOptions;
+import dev.kruisevertx.sim.nodes.NodeControl;
+import dev.kruisevertx.sim.nodes.NodeControlServer;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
 import dev.kruisevertx.agent.cri.Backoff;
@@ -52,6 +54,17 @@ public final class SimNodesSubcommand {
                     + " StatefulSet controllers; leave off where a kube-controller-manager runs. Default: ${DEFAULT-VALUE}")
     boolean builtinControllers;
 
+    @Option(names = "--node-lifecycle", arity = "0..1", defaultValue = "false", fallbackValue = "true",
+            description = "Also act as kube-controller-manager's node lifecycle for the simulated nodes (Unknown after a"
+                    + " silent Lease, not-ready/unreachable taints, NoExecute eviction); leave off where kube-controller-manager runs."
+                    + " Default: ${DEFAULT-VALUE}")
+    boolean nodeLifecycle;
+
+    @Option(names = "--control-addr", paramLabel = "HOST:PORT", defaultValue = "",
+            description = "Serve the /sim/nodes endpoint (add or remove nodes, change labels, taints, health) on this"
+                    + " address, e.g. 127.0.0.1:10260. Off when empty (the default).")
+    String controlAddr;
+
     private final CommandLine commandLine = new CommandLine(this);
     private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile BuiltinControllers controllers;
@@ -70,7 +83,7 @@ public final class SimNodesSubcommand {
         try {
             client = KubeClients.create(kubeconfig, 30, 50);
             simNodes = SimNodes.start(client, new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix)
-                    .setScheduler(scheduler));
+                    .setScheduler(scheduler).setNodeLifecycle(nodeLifecycle));
         } catch (RuntimeException e) {
             // A setting the operator fixes (an unusable kubeconfig) exits 2, as the manager does.
             return InvalidConfigurationException.report(e, "cannot start simulated nodes", err);
@@ -89,10 +102,24 @@ public final class SimNodesSubcommand {
         }
         this.controllers = controllers;
         Vertx vertx = null;
+        if (!controlAddr.isEmpty()) {
+            vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            try {
+                int port = NodeControlServer.start(vertx, simNodes, controlAddr).await(30, TimeUnit.SECONDS);
+                out.println("sim-nodes: node control on http://" + controlAddr.substring(0, controlAddr.lastIndexOf(':') + 1) + port
+                        + NodeControl.PREFIX);
+            } catch (Exception e) {
+                err.println("error: cannot serve --control-addr " + controlAddr + ": " + e.getMessage());
+                stop(null, null, vertx, simNodes, client);
+                return 2;
+            }
+        }
         SimCriServers servers = null;
         Future<SimNodeAgents> agents = Future.succeededFuture();
         if (nodeAgents) {
-            vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            if (vertx == null) {
+                vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            }
             try {
                 servers = SimCriServers.start(vertx, simNodes, null).await(30, TimeUnit.SECONDS);
             } catch (Exception e) {

@@ -61,7 +61,7 @@ public final class WorkloadClient {
         try {
             resource(target).patch(PatchContext.of(type), Serialization.asJson(body));
         } catch (KubernetesClientException e) {
-            if (ApiErrors.isConflict(e) || e.getCode() == 422 && String.valueOf(e.getMessage()).contains("test")) {
+            if (ApiErrors.isConflict(e) || ApiErrors.isInvalid(e) && String.valueOf(e.getMessage()).contains("test")) {
                 throw new CliException(target.displayName() + " changed while it was being edited; run the command again");
             }
             throw apiError("patch", target, e);

@@ -155,8 +155,9 @@ public final class WebhookAdmission implements Admission {
         ObjectNode req = review.putObject("request");
         req.put("uid", UUID.randomUUID().toString());
         ResourceType t = a.type();
+        AdmissionAttributes.Kind kind = a.requestKind();
         for (String f : List.of("kind", "requestKind")) {
-            req.putObject(f).put("group", t.group()).put("version", a.version()).put("kind", t.kind());
+            req.putObject(f).put("group", kind.group()).put("version", kind.version()).put("kind", kind.kind());
         }
         for (String f : List.of("resource", "requestResource")) {
             req.putObject(f).put("group", t.group()).put("version", a.version()).put("resource", t.plural());

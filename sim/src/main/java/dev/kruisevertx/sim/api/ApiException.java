@@ -3,6 +3,8 @@ package dev.kruisevertx.sim.api;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Map;
+
 /** A request the API server refuses, carried to the HTTP layer as a {@code Status} body with {@link #code()}. */
 public final class ApiException extends RuntimeException {
     private final int code;
@@ -10,6 +12,8 @@ public final class ApiException extends RuntimeException {
     private final String kind;
     private final String name;
     private final String group;
+    /** {@code details.causes}: reason and message pairs. */
+    private final java.util.List<Map.Entry<String, String>> causes = new java.util.ArrayList<>();
 
     public ApiException(int code, String reason, String message) {
         this(code, reason, message, null, null, null);
@@ -52,6 +56,12 @@ public final class ApiException extends RuntimeException {
         return type.group().isEmpty() ? type.plural() : type.plural() + "." + type.group();
     }
 
+    /** Adds a {@code details.causes} entry (kube-apiserver explains a refused eviction this way). */
+    public ApiException withCause(String causeReason, String causeMessage) {
+        causes.add(Map.entry(causeReason, causeMessage));
+        return this;
+    }
+
     public int code() {
         return code;
     }
@@ -65,8 +75,12 @@ public final class ApiException extends RuntimeException {
         status.put("kind", "Status").put("apiVersion", "v1");
         status.putObject("metadata");
         status.put("status", "Failure").put("message", getMessage()).put("reason", reason);
-        if (name != null || kind != null) {
+        if (name != null || kind != null || !causes.isEmpty()) {
             ObjectNode details = status.putObject("details");
+            if (!causes.isEmpty()) {
+                com.fasterxml.jackson.databind.node.ArrayNode list = details.putArray("causes");
+                causes.forEach(c -> list.addObject().put("reason", c.getKey()).put("message", c.getValue()));
+            }
             if (name != null) {
                 details.put("name", name);
             }

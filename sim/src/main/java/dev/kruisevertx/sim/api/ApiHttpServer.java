@@ -36,6 +36,17 @@ public final class ApiHttpServer {
     private final OpenApi openApi;
     private final long bookmarkIntervalMs;
     private final List<Watch> watches = new ArrayList<>();
+    /** Serves {@code /sim/...} (the simulator's own endpoints) when set; blocking, so run on a worker. */
+    private volatile SimEndpoint simEndpoint;
+
+    /** A blocking handler of the simulator's own endpoints: method, path, body to status code and JSON. */
+    public interface SimEndpoint {
+        Reply handle(String method, String path, String body);
+    }
+
+    public void setSimEndpoint(SimEndpoint endpoint) {
+        this.simEndpoint = endpoint;
+    }
     private HttpServer server;
 
     public ApiHttpServer(Vertx vertx, ApiServer api, long bookmarkIntervalMs) {
@@ -136,7 +147,7 @@ public final class ApiHttpServer {
         });
     }
 
-    record Reply(int code, JsonNode body) {
+    public record Reply(int code, JsonNode body) {
         static Reply ok(JsonNode body) {
             return new Reply(200, body);
         }
@@ -173,6 +184,11 @@ public final class ApiHttpServer {
                 return null;
             default:
                 break;
+        }
+        SimEndpoint sim = simEndpoint;
+        if (sim != null && path.startsWith("/sim/")) {
+            String text = body.toString(java.nio.charset.StandardCharsets.UTF_8);
+            return vertx.executeBlocking(() -> sim.handle(method.name(), path, text), false);
         }
         if (path.startsWith("/openapi/v3/")) {
             Target gv = parse(path.substring("/openapi/v3".length()));
@@ -214,10 +230,11 @@ public final class ApiHttpServer {
             return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), json(body))));
         }
         if (sub.equals("eviction") && method == HttpMethod.POST && type.kind().equals("Pod")) {
-            return api.delete(type, t.version(), t.namespace(), t.name(), DeleteOptions.from(json(body).path("deleteOptions"), Map.of()))
-                    .map(r -> new Reply(201, success()));
+            return api.evict(type, t.version(), t.namespace(), t.name(), json(body)).map(r -> new Reply(201, r));
         }
-        if (!sub.isEmpty() && !sub.equals("status")) {
+        if (sub.equals("ephemeralcontainers") && type.kind().equals("Pod") && !type.custom() && type.group().isEmpty()) {
+            // GET, PUT and PATCH like the pod itself; only spec.ephemeralContainers may change (see ObjectPreparer).
+        } else if (!sub.isEmpty() && !sub.equals("status")) {
             throw new ApiException(404, "NotFound", "the server could not find the requested resource (" + type.plural() + "/" + sub + ")");
         }
         if (sub.equals("status") && !type.statusSubresource()) {
@@ -455,13 +472,6 @@ public final class ApiHttpServer {
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
         }
-    }
-
-    private static ObjectNode success() {
-        ObjectNode ok = MAPPER.createObjectNode();
-        ok.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
-        ok.put("status", "Success").put("code", 201);
-        return ok;
     }
 
 }

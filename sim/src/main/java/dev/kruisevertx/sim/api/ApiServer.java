@@ -35,6 +35,7 @@ public final class ApiServer {
     private final GarbageCollector gc;
     private final ObjectPreparer preparer;
     private final PodBinder binder;
+    private final Evictions evictions;
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
@@ -47,6 +48,9 @@ public final class ApiServer {
         this.gc = new GarbageCollector(this, store, registry);
         this.preparer = new ObjectPreparer(store, registry);
         this.binder = new PodBinder(this);
+        DisruptionBudgets budgets = new DisruptionBudgets(this);
+        budgets.start();
+        this.evictions = new Evictions(this, budgets);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             ObjectNode namespace = JSON.objectNode();
             namespace.put("apiVersion", "v1").put("kind", "Namespace");
@@ -215,7 +219,7 @@ public final class ApiServer {
         });
     }
 
-    private Future<ObjectNode> admit(AdmissionAttributes attrs) {
+    Future<ObjectNode> admit(AdmissionAttributes attrs) {
         return admission.mutate(attrs)
                 .compose(mutated -> admission.validate(attrs.withObject(mutated)).map(v -> mutated));
     }
@@ -290,7 +294,8 @@ public final class ApiServer {
         if (existing == null) {
             return Future.failedFuture(ApiException.notFound(type, name));
         }
-        if (!subresource.isEmpty() && !(subresource.equals("status") && type.statusSubresource())) {
+        if (!subresource.isEmpty() && !(subresource.equals("status") && type.statusSubresource())
+                && !(subresource.equals("ephemeralcontainers") && isPod(type))) {
             return Future.failedFuture(new ApiException(404, "NotFound", "the server could not find the requested resource ("
                     + type.plural() + "/" + subresource + ")"));
         }
@@ -404,6 +409,11 @@ public final class ApiServer {
     /** {@code POST pods/<name>/binding} or {@code POST bindings}: assigns a node, as the scheduler does. */
     public ObjectNode bind(String namespace, String podName, JsonNode binding) {
         return binder.bind(namespace, podName, binding);
+    }
+
+    /** {@code POST pods/<name>/eviction}; see {@link Evictions}. */
+    public Future<ObjectNode> evict(ResourceType type, String version, String namespace, String name, JsonNode eviction) {
+        return evictions.evict(type, version, namespace, name, eviction);
     }
 
     // ---------------------------------------------------------------- delete

@@ -124,6 +124,7 @@ final class Discovery {
                 b.putArray("verbs").add("create");
                 ObjectNode e = sub(resources, t, "eviction", "Eviction", "policy");
                 e.putArray("verbs").add("create");
+                sub(resources, t, "ephemeralcontainers", "Pod", null);
             }
         }
         if (group.isEmpty()) {

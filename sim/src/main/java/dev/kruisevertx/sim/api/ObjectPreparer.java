@@ -77,6 +77,7 @@ final class ObjectPreparer {
         defaultsOnCreate(type, o);
         BuiltInRules.normalize(type, o);
         BuiltInRules.allocateOnCreate(type, o, random);
+        DefaultTolerationSeconds.apply(type, o);
         return o;
     }
 
@@ -181,7 +182,9 @@ final class ObjectPreparer {
             throw ApiException.conflict(type, name, "the object has been modified; please apply your changes to the latest version and try again");
         }
         ObjectNode next;
-        if (subresource.equals("status")) {
+        if (subresource.equals("ephemeralcontainers")) {
+            next = EphemeralContainers.apply(type, oldView, proposed, name);
+        } else if (subresource.equals("status")) {
             next = oldView.deepCopy();
             JsonNode status = proposed.get("status");
             if (status == null) {

@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -218,11 +219,11 @@ public final class BuiltinControllers implements AutoCloseable {
             if (closed) {
                 return;
             }
-            if (e.getCode() == 409) {
+            if (ApiErrors.isConflict(e)) {
                 // A write over a version the cache had not caught up with: try again once it has.
                 LOG.debug("built-in {} {}/{}: conflict, retrying", kind, namespace, name);
                 enqueueAfter(kind, namespace, name, CONFLICT_RETRY);
-            } else if (e.getCode() == 404) {
+            } else if (ApiErrors.isNotFound(e)) {
                 LOG.debug("built-in {} {}/{}: gone while syncing", kind, namespace, name);
             } else {
                 LOG.warn("built-in {} {}/{}: call failed ({}): {}", kind, namespace, name, e.getCode(), reason(e));

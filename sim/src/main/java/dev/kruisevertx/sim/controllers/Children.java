@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.LabelSelectors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -96,7 +97,7 @@ final class Children {
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(patch));
             return true;
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 409 || e.getCode() == 422) {
+            if (ApiErrors.isNotFound(e) || ApiErrors.isConflict(e) || ApiErrors.isInvalid(e)) {
                 return false;
             }
             throw e;

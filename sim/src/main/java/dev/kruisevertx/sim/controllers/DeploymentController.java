@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -368,7 +369,7 @@ final class DeploymentController implements WorkloadController {
         try {
             created = client.apps().replicaSets().inNamespace(d.getMetadata().getNamespace()).resource(rs).create();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             ReplicaSet existing = client.apps().replicaSets().inNamespace(d.getMetadata().getNamespace()).withName(rsName).get();

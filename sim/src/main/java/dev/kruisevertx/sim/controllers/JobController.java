@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -264,7 +265,7 @@ final class JobController implements WorkloadController {
                 client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
                 expectations.expectDelete(owner, p);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
+                if (!ApiErrors.isNotFound(e)) {
                     throw e;
                 }
             }

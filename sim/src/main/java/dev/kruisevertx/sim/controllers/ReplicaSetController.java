@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -97,7 +98,7 @@ final class ReplicaSetController implements WorkloadController {
                 client.pods().inNamespace(ns).withName(p.getMetadata().getName()).delete();
                 expectations.expectDelete(owner, p);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
+                if (!ApiErrors.isNotFound(e)) {
                     throw e;
                 }
             }

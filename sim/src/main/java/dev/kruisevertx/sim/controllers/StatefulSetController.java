@@ -1,5 +1,6 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.kube.ApiErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.podutil.Pods;
@@ -165,7 +166,7 @@ final class StatefulSetController implements WorkloadController {
         try {
             return Optional.of(client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).resource(rev).create());
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
             ControllerRevision existing = client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).withName(revName).get();
@@ -289,7 +290,7 @@ final class StatefulSetController implements WorkloadController {
         try {
             client.pods().inNamespace(ns).resource(pod).create();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
         }
@@ -318,7 +319,7 @@ final class StatefulSetController implements WorkloadController {
         try {
             client.persistentVolumeClaims().inNamespace(ns).resource(b.build()).create();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
+            if (!ApiErrors.isConflict(e)) {
                 throw e;
             }
         }
@@ -329,7 +330,7 @@ final class StatefulSetController implements WorkloadController {
             client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
             expectations.expectDelete(owner, p);
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) {
+            if (!ApiErrors.isNotFound(e)) {
                 throw e;
             }
         }

@@ -106,6 +106,8 @@ public final class Kubelet {
     private final Duration crashLoopInterval;
     private final Duration restartDelay;
     private final ContainerExits exits;
+    private Prober prober = new Prober(List::of, 1.0);
+    private final EphemeralRuns ephemeral;
 
     public Kubelet(Function<String, ImageRule> rules, Duration crashLoopInterval) {
         this(rules, crashLoopInterval, Duration.ofSeconds(1));
@@ -122,10 +124,17 @@ public final class Kubelet {
         this.crashLoopInterval = crashLoopInterval;
         this.restartDelay = restartDelay;
         this.exits = new ContainerExits(exitRules);
+        this.ephemeral = new EphemeralRuns(rules);
+    }
+
+    /** The probes' answers; without one, every probe succeeds at once. */
+    public synchronized void setProber(Prober prober) {
+        this.prober = prober;
     }
 
     public synchronized void forget(String podUid) {
         runs.keySet().removeIf(k -> k.startsWith(podUid + "/"));
+        ephemeral.forget(podUid);
         containers.values().removeIf(e -> e.podUid.equals(podUid));
     }
 
@@ -316,6 +325,7 @@ public final class Kubelet {
                 }
                 recheck = min(recheck, Duration.between(now, exitAt));
             }
+            run = restartOnProbeFailure(pod, c, key, run, now);
             ImageRule rule = rules.apply(c.getImage());
             ContainerStatusBuilder b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
                     .withRestartCount(run.restartCount());
@@ -355,7 +365,12 @@ public final class Kubelet {
                 allReady = false;
                 anyStarted = true;
             } else {
-                b.withContainerID(run.containerId()).withImageID(imageId(c.getImage())).withReady(true).withStarted(true)
+                Prober.Verdict probes = prober.verdict(c, run.startAt(), now);
+                if (probes.nextChange().isPresent()) {
+                    recheck = min(recheck, Duration.between(now, probes.nextChange().get()));
+                }
+                allReady &= probes.ready();
+                b.withContainerID(run.containerId()).withImageID(imageId(c.getImage())).withReady(probes.ready()).withStarted(probes.started())
                         .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(ts(run.startAt())).endRunning().build());
                 if (run.previous() != null) {
                     b.withLastState(terminated(run.previous()));
@@ -417,6 +432,11 @@ public final class Kubelet {
                 .withConditions(conditions)
                 .withContainerStatuses(statuses)
                 .withInitContainerStatuses(initStatuses.isEmpty() ? null : initStatuses);
+        Duration[] ephemeralRecheck = {null};
+        next.withEphemeralContainerStatuses(ephemeral.statuses(pod, now, ephemeralRecheck));
+        if (ephemeralRecheck[0] != null) {
+            recheck = min(recheck, ephemeralRecheck[0]);
+        }
         return new Sync(next.build(), Optional.ofNullable(recheck));
     }
 
@@ -447,6 +467,38 @@ public final class Kubelet {
             } else {
                 register(next, pod.getSpec().getNodeName(), pod, c, now);
             }
+            run = next;
+        }
+        return run;
+    }
+
+    /**
+     * A running container whose liveness (or startup) probe failed is killed when it failed (exit code 137) and
+     * started again after the restart delay, as often as that happened by {@code now}.
+     */
+    private Run restartOnProbeFailure(Pod pod, Container c, String key, Run run, Instant now) {
+        if (c.getLivenessProbe() == null && c.getStartupProbe() == null) {
+            return run;
+        }
+        ContainerFailure failure = rules.apply(c.getImage()).failure();
+        if (failure == ContainerFailure.IMAGE_PULL_ERROR || failure == ContainerFailure.CRASH_LOOP) {
+            return run;
+        }
+        for (int i = 0; i < 100 && !now.isBefore(run.startAt()); i++) {
+            Optional<Instant> killed = prober.verdict(c, run.startAt(), now).killedAt();
+            if (killed.isEmpty()) {
+                break;
+            }
+            Instant at = killed.get();
+            Entry e = containers.get(runtimeId(run.containerId()));
+            if (e != null && e.finishedAt == null) {
+                e.finishedAt = at;
+                e.exitCode = 137;
+            }
+            Run next = new Run(run.image(), at.plus(restartDelay).plus(rules.apply(c.getImage()).startDelay()), newContainerId(),
+                    run.restartCount() + 1, new Ended(run.containerId(), run.startAt(), at, 137));
+            runs.put(key, next);
+            register(next, pod.getSpec().getNodeName(), pod, c, at);
             run = next;
         }
         return run;

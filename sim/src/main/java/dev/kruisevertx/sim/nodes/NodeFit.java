@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -16,40 +17,37 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The scheduler's filters, as pure functions: nodeSelector, required node affinity, taints and tolerations,
- * unschedulable nodes, and capacity (cpu, memory, pod count). {@link #reject} names the first failing filter.
+ * The scheduler's per-node filters, as pure functions: nodeSelector, required node affinity (matchExpressions and
+ * matchFields), taints and tolerations, unschedulable nodes, and capacity (cpu, memory, pod count); plus the raw
+ * per-node scores of preferred node affinity and PreferNoSchedule taints. {@link #reject} names the first failing
+ * filter.
  */
 public final class NodeFit {
     private NodeFit() {
     }
 
-    /** Why {@code pod} cannot go to {@code node} given the pods already there, or empty when it fits. */
+    /**
+     * Why {@code pod} cannot go to {@code node} given the pods already there, or empty when it fits. The filters run
+     * in kube-scheduler's order (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit) and the first
+     * that fails names the reason, in the scheduler's words.
+     */
     public static Optional<String> reject(Pod pod, Node node, Collection<Pod> podsOnNode) {
-        if (!isReady(node)) {
-            return Optional.of("node(s) were not ready");
-        }
         if (Boolean.TRUE.equals(node.getSpec() == null ? null : node.getSpec().getUnschedulable())
                 && !tolerates(pod, new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null))) {
             return Optional.of("node(s) were unschedulable");
         }
-        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-        Map<String, String> selector = pod.getSpec().getNodeSelector();
-        if (selector != null) {
-            for (Map.Entry<String, String> e : selector.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return Optional.of("node(s) didn't match Pod's node affinity/selector");
-                }
-            }
+        Optional<Taint> untolerated = untoleratedTaint(pod, node);
+        if (untolerated.isPresent()) {
+            Taint t = untolerated.get();
+            return Optional.of("node(s) had untolerated taint {" + t.getKey() + ": " + (t.getValue() == null ? "" : t.getValue()) + "}");
         }
-        if (!requiredAffinityMatches(pod, node, labels)) {
+        // A node whose kubelet never reported Ready and that carries no lifecycle taint (not written by this
+        // simulator): kube-scheduler would try it, but nothing would run the pod there.
+        if (!isReady(node)) {
+            return Optional.of("node(s) were not ready");
+        }
+        if (!matchesNodeSelectorAndAffinity(pod, node)) {
             return Optional.of("node(s) didn't match Pod's node affinity/selector");
-        }
-        if (node.getSpec() != null && node.getSpec().getTaints() != null) {
-            for (Taint t : node.getSpec().getTaints()) {
-                if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !tolerates(pod, t)) {
-                    return Optional.of("node(s) had untolerated taint {" + t.getKey() + ": " + (t.getValue() == null ? "" : t.getValue()) + "}");
-                }
-            }
         }
         Map<String, Quantity> allocatable = node.getStatus() == null || node.getStatus().getAllocatable() == null
                 ? Map.of() : node.getStatus().getAllocatable();
@@ -70,6 +68,70 @@ public final class NodeFit {
             }
         }
         return Optional.empty();
+    }
+
+    /** The first NoSchedule or NoExecute taint of {@code node} that {@code pod} does not tolerate. */
+    static Optional<Taint> untoleratedTaint(Pod pod, Node node) {
+        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
+            return Optional.empty();
+        }
+        for (Taint t : node.getSpec().getTaints()) {
+            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !tolerates(pod, t)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The pod's nodeSelector and required node affinity (matchExpressions on labels, matchFields on the name). */
+    static boolean matchesNodeSelectorAndAffinity(Pod pod, Node node) {
+        Map<String, String> labels = labels(node);
+        Map<String, String> selector = pod.getSpec().getNodeSelector();
+        if (selector != null) {
+            for (Map.Entry<String, String> e : selector.entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        return requiredAffinityMatches(pod, node, labels);
+    }
+
+    static Map<String, String> labels(Node node) {
+        return node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+    }
+
+    /**
+     * The sum of the weights of the pod's preferred node affinity terms that {@code node} matches (the NodeAffinity
+     * score plugin's raw score).
+     */
+    static long preferredAffinityWeight(Pod pod, Node node) {
+        if (pod.getSpec().getAffinity() == null || pod.getSpec().getAffinity().getNodeAffinity() == null
+                || pod.getSpec().getAffinity().getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution() == null) {
+            return 0;
+        }
+        long sum = 0;
+        for (PreferredSchedulingTerm t : pod.getSpec().getAffinity().getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution()) {
+            if (t.getPreference() != null && t.getWeight() != null && t.getWeight() != 0
+                    && termMatches(t.getPreference(), node, labels(node))) {
+                sum += t.getWeight();
+            }
+        }
+        return sum;
+    }
+
+    /** How many PreferNoSchedule taints of {@code node} the pod does not tolerate (TaintToleration's raw score). */
+    static int untoleratedPreferNoSchedule(Pod pod, Node node) {
+        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
+            return 0;
+        }
+        int n = 0;
+        for (Taint t : node.getSpec().getTaints()) {
+            if ("PreferNoSchedule".equals(t.getEffect()) && !tolerates(pod, t)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Pods in a terminal phase free their resources. */

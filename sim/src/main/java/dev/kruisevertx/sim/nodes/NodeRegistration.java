@@ -45,8 +45,12 @@ final class NodeRegistration {
 
     private final KubernetesClient client;
     private final SimNodesOptions options;
-    /** Node name to its number, which picks its zone, pod CIDR and host IP. */
-    private final Map<String, Integer> nodeIndex = new LinkedHashMap<>();
+    /** Node name to its number, which picks its zone, pod CIDR and host IP; nodes come and go at run time. */
+    private final Map<String, Integer> nodeIndex = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, NodeHealth> health = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Labels given when a node was added at run time, over the defaults. */
+    private final Map<String, Map<String, String>> addedLabels = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextIndex = new java.util.concurrent.atomic.AtomicInteger();
     /** For patches, which carry no resourceVersion: conflicts are retried too. */
     private final ApiRetry retry = new ApiRetry(5, java.time.Duration.ofMillis(100), true);
     private final ApiRetry transientRetry;
@@ -63,47 +67,107 @@ final class NodeRegistration {
         this.closed = closed;
         for (int i = 0; i < options.nodes(); i++) {
             nodeIndex.put(options.namePrefix() + i, i);
+            health.put(options.namePrefix() + i, NodeHealth.READY);
         }
+        nextIndex.set(options.nodes());
     }
 
     Map<String, Integer> nodeIndex() {
         return nodeIndex;
     }
 
+    /** The node names, in the order they were added. */
+    List<String> names() {
+        return nodeIndex.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey).toList();
+    }
+
+    NodeHealth health(String node) {
+        return health.getOrDefault(node, NodeHealth.READY);
+    }
+
     /** Creates each node (or, when it exists from an earlier run, reports its status again) and its Lease. */
     void registerAll() {
-        for (Map.Entry<String, Integer> e : nodeIndex.entrySet()) {
-            String name = e.getKey();
-            int i = e.getValue();
-            Map<String, String> labels = new TreeMap<>(options.extraNodeLabels());
-            labels.put("kubernetes.io/hostname", name);
-            labels.put("kubernetes.io/os", "linux");
-            labels.put("kubernetes.io/arch", "amd64");
-            labels.put("topology.kubernetes.io/zone", options.zones().get(i % options.zones().size()));
-            labels.put("topology.kubernetes.io/region", "sim-region");
-            labels.put("node.kubernetes.io/instance-type", "sim");
-            labels.put(SIMULATED_LABEL, "true");
-            NodeStatus status = nodeStatus(name, i, null);
-            Node node = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
-                    .addToAnnotations("node.alpha.kubernetes.io/ttl", "0").endMetadata()
-                    .withNewSpec().withPodCIDR("10.244." + i + ".0/24").withPodCIDRs("10.244." + i + ".0/24")
-                    .withProviderID("kruise-sim://" + name).endSpec()
-                    .withStatus(status).build();
-            try {
-                transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
-            } catch (KubernetesClientException ex) {
-                if (!ApiErrors.isConflict(ex)) {
-                    throw ex;
-                }
-                // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
-                // transition times of conditions whose status stays.
-                status = nodeStatus(name, i, client.nodes().withName(name).get());
-            }
-            // A patch, not read-modify-write: kube-controller-manager writes new nodes right away (taints, podCIDR,
-            // annotations), and a PUT over the version just read would conflict with it.
-            patchNodeStatus(name, status);
-            renewLease(name);
+        for (String name : names()) {
+            register(name);
         }
+    }
+
+    /**
+     * Adds a node at run time, as a new kubelet joining: {@code labels} go over the default ones (a null value
+     * removes one). Blocking.
+     *
+     * @throws IllegalArgumentException when a node of that name is already simulated here
+     */
+    void add(String name, Map<String, String> labels) {
+        int i = nextIndex.getAndIncrement();
+        if (nodeIndex.putIfAbsent(name, i) != null) {
+            throw new IllegalArgumentException("node " + name + " is already simulated");
+        }
+        health.put(name, NodeHealth.READY);
+        addedLabels.put(name, new java.util.HashMap<>(labels));
+        try {
+            register(name);
+        } catch (RuntimeException e) {
+            forget(name);
+            throw e;
+        }
+    }
+
+    /** Stops simulating a node (its kubelet is gone); the caller deletes the Node. */
+    void forget(String name) {
+        nodeIndex.remove(name);
+        health.remove(name);
+        addedLabels.remove(name);
+    }
+
+    /** Changes how a node's kubelet behaves; a reachable node reports its new state at once. */
+    void setHealth(String name, NodeHealth h) {
+        if (!nodeIndex.containsKey(name)) {
+            throw new IllegalArgumentException("no simulated node " + name);
+        }
+        health.put(name, h);
+        if (h != NodeHealth.UNREACHABLE) {
+            beat(name, Kubelet.ts(Instant.now()));
+        }
+    }
+
+    private void register(String name) {
+        int i = nodeIndex.get(name);
+        Map<String, String> labels = new TreeMap<>(options.extraNodeLabels());
+        labels.put("kubernetes.io/hostname", name);
+        labels.put("kubernetes.io/os", "linux");
+        labels.put("kubernetes.io/arch", "amd64");
+        labels.put("topology.kubernetes.io/zone", options.zones().get(i % options.zones().size()));
+        labels.put("topology.kubernetes.io/region", "sim-region");
+        labels.put("node.kubernetes.io/instance-type", "sim");
+        labels.put(SIMULATED_LABEL, "true");
+        addedLabels.getOrDefault(name, Map.of()).forEach((k, v) -> {
+            if (v == null) {
+                labels.remove(k);
+            } else {
+                labels.put(k, v);
+            }
+        });
+        NodeStatus status = nodeStatus(name, i, null);
+        Node node = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
+                .addToAnnotations("node.alpha.kubernetes.io/ttl", "0").endMetadata()
+                .withNewSpec().withPodCIDR("10.244." + i + ".0/24").withPodCIDRs("10.244." + i + ".0/24")
+                .withProviderID("kruise-sim://" + name).endSpec()
+                .withStatus(status).build();
+        try {
+            transientRetry.call("registering node " + name, () -> client.nodes().resource(node).create());
+        } catch (KubernetesClientException ex) {
+            if (!ApiErrors.isConflict(ex)) {
+                throw ex;
+            }
+            // Registered before (an earlier run): as a restarted kubelet, report its status again, keeping the
+            // transition times of conditions whose status stays.
+            status = nodeStatus(name, i, client.nodes().withName(name).get());
+        }
+        // A patch, not read-modify-write: kube-controller-manager writes new nodes right away (taints, podCIDR,
+        // annotations), and a PUT over the version just read would conflict with it.
+        patchNodeStatus(name, status);
+        renewLease(name);
     }
 
     private void patchNodeStatus(String name, NodeStatus status) {
@@ -123,7 +187,7 @@ final class NodeRegistration {
         capacity.put("pods", new Quantity(Integer.toString(options.maxPods())));
         capacity.put("ephemeral-storage", new Quantity("100Gi"));
         return new NodeStatusBuilder().withCapacity(capacity).withAllocatable(capacity)
-                .withConditions(kubeletConditions(current, Kubelet.ts(Instant.now())))
+                .withConditions(kubeletConditions(current, Kubelet.ts(Instant.now()), health(name)))
                 .addNewAddress().withType("InternalIP").withAddress(hostIp(i)).endAddress()
                 .addNewAddress().withType("Hostname").withAddress(name).endAddress()
                 .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(10250).endKubeletEndpoint().endDaemonEndpoints()
@@ -138,7 +202,7 @@ final class NodeRegistration {
      * Written by type (strategic merge), so conditions other components own (NetworkUnavailable, ...) stay, and a
      * Ready=Unknown set by the node lifecycle controller is replaced, as a real kubelet's next update does.
      */
-    private static List<NodeCondition> kubeletConditions(Node current, String now) {
+    private static List<NodeCondition> kubeletConditions(Node current, String now, NodeHealth health) {
         List<NodeCondition> out = new ArrayList<>();
         out.add(kubeletCondition(current, "MemoryPressure", "False", "KubeletHasSufficientMemory",
                 "kubelet has sufficient memory available", now));
@@ -146,7 +210,12 @@ final class NodeRegistration {
                 "kubelet has no disk pressure", now));
         out.add(kubeletCondition(current, "PIDPressure", "False", "KubeletHasSufficientPID",
                 "kubelet has sufficient PID available", now));
-        out.add(kubeletCondition(current, "Ready", "True", "KubeletReady", "kubelet is posting ready status", now));
+        if (health == NodeHealth.NOT_READY) {
+            out.add(kubeletCondition(current, "Ready", "False", "KubeletNotReady",
+                    "container runtime is down", now));
+        } else {
+            out.add(kubeletCondition(current, "Ready", "True", "KubeletReady", "kubelet is posting ready status", now));
+        }
         return out;
     }
 
@@ -217,26 +286,32 @@ final class NodeRegistration {
     /** What each kubelet does every heartbeat interval: renew the Lease and report the node's conditions. */
     void heartbeat() {
         String now = Kubelet.ts(Instant.now());
-        for (String name : nodeIndex.keySet()) {
+        for (String name : names()) {
             if (closed.getAsBoolean()) {
                 return;
             }
-            try {
-                renewLease(name);
-                Node current = lastSeen.apply(name);
-                String body = Serialization.asJson(Map.of("status", Map.of("conditions", kubeletConditions(current, now))));
-                retry.call("heartbeat of node " + name, () -> client.nodes().withName(name).subresource("status")
-                        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
-            } catch (KubernetesClientException e) {
-                if (closed.getAsBoolean()) {
-                    return;
-                }
-                if (ApiErrors.isNotFound(e)) {
-                    // Deleted by someone: as a real kubelet, it is not registered again until a restart.
-                    LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
-                } else {
-                    LOG.warn("sim-nodes: heartbeat of node {} failed ({}): {}", name, e.getCode(), reason(e));
-                }
+            if (health(name) != NodeHealth.UNREACHABLE) {
+                beat(name, now);
+            }
+        }
+    }
+
+    private void beat(String name, String now) {
+        try {
+            renewLease(name);
+            Node current = lastSeen.apply(name);
+            String body = Serialization.asJson(Map.of("status", Map.of("conditions", kubeletConditions(current, now, health(name)))));
+            retry.call("heartbeat of node " + name, () -> client.nodes().withName(name).subresource("status")
+                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
+        } catch (KubernetesClientException e) {
+            if (closed.getAsBoolean()) {
+                return;
+            }
+            if (ApiErrors.isNotFound(e)) {
+                // Deleted by someone: as a real kubelet, it is not registered again until a restart.
+                LOG.debug("sim-nodes: node {} is gone, no heartbeat", name);
+            } else {
+                LOG.warn("sim-nodes: heartbeat of node {} failed ({}): {}", name, e.getCode(), reason(e));
             }
         }
     }

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -51,6 +50,7 @@ public final class SimNodes implements AutoCloseable {
     private final SimNodesOptions options;
     private final List<ImageRule> rules;
     private final List<ExitRule> exitRules;
+    private final List<ProbeRule> probeRules;
     private final ScheduledExecutorService worker;
     private final Kubelet kubelet;
     private final NodeRegistration registration;
@@ -62,6 +62,8 @@ public final class SimNodes implements AutoCloseable {
     private final Map<String, String> podIps = new ConcurrentHashMap<>();
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<io.fabric8.kubernetes.api.model.coordination.v1.Lease> leases;
+    private NodeLifecycle lifecycle;
     private volatile boolean closed;
 
     private SimNodes(KubernetesClient client, SimNodesOptions options) {
@@ -76,6 +78,8 @@ public final class SimNodes implements AutoCloseable {
         });
         this.kubelet = new Kubelet(this::ruleFor, this.options.crashLoopInterval(), this.options.containerRestartDelay(),
                 exitRules);
+        this.probeRules = new CopyOnWriteArrayList<>(this.options.probeRules());
+        this.kubelet.setProber(new Prober(() -> probeRules, this.options.probeTimeScale()));
         this.registration = new NodeRegistration(client, this.options, transientRetry,
                 name -> nodes == null ? null : nodes.getStore().getByKey(name), () -> closed);
     }
@@ -96,11 +100,121 @@ public final class SimNodes implements AutoCloseable {
         long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
         sim.worker.scheduleWithFixedDelay(sim.guard(sim.registration::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);
+        if (sim.options.nodeLifecycle()) {
+            sim.worker.scheduleWithFixedDelay(sim.guard(() -> sim.lifecycle.run(Instant.now())), 500, 500, TimeUnit.MILLISECONDS);
+        }
         return sim;
     }
 
+    /** The nodes this simulator runs, in the order they were added. */
     public List<String> nodeNames() {
-        return List.copyOf(registration.nodeIndex().keySet());
+        return registration.names();
+    }
+
+    // ------------------------------------------------------------------ nodes at run time
+
+    /**
+     * Adds a node at run time, as a kubelet joining the cluster: registered Ready with the usual labels (zone
+     * round-robin over the configured zones) with {@code labels} over them (a null value removes one), and a Lease.
+     * Blocking: call it off any event loop.
+     *
+     * @throws IllegalArgumentException when this simulator already runs a node of that name
+     */
+    public void addNode(String name, Map<String, String> labels) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a node needs a name");
+        }
+        registration.add(name, labels == null ? Map.of() : labels);
+        worker.execute(guard(this::sweep));
+    }
+
+    /**
+     * Removes a node: its kubelet stops, the Node and its Lease are deleted, and (with the node lifecycle on) the
+     * pods bound to it are deleted at once, as the pod garbage collector deletes orphans. Blocking.
+     *
+     * @throws IllegalArgumentException when this simulator does not run that node
+     */
+    public void removeNode(String name) {
+        requireOwn(name);
+        registration.forget(name);
+        if (lifecycle != null) {
+            lifecycle.nodeRemoved(name);
+        }
+        try {
+            client.leases().inNamespace(NODE_LEASE_NAMESPACE).withName(name).delete();
+        } catch (KubernetesClientException e) {
+            LOG.debug("sim-nodes: deleting the lease of {} failed ({})", name, e.getCode());
+        }
+        client.nodes().withName(name).delete();
+    }
+
+    /** Sets labels of a node (a null value removes the label); others stay. Blocking. */
+    public void setNodeLabels(String name, Map<String, String> labels) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("metadata", Map.of("labels", new HashMap<>(labels)));
+        patchNode(name, body);
+    }
+
+    /**
+     * Replaces the taints of a node with {@code taints}, keeping the node lifecycle's own
+     * ({@code node.kubernetes.io/not-ready}, {@code node.kubernetes.io/unreachable}), which follow the node's Ready
+     * condition. NoExecute taints without {@code timeAdded} get the current time. Blocking.
+     */
+    public void setNodeTaints(String name, List<io.fabric8.kubernetes.api.model.Taint> taints) {
+        Node node = client.nodes().withName(name).get();
+        if (node == null) {
+            throw new IllegalArgumentException("no node " + name);
+        }
+        List<io.fabric8.kubernetes.api.model.Taint> next = new ArrayList<>();
+        if (node.getSpec() != null && node.getSpec().getTaints() != null) {
+            node.getSpec().getTaints().stream().filter(t -> NodeLifecycle.NOT_READY_TAINT.equals(t.getKey())
+                    || NodeLifecycle.UNREACHABLE_TAINT.equals(t.getKey())).forEach(next::add);
+        }
+        for (io.fabric8.kubernetes.api.model.Taint t : taints) {
+            io.fabric8.kubernetes.api.model.Taint copy = new io.fabric8.kubernetes.api.model.TaintBuilder(t).build();
+            if ("NoExecute".equals(copy.getEffect()) && copy.getTimeAdded() == null) {
+                copy.setTimeAdded(Kubelet.ts(Instant.now()));
+            }
+            next.add(copy);
+        }
+        Map<String, Object> body = new HashMap<>();
+        body.put("metadata", Map.of("resourceVersion", node.getMetadata().getResourceVersion()));
+        body.put("spec", Map.of("taints", next));
+        patchNode(name, body);
+    }
+
+    private void patchNode(String name, Map<String, Object> body) {
+        String json = io.fabric8.kubernetes.client.utils.Serialization.asJson(body);
+        client.nodes().withName(name).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), json);
+    }
+
+    /**
+     * Makes a node's kubelet healthy, NotReady (reports Ready=False, keeps its Lease) or unreachable (no Lease
+     * renewals, no status: the node lifecycle marks it Unknown after the grace period); see {@link NodeHealth}.
+     * Back to READY, the kubelet reports Ready and syncs its pods again. Blocking.
+     */
+    public void setNodeHealth(String name, NodeHealth health) {
+        requireOwn(name);
+        registration.setHealth(name, health);
+        if (health != NodeHealth.UNREACHABLE && pods != null) {
+            for (Pod p : pods.getStore().list()) {
+                if (name.equals(p.getSpec().getNodeName())) {
+                    enqueue(p);
+                }
+            }
+        }
+    }
+
+    public NodeHealth nodeHealth(String name) {
+        requireOwn(name);
+        return registration.health(name);
+    }
+
+    private void requireOwn(String name) {
+        if (name == null || !registration.nodeIndex().containsKey(name)) {
+            throw new IllegalArgumentException("no simulated node " + name);
+        }
     }
 
     public SimNodesOptions options() {
@@ -170,6 +284,14 @@ public final class SimNodes implements AutoCloseable {
         exitRules.add(0, rule);
     }
 
+    /** Adds a probe rule at run time, ahead of the configured ones; pods are probed by it from their next sync. */
+    public void addProbeRule(ProbeRule rule) {
+        probeRules.add(0, rule);
+        if (pods != null) {
+            pods.getStore().list().forEach(this::enqueue);
+        }
+    }
+
     private ImageRule ruleFor(String image) {
         for (ImageRule r : rules) {
             if (r.matches(image)) {
@@ -229,11 +351,19 @@ public final class SimNodes implements AutoCloseable {
             String uid = obj.getMetadata().getUid();
             worker.execute(() -> {
                 kubelet.forget(uid);
+                if (lifecycle != null) {
+                    lifecycle.forgetPod(uid);
+                }
                 assumed.remove(uid);
                 podIps.remove(uid);
                 sweep();
             });
         }), 0);
+        if (options.nodeLifecycle()) {
+            leases = client.leases().inNamespace(NODE_LEASE_NAMESPACE).inform();
+            lifecycle = new NodeLifecycle(client, options, registration::names, name -> nodes.getStore().getByKey(name),
+                    name -> leases.getStore().getByKey(NODE_LEASE_NAMESPACE + "/" + name), () -> pods.getStore().list());
+        }
     }
 
     private void enqueue(Pod pod) {
@@ -261,7 +391,8 @@ public final class SimNodes implements AutoCloseable {
             return;
         }
         Integer nodeIdx = registration.nodeIndex().get(nodeName);
-        if (nodeIdx == null) {
+        if (nodeIdx == null || registration.health(nodeName) == NodeHealth.UNREACHABLE) {
+            // Not ours, or its kubelet cannot reach the API server: nothing reports for the pod.
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -305,33 +436,20 @@ public final class SimNodes implements AutoCloseable {
             if ((n == null || n.isEmpty()) && assumed.containsKey(p.getMetadata().getUid())) {
                 n = assumed.get(p.getMetadata().getUid());
             }
-            if (n != null && !n.isEmpty()) {
+            // Terminal pods leave kube-scheduler's cache: they neither take room nor count for (anti-)affinity.
+            if (n != null && !n.isEmpty() && NodeFit.occupies(p)) {
                 byNode.computeIfAbsent(n, k -> new ArrayList<>()).add(p);
             }
         }
-        List<Node> candidates = new ArrayList<>(nodes.getStore().list());
-        candidates.sort(Comparator.comparing(n -> n.getMetadata().getName()));
-        Map<String, Integer> reasons = new TreeMap<>();
-        Node best = null;
-        int bestLoad = Integer.MAX_VALUE;
-        for (Node n : candidates) {
-            List<Pod> on = byNode.getOrDefault(n.getMetadata().getName(), List.of());
-            Optional<String> why = NodeFit.reject(pod, n, on);
-            if (why.isPresent()) {
-                reasons.merge(why.get(), 1, Integer::sum);
-                continue;
-            }
-            int load = (int) on.stream().filter(NodeFit::occupies).count();
-            if (load < bestLoad) {
-                best = n;
-                bestLoad = load;
-            }
-        }
-        if (best == null) {
-            markUnschedulable(pod, candidates.size(), reasons, conflicts);
+        Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+        ClusterSnapshot snapshot = new ClusterSnapshot(List.copyOf(nodes.getStore().list()), byNode,
+                ns -> namespaceLabels.computeIfAbsent(ns, this::namespaceLabels));
+        SchedulingCycle.Decision decision = SchedulingCycle.decide(pod, snapshot);
+        if (decision.node().isEmpty()) {
+            markUnschedulable(pod, decision.unschedulableMessage(), conflicts);
             return;
         }
-        String target = best.getMetadata().getName();
+        String target = decision.node().get();
         Binding binding = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName())
                 .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
                 .withNewTarget().withApiVersion("v1").withKind("Node").withName(target).endTarget().build();
@@ -345,15 +463,14 @@ public final class SimNodes implements AutoCloseable {
         }
     }
 
-    private void markUnschedulable(Pod pod, int nodeCount, Map<String, Integer> reasons, int conflicts) {
-        StringBuilder msg = new StringBuilder().append(0).append('/').append(nodeCount).append(" nodes are available");
-        if (!reasons.isEmpty()) {
-            msg.append(": ");
-            List<String> parts = new ArrayList<>();
-            reasons.forEach((r, n) -> parts.add(n + " " + r));
-            msg.append(String.join(", ", parts));
-        }
-        msg.append('.');
+    /** Labels of a namespace, for pod affinity terms with a namespaceSelector (read only when one has). */
+    private Map<String, String> namespaceLabels(String name) {
+        io.fabric8.kubernetes.api.model.Namespace ns = client.namespaces().withName(name).get();
+        return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+    }
+
+    private void markUnschedulable(Pod pod, String message, int conflicts) {
+        StringBuilder msg = new StringBuilder(message);
         PodCondition existing = Kubelet.condition(pod.getStatus() == null ? null : pod.getStatus().getConditions(), "PodScheduled");
         if (existing != null && "False".equals(existing.getStatus()) && msg.toString().equals(existing.getMessage())) {
             return;
@@ -455,6 +572,9 @@ public final class SimNodes implements AutoCloseable {
         }
         if (nodes != null) {
             nodes.close();
+        }
+        if (leases != null) {
+            leases.close();
         }
         worker.shutdownNow();
     }

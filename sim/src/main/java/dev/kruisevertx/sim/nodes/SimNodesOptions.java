@@ -20,8 +20,12 @@ public final class SimNodesOptions {
     private Duration crashLoopInterval = Duration.ofSeconds(2);
     private Duration containerRestartDelay = Duration.ofSeconds(1);
     private boolean scheduler = true;
+    private boolean nodeLifecycle = true;
+    private double lifecycleTimeScale = 0.05;
+    private double probeTimeScale = 0.05;
     private final List<ImageRule> imageRules = new ArrayList<>();
     private final List<ExitRule> exitRules = new ArrayList<>();
+    private final List<ProbeRule> probeRules = new ArrayList<>();
     private final Map<String, String> extraNodeLabels = new TreeMap<>();
 
     public int nodes() {
@@ -151,6 +155,48 @@ public final class SimNodesOptions {
         return this;
     }
 
+    /**
+     * Whether to run the node lifecycle controller, taint eviction and pod garbage collection for these nodes (turn
+     * off on a control plane whose kube-controller-manager does it).
+     */
+    public boolean nodeLifecycle() {
+        return nodeLifecycle;
+    }
+
+    public SimNodesOptions setNodeLifecycle(boolean nodeLifecycle) {
+        this.nodeLifecycle = nodeLifecycle;
+        return this;
+    }
+
+    /**
+     * Factor applied to the node lifecycle's times: the node monitor grace period (40 s) and pods'
+     * {@code tolerationSeconds} for NoExecute taints (1.0 = real time).
+     */
+    public double lifecycleTimeScale() {
+        return lifecycleTimeScale;
+    }
+
+    public SimNodesOptions setLifecycleTimeScale(double lifecycleTimeScale) {
+        if (lifecycleTimeScale < 0) {
+            throw new IllegalArgumentException("lifecycleTimeScale must be >= 0");
+        }
+        this.lifecycleTimeScale = lifecycleTimeScale;
+        return this;
+    }
+
+    /** Factor applied to probe timings (initialDelaySeconds, periodSeconds; 1.0 = real time). */
+    public double probeTimeScale() {
+        return probeTimeScale;
+    }
+
+    public SimNodesOptions setProbeTimeScale(double probeTimeScale) {
+        if (probeTimeScale <= 0) {
+            throw new IllegalArgumentException("probeTimeScale must be > 0");
+        }
+        this.probeTimeScale = probeTimeScale;
+        return this;
+    }
+
     public List<ImageRule> imageRules() {
         return imageRules;
     }
@@ -174,6 +220,16 @@ public final class SimNodesOptions {
         return this;
     }
 
+    public List<ProbeRule> probeRules() {
+        return probeRules;
+    }
+
+    /** Adds a probe rule; the first matching rule wins; probes no rule matches succeed. */
+    public SimNodesOptions addProbeRule(ProbeRule rule) {
+        probeRules.add(rule);
+        return this;
+    }
+
     public Map<String, String> extraNodeLabels() {
         return extraNodeLabels;
     }
@@ -187,9 +243,11 @@ public final class SimNodesOptions {
         SimNodesOptions c = new SimNodesOptions().setNodes(nodes).setNamePrefix(namePrefix).setZones(zones).setCpu(cpu)
                 .setMemory(memory).setMaxPods(maxPods).setHeartbeatInterval(heartbeatInterval)
                 .setGracePeriodScale(gracePeriodScale).setDefaultStartDelay(defaultStartDelay)
-                .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler);
+                .setCrashLoopInterval(crashLoopInterval).setContainerRestartDelay(containerRestartDelay).setScheduler(scheduler)
+                .setNodeLifecycle(nodeLifecycle).setLifecycleTimeScale(lifecycleTimeScale).setProbeTimeScale(probeTimeScale);
         imageRules.forEach(c::addImageRule);
         exitRules.forEach(c::addExitRule);
+        probeRules.forEach(c::addProbeRule);
         c.extraNodeLabels.putAll(extraNodeLabels);
         return c;
     }

@@ -38,7 +38,7 @@ public final class AdmissionReviews {
         JsonNode operationNode = req.path("operation");
         String operation = operationNode.isTextual() ? operationNode.asText() : "";
         if (!OPERATIONS.contains(operation)) {
-            throw bad(envelope, operationNode.isMissingNode() || operationNode.isNull()
+            throw bad(envelope, operationNode.isMissingNode() || operationNode.isNull() || "".equals(operationNode.asText(null))
                     ? "AdmissionReview request.operation is missing"
                     : "AdmissionReview request.operation must be one of CREATE, UPDATE, DELETE or CONNECT, got "
                     + ReviewEnvelope.shown(operationNode));

@@ -88,6 +88,11 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
         String uid = uidNode != null && uidNode.isTextual() && !uidNode.asText().isEmpty() ? uidNode.asText() : null;
         String answerVersion = supported && uid != null ? apiVersion : null;
         String answerUid = answerVersion == null ? null : uid;
+        JsonNode kindNode = root.path("kind");
+        if (!kind.equals(kindNode.isTextual() ? kindNode.asText() : null)) {
+            throw new Invalid("expected kind " + kind + ", got " + (kindNode.isMissingNode() ? "no kind" : shown(kindNode)),
+                    answerVersion, answerUid);
+        }
         if (!supported) {
             throw new Invalid("unsupported " + kind + " apiVersion " + shown(versionNode) + ": expected " + v1 + " or "
                     + v1beta1, null, null);
@@ -98,11 +103,6 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
         if (uid == null) {
             throw new Invalid(kind + " request.uid " + (uidNode == null || uidNode.isNull() ? "is missing"
                     : "must be a non-empty string, got " + shown(uidNode)), null, null);
-        }
-        JsonNode kindNode = root.path("kind");
-        if (!kind.equals(kindNode.isTextual() ? kindNode.asText() : null)) {
-            throw new Invalid("expected kind " + kind + ", got " + (kindNode.isMissingNode() ? "no kind" : shown(kindNode)),
-                    answerVersion, answerUid);
         }
         return new ReviewEnvelope(apiVersion, request, uid);
     }

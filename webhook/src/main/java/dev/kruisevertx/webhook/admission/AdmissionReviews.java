@@ -21,44 +21,84 @@ public final class AdmissionReviews {
     private AdmissionReviews() {
     }
 
-    /** @throws BadAdmissionReview when the body is not a usable AdmissionReview request */
+    private static final java.util.Set<String> OPERATIONS = java.util.Set.of("CREATE", "UPDATE", "DELETE", "CONNECT");
+
+    /**
+     * @throws BadAdmissionReview when the body is not a usable AdmissionReview request; answerable (a review denying
+     *                            it can be sent) once the body had a supported apiVersion and a uid
+     */
     public static AdmissionRequest parse(byte[] body) {
-        if (body == null || body.length == 0) {
-            throw new BadAdmissionReview("request body is empty: expected an AdmissionReview");
-        }
-        JsonNode root;
+        ReviewEnvelope envelope;
         try {
-            root = Json.MAPPER.readTree(body);
-        } catch (java.io.IOException e) {
-            throw new BadAdmissionReview("request body is not valid JSON: " + TypedMutatingHandler.rootMessage(e));
+            envelope = ReviewEnvelope.read(ReviewEnvelope.parse(body, "AdmissionReview"), "AdmissionReview", V1, V1BETA1);
+        } catch (ReviewEnvelope.Invalid e) {
+            throw new BadAdmissionReview(e.getMessage(), e.apiVersion(), e.uid());
         }
-        if (root == null || !root.isObject()) {
-            throw new BadAdmissionReview("request body must be a JSON object (an AdmissionReview)");
-        }
-        ReviewEnvelope envelope = ReviewEnvelope.read(root, "AdmissionReview", V1, V1BETA1, BadAdmissionReview::new);
         JsonNode req = envelope.request();
-        String operation = req.path("operation").asText("");
-        if (operation.isEmpty()) {
-            throw new BadAdmissionReview("AdmissionReview request.operation is missing");
+        JsonNode operationNode = req.path("operation");
+        String operation = operationNode.isTextual() ? operationNode.asText() : "";
+        if (!OPERATIONS.contains(operation)) {
+            throw bad(envelope, operationNode.isMissingNode() || operationNode.isNull() || "".equals(operationNode.asText(null))
+                    ? "AdmissionReview request.operation is missing"
+                    : "AdmissionReview request.operation must be one of CREATE, UPDATE, DELETE or CONNECT, got "
+                    + ReviewEnvelope.shown(operationNode));
         }
         JsonNode object = req.get("object");
         JsonNode oldObject = req.get("oldObject");
         if (object != null && !object.isNull() && !object.isObject()) {
-            throw new BadAdmissionReview("AdmissionReview request.object must be a JSON object");
+            throw bad(envelope, "AdmissionReview request.object must be a JSON object, got " + ReviewEnvelope.shown(object));
         }
         if (oldObject != null && !oldObject.isNull() && !oldObject.isObject()) {
-            throw new BadAdmissionReview("AdmissionReview request.oldObject must be a JSON object");
+            throw bad(envelope, "AdmissionReview request.oldObject must be a JSON object, got "
+                    + ReviewEnvelope.shown(oldObject));
         }
-        JsonNode gvk = req.path("kind");
-        JsonNode gvr = req.path("resource");
+        JsonNode gvk = objectOrEmpty(envelope, req, "kind");
+        JsonNode gvr = objectOrEmpty(envelope, req, "resource");
+        JsonNode userInfo = req.get("userInfo");
+        if (userInfo != null && !userInfo.isNull() && !userInfo.isObject()) {
+            throw bad(envelope, "AdmissionReview request.userInfo must be a JSON object, got " + ReviewEnvelope.shown(userInfo));
+        }
+        JsonNode dryRun = req.path("dryRun");
+        if (!dryRun.isMissingNode() && !dryRun.isNull() && !dryRun.isBoolean()) {
+            throw bad(envelope, "AdmissionReview request.dryRun must be a boolean, got " + ReviewEnvelope.shown(dryRun));
+        }
         return new AdmissionRequest(envelope.apiVersion(), envelope.uid(),
-                gvk.path("group").asText(""), gvk.path("version").asText(""), gvk.path("kind").asText(""),
-                gvr.path("resource").asText(""), req.path("subResource").asText(""),
-                req.path("name").asText(""), req.path("namespace").asText(""), operation,
+                string(envelope, gvk, "kind.group"), string(envelope, gvk, "kind.version"),
+                string(envelope, gvk, "kind.kind"), string(envelope, gvr, "resource.resource"),
+                string(envelope, req, "subResource"), string(envelope, req, "name"),
+                string(envelope, req, "namespace"), operation,
                 object instanceof ObjectNode o ? o : null,
                 oldObject instanceof ObjectNode o2 ? o2 : null,
-                req.path("dryRun").asBoolean(false),
-                req.get("userInfo"));
+                dryRun.asBoolean(false),
+                userInfo != null && userInfo.isObject() ? userInfo : null);
+    }
+
+    private static BadAdmissionReview bad(ReviewEnvelope envelope, String message) {
+        return new BadAdmissionReview(message, envelope.apiVersion(), envelope.uid());
+    }
+
+    private static JsonNode objectOrEmpty(ReviewEnvelope envelope, JsonNode req, String field) {
+        JsonNode node = req.path(field);
+        if (node.isMissingNode() || node.isNull()) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+        if (!node.isObject()) {
+            throw bad(envelope, "AdmissionReview request." + field + " must be a JSON object, got " + ReviewEnvelope.shown(node));
+        }
+        return node;
+    }
+
+    /** A string field ({@code ""} when absent or null); the API server never sends another type there. */
+    private static String string(ReviewEnvelope envelope, JsonNode parent, String dotted) {
+        String field = dotted.substring(dotted.lastIndexOf('.') + 1);
+        JsonNode node = parent.path(field);
+        if (node.isMissingNode() || node.isNull()) {
+            return "";
+        }
+        if (!node.isTextual()) {
+            throw bad(envelope, "AdmissionReview request." + dotted + " must be a string, got " + ReviewEnvelope.shown(node));
+        }
+        return node.asText();
     }
 
     public static byte[] encode(AdmissionRequest request, AdmissionResponse response) {

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ReviewEnvelope;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * review version it was asked in (apiextensions.k8s.io/v1 or v1beta1).
  */
 public final class ConversionRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(ConversionRegistry.class);
     public static final String V1 = "apiextensions.k8s.io/v1";
     public static final String V1BETA1 = "apiextensions.k8s.io/v1beta1";
 
@@ -40,41 +44,75 @@ public final class ConversionRegistry {
     }
 
     /**
-     * Reviews a parsed ConversionReview and returns the response review.
+     * Reviews a ConversionReview body and returns the response review.
      *
-     * @throws IllegalArgumentException when the body is not a ConversionReview request (the caller answers 400)
+     * @throws IllegalArgumentException when the body is not a ConversionReview request that can be answered (no
+     *                                  supported apiVersion or no uid; the caller answers 400)
+     */
+    public ObjectNode review(byte[] body) {
+        try {
+            return review(ReviewEnvelope.parse(body, "ConversionReview"));
+        } catch (ReviewEnvelope.Invalid e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    /**
+     * Reviews a parsed ConversionReview and returns the response review: once it has a supported apiVersion and a
+     * uid, anything wrong is a Failure result with a message, which kube-apiserver shows its user.
+     *
+     * @throws IllegalArgumentException when the body is not a ConversionReview request that can be answered
      */
     public ObjectNode review(JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("request body must be a JSON object (a ConversionReview)");
         }
-        ReviewEnvelope envelope = ReviewEnvelope.read(root, "ConversionReview", V1, V1BETA1, IllegalArgumentException::new);
-        JsonNode request = envelope.request();
-        String apiVersion = envelope.apiVersion();
-        String uid = envelope.uid();
-        String desired = request.path("desiredAPIVersion").asText("");
-        if (desired.isEmpty() || !desired.contains("/")) {
-            throw new IllegalArgumentException("ConversionReview request.desiredAPIVersion must be group/version, got '"
-                    + desired + "'");
+        ReviewEnvelope envelope;
+        try {
+            envelope = ReviewEnvelope.read(root, "ConversionReview", V1, V1BETA1);
+        } catch (ReviewEnvelope.Invalid e) {
+            if (!e.answerable()) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+            return answer(e.apiVersion(), e.uid(), null, e.getMessage());
         }
+        JsonNode request = envelope.request();
+        JsonNode desiredNode = request.path("desiredAPIVersion");
+        String desired = desiredNode.isTextual() ? desiredNode.asText() : "";
+        int slash = desired.indexOf('/');
+        if (slash <= 0 || slash == desired.length() - 1 || desired.indexOf('/', slash + 1) >= 0) {
+            return answer(envelope.apiVersion(), envelope.uid(), null, "ConversionReview request.desiredAPIVersion must "
+                    + "be group/version, got " + ReviewEnvelope.shown(desiredNode));
+        }
+        JsonNode objects = request.path("objects");
+        if (!objects.isMissingNode() && !objects.isNull() && !objects.isArray()) {
+            return answer(envelope.apiVersion(), envelope.uid(), null, "ConversionReview request.objects must be an "
+                    + "array, got " + ReviewEnvelope.shown(objects));
+        }
+        ArrayNode converted = Json.MAPPER.createArrayNode();
+        for (JsonNode obj : objects) {
+            try {
+                converted.add(convertOne(obj, desired));
+            } catch (ConversionException e) {
+                return answer(envelope.apiVersion(), envelope.uid(), null, e.getMessage());
+            } catch (RuntimeException e) {
+                // A converter bug: the user gets what was asked, the log the cause (never the object).
+                LOG.warn("Converter failed on {} {} to {}", obj.path("kind").asText(""),
+                        obj.path("metadata").path("name").asText(""), desired, e);
+                return answer(envelope.apiVersion(), envelope.uid(), null, "cannot convert "
+                        + obj.path("kind").asText("the object") + " to " + desired + ": its content could not be read");
+            }
+        }
+        return answer(envelope.apiVersion(), envelope.uid(), converted, null);
+    }
+
+    /** A response review: Success with {@code converted}, or Failure with {@code failure}. */
+    private static ObjectNode answer(String apiVersion, String uid, ArrayNode converted, String failure) {
         ObjectNode out = Json.MAPPER.createObjectNode();
         out.put("apiVersion", apiVersion);
         out.put("kind", "ConversionReview");
         ObjectNode response = out.putObject("response");
         response.put("uid", uid);
-        ArrayNode converted = Json.MAPPER.createArrayNode();
-        String failure = null;
-        for (JsonNode obj : request.path("objects")) {
-            try {
-                converted.add(convertOne(obj, desired));
-            } catch (ConversionException e) {
-                failure = e.getMessage();
-                break;
-            } catch (RuntimeException e) {
-                failure = "conversion to " + desired + " failed: " + e;
-                break;
-            }
-        }
         ObjectNode result = response.putObject("result");
         if (failure == null) {
             response.set("convertedObjects", converted);

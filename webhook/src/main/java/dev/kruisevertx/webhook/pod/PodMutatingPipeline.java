@@ -45,7 +45,8 @@ public final class PodMutatingPipeline implements AdmissionHandler {
         try {
             pod = Json.toModel(request.object(), Pod.class);
         } catch (IllegalArgumentException e) {
-            return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the pod: " + e.getMessage()));
+            return Future.succeededFuture(AdmissionResponse.errored(400, "cannot decode the pod: "
+                    + dev.kruisevertx.webhook.admission.DecodeProblems.fieldError(e, request.object())));
         }
         // The API server fills the namespace in after admission; steps need it now.
         if (pod.getMetadata() != null && (pod.getMetadata().getNamespace() == null || pod.getMetadata().getNamespace().isEmpty())) {

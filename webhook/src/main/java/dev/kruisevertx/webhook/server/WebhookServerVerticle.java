@@ -1,6 +1,5 @@
 package dev.kruisevertx.webhook.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.cli.ListenError;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
@@ -89,6 +88,7 @@ public final class WebhookServerVerticle extends VerticleBase {
         router.route().failureHandler(this::failed);
         router.route().handler(guard::requestStarted);
         router.get(HEALTHZ).handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
+        router.post().handler(this::jsonOnly);
         router.route().handler(large::admit);
         router.route().handler(BodyHandler.create(false).setBodyLimit(limits.maxBodyBytes()));
         router.route().handler(guard::bodyReceived);
@@ -157,6 +157,22 @@ public final class WebhookServerVerticle extends VerticleBase {
         return new PemKeyCertOptions()
                 .setCertValue(Buffer.buffer(bundle.certPem()))
                 .setKeyValue(Buffer.buffer(bundle.keyPem()));
+    }
+
+    /**
+     * Refuses a body that says it is not JSON (kube-apiserver always sends {@code application/json}, as
+     * controller-runtime's webhook server requires) before it is read: form and multipart bodies would otherwise go
+     * through Vert.x's form decoder. A body without a Content-Type is read as JSON.
+     */
+    private void jsonOnly(RoutingContext ctx) {
+        String type = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
+        if (type == null || "application/json".equalsIgnoreCase(type.split(";", 2)[0].trim())) {
+            ctx.next();
+            return;
+        }
+        metrics.record(pathLabel(ctx.normalizedPath()), WebhookMetrics.BAD_REQUEST, 0);
+        String shown = type.length() > 64 ? type.substring(0, 64) + "..." : type;
+        Responses.plainAndClose(ctx, 415, "content type '" + shown + "' is not supported: send application/json");
     }
 
     /** The metrics label of a path: registered paths as they are, anything else {@code unknown}. */
@@ -231,7 +247,12 @@ public final class WebhookServerVerticle extends VerticleBase {
         try {
             request = AdmissionReviews.parse(body);
         } catch (BadAdmissionReview e) {
-            return Future.succeededFuture(Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST));
+            if (!e.answerable()) {
+                return Future.succeededFuture(Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST));
+            }
+            // kube-apiserver shows a denial's message to its user; a plain 400 would only be "failed calling webhook".
+            return Future.succeededFuture(review(e.apiVersion(), e.uid(), AdmissionResponse.errored(400, e.getMessage()),
+                    WebhookMetrics.BAD_REQUEST));
         }
         String apiVersion = request.reviewApiVersion();
         String uid = request.uid();
@@ -253,14 +274,18 @@ public final class WebhookServerVerticle extends VerticleBase {
             String result = !response.allowed() ? (response.code() >= 500 || response.code() == 400
                     ? WebhookMetrics.ERROR : WebhookMetrics.DENIED)
                     : response.hasPatch() ? WebhookMetrics.PATCHED : WebhookMetrics.ALLOWED;
-            BufferOutputStream out = new BufferOutputStream();
-            try {
-                AdmissionReviews.write(out, apiVersion, uid, response);
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot encode the AdmissionReview response", e);
-            }
-            return Answer.json(out, result);
+            return review(apiVersion, uid, response, result);
         });
+    }
+
+    private static Answer review(String apiVersion, String uid, AdmissionResponse response, String result) {
+        BufferOutputStream out = new BufferOutputStream();
+        try {
+            AdmissionReviews.write(out, apiVersion, uid, response);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot encode the AdmissionReview response", e);
+        }
+        return Answer.json(out, result);
     }
 
     private void convert(RoutingContext ctx) {
@@ -277,16 +302,7 @@ public final class WebhookServerVerticle extends VerticleBase {
 
     private Answer conversion(byte[] body) {
         try {
-            if (body == null || body.length == 0) {
-                throw new IllegalArgumentException("request body is empty: expected a ConversionReview");
-            }
-            JsonNode root;
-            try {
-                root = Json.MAPPER.readTree(body);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("request body is not valid JSON: " + firstLine(e.getMessage()));
-            }
-            ObjectNode review = conversion.review(root);
+            ObjectNode review = conversion.review(body);
             boolean ok = "Success".equals(review.path("response").path("result").path("status").asText());
             BufferOutputStream out = new BufferOutputStream();
             Json.MAPPER.writeValue(out, review);
@@ -369,14 +385,6 @@ public final class WebhookServerVerticle extends VerticleBase {
         }
         LOG.error("Webhook request failed on {}", ctx.normalizedPath(), failure);
         Responses.plain(ctx, 500, "internal error: " + (failure == null ? "unknown" : failure.getMessage()));
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** Open connections (tests). */

@@ -61,6 +61,34 @@ class ConversionRegistryTest {
         assertEquals("Toy has no version v9", refused.path("response").path("result").path("message").asText());
     }
 
+    /** Issue 16: once a review has a uid, whatever else is wrong is a Failure the API server shows its user. */
+    @Test
+    void answerableReviewsFailWithAMessageAndNoJavaNames() throws Exception {
+        ConversionRegistry registry = new ConversionRegistry().register("apps.kruise.io", "Toy", TOY)
+                .register("apps.kruise.io", "Broken", (o, v) -> {
+                    throw new ClassCastException("class com.fasterxml.jackson.databind.node.TextNode cannot be cast");
+                });
+        JsonNode badDesired = registry.review(review("apiextensions.k8s.io/v1", "v1beta1", ""));
+        assertEquals("c-1", badDesired.path("response").path("uid").asText());
+        assertEquals("Failure", badDesired.path("response").path("result").path("status").asText());
+        assertTrue(badDesired.path("response").path("result").path("message").asText()
+                .contains("desiredAPIVersion must be group/version, got 'v1beta1'"), badDesired.toString());
+        JsonNode notArray = registry.review(Json.MAPPER.readTree("{\"apiVersion\":\"apiextensions.k8s.io/v1beta1\","
+                + "\"kind\":\"ConversionReview\",\"request\":{\"uid\":\"c-2\",\"desiredAPIVersion\":\"apps.kruise.io/v1\","
+                + "\"objects\":{\"a\":{\"apiVersion\":\"apps.kruise.io/v2\",\"kind\":\"Toy\"}}}}"));
+        assertEquals("apiextensions.k8s.io/v1beta1", notArray.path("apiVersion").asText());
+        assertTrue(notArray.path("response").path("result").path("message").asText()
+                .contains("objects must be an array, got an object"), notArray.toString());
+        JsonNode wrongKind = registry.review(Json.MAPPER.readTree("{\"apiVersion\":\"apiextensions.k8s.io/v1\","
+                + "\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"c-3\"}}"));
+        assertEquals("c-3", wrongKind.path("response").path("uid").asText());
+        assertEquals("Failure", wrongKind.path("response").path("result").path("status").asText());
+        JsonNode broken = registry.review(review("apiextensions.k8s.io/v1", "apps.kruise.io/v2",
+                "{\"apiVersion\":\"apps.kruise.io/v1\",\"kind\":\"Broken\"}"));
+        String message = broken.path("response").path("result").path("message").asText();
+        assertEquals("cannot convert Broken to apps.kruise.io/v2: its content could not be read", message);
+    }
+
     @Test
     void malformedReviewsAreRejected() throws Exception {
         ConversionRegistry registry = new ConversionRegistry();

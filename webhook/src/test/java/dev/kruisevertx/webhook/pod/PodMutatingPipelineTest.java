@@ -56,6 +56,22 @@ class PodMutatingPipelineTest {
         assertEquals("nginx", result.path("spec").path("containers").get(0).path("image").asText());
     }
 
+    /** Issue 16 (hostile input): an undecodable pod is refused naming the field, never with Java class names. */
+    @Test
+    void anUndecodablePodIsRefusedWithAFieldMessage() throws Exception {
+        PodMutatingPipeline p = PodWebhooks.register(new AdmissionRegistry(), false);
+        AdmissionRequest valid = request("CREATE", pod("apps.kruise.io/v1alpha1", true), "pods", "");
+        ObjectNode object = valid.object().deepCopy();
+        ((ObjectNode) object.path("metadata")).put("ownerReferences", "");
+        AdmissionRequest r = new AdmissionRequest("admission.k8s.io/v1", "u", "", "v1", "Pod", "pods", "", "p", "ns",
+                "CREATE", object, null, false, null);
+        AdmissionResponse resp = run(p, r);
+        assertFalse(resp.allowed());
+        assertEquals(400, resp.code());
+        assertTrue(resp.message().startsWith("cannot decode the pod: metadata.ownerReferences: Invalid value"), resp.message());
+        assertFalse(resp.message().contains("io.fabric8") || resp.message().contains("java."), resp.message());
+    }
+
     @Test
     void otherPodsAndOtherOperationsAreLeftAlone() throws Exception {
         PodMutatingPipeline p = PodWebhooks.register(new AdmissionRegistry(), false);

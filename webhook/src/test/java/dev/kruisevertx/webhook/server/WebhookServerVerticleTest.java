@@ -136,6 +136,43 @@ class WebhookServerVerticleTest {
         assertEquals(3.0, registry.get(WebhookMetrics.REQUESTS).tags("path", "/mutate-pod", "result", "bad_request").counter().count());
     }
 
+    /**
+     * Issue 16: a review with a supported apiVersion and a uid is answered as a review, so kube-apiserver shows the
+     * message (a plain 400 would only be "failed calling webhook"); a body that says it is not JSON gets 415 unread.
+     */
+    @Test
+    void answerableBadReviewsAreDeniedInAReviewAndOtherContentTypesGet415() throws Exception {
+        HttpResponse<Buffer> badOperation = post("/mutate-pod", review(AdmissionReviews.V1BETA1, "u-7")
+                .replace("\"operation\":\"CREATE\"", "\"operation\":7"));
+        assertEquals(200, badOperation.statusCode());
+        JsonNode out = Json.MAPPER.readTree(badOperation.bodyAsString());
+        assertEquals(AdmissionReviews.V1BETA1, out.path("apiVersion").asText());
+        assertEquals("u-7", out.path("response").path("uid").asText());
+        assertFalse(out.path("response").path("allowed").asBoolean(true));
+        assertEquals(400, out.path("response").path("status").path("code").asInt());
+        assertTrue(out.path("response").path("status").path("message").asText()
+                .contains("request.operation must be one of CREATE, UPDATE, DELETE or CONNECT, got a number"), out.toString());
+
+        HttpResponse<Buffer> form = client.post(server.actualPort(), "localhost", "/mutate-pod")
+                .putHeader("content-type", "application/x-www-form-urlencoded")
+                .sendBuffer(Buffer.buffer(review(AdmissionReviews.V1, "u-8")))
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(415, form.statusCode());
+        assertTrue(form.bodyAsString().contains("content type 'application/x-www-form-urlencoded' is not supported"),
+                form.bodyAsString());
+        HttpResponse<Buffer> json = client.post(server.actualPort(), "localhost", "/mutate-pod")
+                .putHeader("content-type", "application/json; charset=utf-8")
+                .sendBuffer(Buffer.buffer(review(AdmissionReviews.V1, "u-9")))
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(200, json.statusCode());
+        assertEquals("u-9", Json.MAPPER.readTree(json.bodyAsString()).path("response").path("uid").asText());
+
+        HttpResponse<Buffer> badPod = post("/mutate-pod", review(AdmissionReviews.V1, "u-10")
+                .replace("\"containers\":[", "\"containers\":[\"\",").replace("\"kind\":\"Pod\",\"metadata", "\"kind\":\"Pod\",\"metadata"));
+        String message = Json.MAPPER.readTree(badPod.bodyAsString()).path("response").path("status").path("message").asText();
+        assertTrue(!message.contains("io.fabric8") && !message.contains("java."), message);
+    }
+
     @Test
     void handlerFailureBecomesAnErroredReview() throws Exception {
         HttpResponse<Buffer> r = post("/explode", review(AdmissionReviews.V1, "u"));

@@ -1,0 +1,139 @@
+package dev.kruisevertx.webhook.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
+import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
+import dev.kruisevertx.webhook.server.WebhookServerVerticle;
+import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One webhook path with a valid object of the kind it judges, the seed of every hostile request sent to it.
+ *
+ * @param name       short name in reports
+ * @param path       URL path
+ * @param conversion whether the path takes ConversionReviews ({@code /convert}) rather than AdmissionReviews
+ * @param group      group of the object's kind (AdmissionReview request.kind)
+ * @param version    version of the object's kind
+ * @param kind       kind of the object
+ * @param resource   resource (plural)
+ * @param sample     a valid object the webhook accepts
+ */
+public record HostileTarget(String name, String path, boolean conversion, String group, String version, String kind,
+                            String resource, ObjectNode sample) {
+
+    static final String POD = """
+            {"apiVersion":"v1","kind":"Pod",
+             "metadata":{"generateName":"sample-","namespace":"default","labels":{"app":"sample",
+               "apps.kruise.io/cloneset-instance-id":"abcde"},
+               "ownerReferences":[{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"sample",
+                 "uid":"11111111-2222-3333-4444-555555555555","controller":true,"blockOwnerDeletion":true}]},
+             "spec":{"containers":[{"name":"nginx","image":"nginx:1.27","ports":[{"containerPort":80,"protocol":"TCP"}],
+               "resources":{"requests":{"cpu":"100m","memory":"128Mi"}},"readinessProbe":{"httpGet":{"path":"/","port":80}}}],
+               "restartPolicy":"Always"}}
+            """;
+    static final String CLONESET = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet",
+             "metadata":{"name":"sample","namespace":"default","uid":"cs-uid","labels":{"app":"sample"},
+               "annotations":{"apps.kruise.io/image-predownload-parallelism":"5"}},
+             "spec":{"replicas":5,"revisionHistoryLimit":10,"minReadySeconds":3,
+               "selector":{"matchLabels":{"app":"sample"}},
+               "template":{"metadata":{"labels":{"app":"sample"}},
+                 "spec":{"containers":[{"name":"nginx","image":"nginx:alpine","ports":[{"containerPort":80}],
+                   "resources":{"limits":{"cpu":"500m"}},"volumeMounts":[{"name":"data","mountPath":"/data"}]}]}},
+               "volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
+                  "resources":{"requests":{"storage":"1Gi"}}}}],
+               "scaleStrategy":{"maxUnavailable":"50%"},
+               "updateStrategy":{"type":"InPlaceIfPossible","partition":"20%","maxUnavailable":"20%","maxSurge":1}}}
+            """;
+    static final String STATEFULSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet",
+             "metadata":{"name":"web","namespace":"default","uid":"sts-uid"},
+             "spec":{"replicas":4,"podManagementPolicy":"Parallel","serviceName":"web","revisionHistoryLimit":10,
+               "reserveOrdinals":[1,"5-6"],"ordinals":{"start":2},
+               "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Delete","whenScaled":"Retain"},
+               "selector":{"matchLabels":{"app":"web"}},
+               "template":{"metadata":{"labels":{"app":"web"}},
+                 "spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80}]}],
+                   "readinessGates":[{"conditionType":"InPlaceUpdateReady"}]}},
+               "volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
+                  "resources":{"requests":{"storage":"1Gi"}}}}],
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":1,"maxUnavailable":"25%",
+                 "minReadySeconds":5,"podUpdatePolicy":"InPlaceIfPossible"}}}}
+            """;
+    static final String STATEFULSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"StatefulSet",
+             "metadata":{"name":"web","namespace":"default","uid":"sts-uid",
+               "annotations":{"apps.kruise.io/v1beta1-spec-fields":"{\\"reserveOrdinals\\":[1],\\"ordinals\\":{\\"start\\":1}}"}},
+             "spec":{"replicas":2,"podManagementPolicy":"OrderedReady","serviceName":"web",
+               "selector":{"matchLabels":{"app":"web"}},
+               "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1,
+                 "podUpdatePolicy":"ReCreate"}}}}
+            """;
+    static final String CRR = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
+             "metadata":{"name":"r","namespace":"default"},
+             "spec":{"podName":"web-0","containers":[{"name":"app"}],"activeDeadlineSeconds":300,
+               "ttlSecondsAfterFinished":60,
+               "strategy":{"failurePolicy":"Fail","orderedRecreate":true,"terminationGracePeriodSeconds":30,
+                 "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
+            """;
+
+    /**
+     * Every path the webhook serves as {@link dev.kruisevertx.webhook.KruiseWebhooks#registerAll} registers it (the
+     * chart's webhook configurations point at these), the StatefulSet paths once per served version, and
+     * {@code /convert}. With {@code legacy}, also the {@code -v1alpha1-} spellings OpenKruise's chart still uses.
+     */
+    public static List<HostileTarget> all(boolean legacy) {
+        List<HostileTarget> targets = new ArrayList<>();
+        targets.add(new HostileTarget("pod", PodMutatingPipeline.PATH, false, "", "v1", "Pod", "pods", parse(POD)));
+        for (String path : List.of(CloneSetWebhooks.MUTATE_PATH, CloneSetWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("cloneset", path, "v1alpha1", "CloneSet", "clonesets", CLONESET));
+        }
+        for (String path : List.of(StatefulSetWebhooks.MUTATE_PATH, StatefulSetWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("statefulset-v1beta1", path, "v1beta1", "StatefulSet", "statefulsets", STATEFULSET));
+            targets.add(kruise("statefulset-v1alpha1", path, "v1alpha1", "StatefulSet", "statefulsets", STATEFULSET_ALPHA));
+        }
+        targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
+                "containerrecreaterequests", CRR));
+        targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1beta1", "StatefulSet", "statefulsets", parse(STATEFULSET_ALPHA)));
+        targets.add(new HostileTarget("convert-statefulset-v1beta1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1alpha1", "StatefulSet", "statefulsets", parse(STATEFULSET)));
+        if (legacy) {
+            for (HostileTarget t : List.copyOf(targets)) {
+                String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());
+                if (!t.conversion() && !old.equals(t.path()) && !t.name().startsWith("statefulset-v1alpha1")) {
+                    targets.add(new HostileTarget(t.name() + "-legacy", old, false, t.group(), t.version(), t.kind(),
+                            t.resource(), t.sample()));
+                }
+            }
+        }
+        return targets;
+    }
+
+    private static HostileTarget kruise(String name, String path, String version, String kind, String resource,
+                                        String sample) {
+        String verb = path.startsWith("/mutate") ? "mutate" : "validate";
+        return new HostileTarget(name + "-" + verb, path, false, "apps.kruise.io", version, kind, resource, parse(sample));
+    }
+
+    private static ObjectNode parse(String json) {
+        try {
+            return (ObjectNode) Json.MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("bad built-in sample", e);
+        }
+    }
+
+    /** The object's apiVersion ({@code group/version}, or the version alone for the core group). */
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
+}

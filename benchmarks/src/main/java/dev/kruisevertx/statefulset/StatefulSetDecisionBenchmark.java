@@ -1,7 +1,9 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
@@ -87,26 +89,26 @@ public class StatefulSetDecisionBenchmark {
         newRevision = newRev.getMetadata().getName();
 
         rollout = statefulSet(pods, "nginx:2");
-        rollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        rollout.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         RollingUpdateStatefulSetStrategy ru = rollingUpdate(rollout);
         ru.setMaxUnavailable(new IntOrString("20%"));
-        ru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
+        ru.setPodUpdatePolicy(PodUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value());
 
         priorityRollout = statefulSet(pods, "nginx:2");
-        priorityRollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        priorityRollout.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         RollingUpdateStatefulSetStrategy pru = rollingUpdate(priorityRollout);
         pru.setMaxUnavailable(new IntOrString("20%"));
-        pru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
+        pru.setPodUpdatePolicy(PodUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value());
         UpdatePriorityStrategy priority = new UpdatePriorityStrategy();
         priority.setWeightPriority(List.of(weight(50, "tier", "canary"), weight(10, "zone", "a")));
         pru.setUnorderedUpdate(new dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy());
         pru.getUnorderedUpdate().setPriorityStrategy(priority);
 
         scaleDown = statefulSet(pods - 100, "nginx:2");
-        scaleDown.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        scaleDown.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
 
         largest = statefulSet(Integer.MAX_VALUE, "nginx:2");
-        largest.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        largest.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
 
         // As in a rollout: the status still names the old revision as current.
         for (StatefulSet set : List.of(steady, rollout, priorityRollout, scaleDown, largest)) {

@@ -2,6 +2,7 @@ package dev.kruisevertx.statefulset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.bench.startup.StartupHarness;
@@ -60,7 +61,7 @@ public final class StatefulSetStartupBenchmark {
         StatefulSetSpec spec = new StatefulSetSpec();
         spec.setReplicas(pods);
         spec.setServiceName(name);
-        spec.setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        spec.setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
         spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build());

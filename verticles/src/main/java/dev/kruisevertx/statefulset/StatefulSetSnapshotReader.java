@@ -59,7 +59,7 @@ final class StatefulSetSnapshotReader {
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
         for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!controlledBy(p, uid)) {
+            if (!Pods.isControlledBy(p, uid)) {
                 continue;
             }
             if (!selector.test(Pods.labels(p))) {
@@ -89,7 +89,7 @@ final class StatefulSetSnapshotReader {
         }
         List<ControllerRevision> history = new ArrayList<>();
         for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
-            if (controlledBy(r, uid)) {
+            if (Pods.isControlledBy(r, uid)) {
                 history.add(r);
             }
         }
@@ -129,10 +129,5 @@ final class StatefulSetSnapshotReader {
             }
         }
         return out;
-    }
-
-    /** The controller ownerReference check; phase 2 moves it to the shared owner facts in core. */
-    private static boolean controlledBy(io.fabric8.kubernetes.api.model.HasMetadata obj, String uid) {
-        return Pods.isControlledBy(obj, uid);
     }
 }

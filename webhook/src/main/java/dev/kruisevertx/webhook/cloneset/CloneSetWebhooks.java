@@ -3,10 +3,10 @@ package dev.kruisevertx.webhook.cloneset;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
@@ -45,19 +45,12 @@ public final class CloneSetWebhooks {
             if (refused != null) {
                 return Future.succeededFuture(refused);
             }
-            CloneSet changed;
-            boolean templateChanged;
-            try {
-                changed = Json.decode(request.object(), CloneSet.class);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
-            try {
-                templateChanged = request.oldObject() == null
-                        || templateChanged(Json.toModel(request.oldObject(), CloneSet.class), changed);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(storedUnreadable(e, request));
-            }
+            CloneSet changed = decoded.object();
+            boolean templateChanged = decoded.old() == null || templateChanged(decoded.old(), changed);
             boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
             // One decoded copy, serialized before and after the defaults: a 3 MiB CloneSet is large enough in
             // memory once.
@@ -83,20 +76,12 @@ public final class CloneSetWebhooks {
             if (refused != null) {
                 return Future.succeededFuture(refused);
             }
-            CloneSet cloneSet;
-            CloneSet old = null;
-            try {
-                cloneSet = Json.decode(request.object(), CloneSet.class);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
-            try {
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = Json.toModel(request.oldObject(), CloneSet.class);
-                }
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(storedUnreadable(e, request));
-            }
+            CloneSet cloneSet = decoded.object();
+            CloneSet old = decoded.old();
             if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
                     || cloneSet.getMetadata().getNamespace().isEmpty())) {
                 cloneSet.getMetadata().setNamespace(request.namespace());
@@ -110,15 +95,6 @@ public final class CloneSetWebhooks {
             }
             return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
         };
-    }
-
-    /**
-     * The stored object (read leniently, as the API server kept it) does not fit the model at all. Nothing the
-     * request changes can fix that, so the answer says so instead of blaming the new object.
-     */
-    private static AdmissionResponse storedUnreadable(IllegalArgumentException e, AdmissionRequest request) {
-        return AdmissionResponse.denied(422, "the stored CloneSet cannot be read, so this update cannot be checked: "
-                + DecodeProblems.fieldError(e, request.oldObject()));
     }
 
     private static AdmissionResponse refuseOtherVersions(AdmissionRequest request) {

@@ -12,6 +12,7 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.bench.DecisionBenchmark;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -22,23 +23,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The decision part of one reconcile of a 1,000-pod Advanced StatefulSet, from cached objects to a plan and a status,
@@ -49,13 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>It lives in the controller's package (in this module) because those steps are package-private there: they are
  * the controller's internals, not an API.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class StatefulSetDecisionBenchmark {
+public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
     private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
     private static final FeatureGates GATES = FeatureGates.defaults();
 

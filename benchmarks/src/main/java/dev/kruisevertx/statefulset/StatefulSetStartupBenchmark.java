@@ -38,21 +38,17 @@ public final class StatefulSetStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        StartupHarness.Sizes sizes = StartupHarness.Sizes.parse(args,
-                "StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>");
-        int sets = sizes.objects();
-        int podsEach = sizes.podsEach();
-        try (StartupHarness harness = StartupHarness.start()) {
-            ResourceType setType = harness.api().type(StatefulSet.GROUP, StatefulSet.VERSION, StatefulSet.PLURAL);
+        StartupHarness.main(args, "StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>", (h, sizes) -> {
+            ResourceType setType = h.api().type(StatefulSet.GROUP, StatefulSet.VERSION, StatefulSet.PLURAL);
             int[] allUpdated = {0};
-            harness.run("StatefulSets", "db", sets, podsEach, (h, name, pods) -> load(h, setType, name, pods),
-                    new StatefulSetController(), api -> {
-                        Progress p = progress(api, setType, podsEach);
+            h.run("StatefulSets", "db", sizes.objects(), sizes.podsEach(),
+                    (x, name, pods) -> load(x, setType, name, pods), new StatefulSetController(), api -> {
+                        Progress p = progress(api, setType, sizes.podsEach());
                         allUpdated[0] = p.allUpdated();
                         return p.reconciled();
                     });
             System.out.printf("with every pod at the update revision (nothing rolled): %d%n", allUpdated[0]);
-        }
+        });
     }
 
     private static void load(StartupHarness harness, ResourceType setType, String name, int pods) throws Exception {

@@ -24,7 +24,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.List;
 
 /**
@@ -40,11 +39,7 @@ public final class CloneSetController extends WorkloadControllerDefinition {
     public static final String SCALING_EXCLUDE_PREPARING_DELETE_FLAG = "cloneset-scaling-exclude-preparing-delete";
 
     public CloneSetController() {
-        this(Clock.systemUTC());
-    }
-
-    public CloneSetController(Clock clock) {
-        super(NAME, CloneSet.class, clock);
+        super(NAME, CloneSet.class);
     }
 
     /**

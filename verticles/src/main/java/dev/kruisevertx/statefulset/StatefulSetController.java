@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
-import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,11 +39,7 @@ public final class StatefulSetController extends WorkloadControllerDefinition {
     public static final String NAME = "statefulset";
 
     public StatefulSetController() {
-        this(Clock.systemUTC());
-    }
-
-    public StatefulSetController(Clock clock) {
-        super(NAME, StatefulSet.class, clock);
+        super(NAME, StatefulSet.class);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 
 /**
  * {@code /mutate-apps-kruise-io-cloneset} (defaults) and {@code /validate-apps-kruise-io-cloneset}
@@ -37,18 +38,7 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse refused = refuseOtherVersions(request);
-            if (refused != null) {
-                return Future.succeededFuture(refused);
-            }
-            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return handler((request, decoded) -> {
             CloneSet changed = decoded.object();
             boolean templateChanged = decoded.old() == null || templateChanged(decoded.old(), changed);
             boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
@@ -56,8 +46,8 @@ public final class CloneSetWebhooks {
             // memory once.
             ObjectNode before = Json.toTree(changed);
             CloneSetDefaults.apply(changed, injectTemplateDefaults);
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(changed))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(changed)));
+        });
     }
 
     private static boolean templateChanged(CloneSet old, CloneSet now) {
@@ -68,18 +58,7 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler validating(PodLookup pods) {
-        return request -> {
-            if (request.isDelete() || request.object() == null) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse refused = refuseOtherVersions(request);
-            if (refused != null) {
-                return Future.succeededFuture(refused);
-            }
-            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return handler((request, decoded) -> {
             CloneSet cloneSet = decoded.object();
             CloneSet old = decoded.old();
             if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
@@ -90,10 +69,28 @@ public final class CloneSetWebhooks {
                     ? CloneSetValidation.validateCreate(cloneSet, pods)
                     : CloneSetValidation.validateUpdate(cloneSet, old, pods);
             if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow()
-                        .withWarnings(CloneSetValidation.warnings(cloneSet, old)));
+                return AdmissionResponse.allow().withWarnings(CloneSetValidation.warnings(cloneSet, old));
             }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return AdmissionResponse.denied(422, FieldError.aggregate(errors));
+        });
+    }
+
+    /**
+     * A handler that answers with {@code body} once the request's CloneSets are read: deletes (and requests without
+     * an object) are allowed, other versions refused, objects that cannot be read denied.
+     */
+    private static AdmissionHandler handler(
+            BiFunction<AdmissionRequest, AdmissionObjects.Decoded<CloneSet>, AdmissionResponse> body) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionResponse refused = refuseOtherVersions(request);
+            if (refused != null) {
+                return Future.succeededFuture(refused);
+            }
+            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
+            return Future.succeededFuture(decoded.refusal() != null ? decoded.refusal() : body.apply(request, decoded));
         };
     }
 

@@ -1,9 +1,7 @@
 package dev.kruisevertx.webhook.cloneset;
 
-import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.DownwardAPIVolumeSource;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
@@ -15,11 +13,10 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatus;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProjectedVolumeSource;
-import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.Volume;
 
 import java.util.List;
+import java.util.Optional;
 
 import static dev.kruisevertx.webhook.cloneset.WorkloadDefaults.orDefault;
 
@@ -151,25 +148,18 @@ public final class PodTemplateDefaults {
         if (!hasSource) {
             v.setEmptyDir(new EmptyDirVolumeSource());
         }
-        SecretVolumeSource secret = v.getSecret();
-        if (secret != null && secret.getDefaultMode() == null) {
-            secret.setDefaultMode(DEFAULT_MODE);
-        }
-        ConfigMapVolumeSource cm = v.getConfigMap();
-        if (cm != null && cm.getDefaultMode() == null) {
-            cm.setDefaultMode(DEFAULT_MODE);
-        }
-        DownwardAPIVolumeSource d = v.getDownwardAPI();
-        if (d != null && d.getDefaultMode() == null) {
-            d.setDefaultMode(DEFAULT_MODE);
-        }
-        ProjectedVolumeSource pr = v.getProjected();
-        if (pr != null && pr.getDefaultMode() == null) {
-            pr.setDefaultMode(DEFAULT_MODE);
-        }
+        Optional.ofNullable(v.getSecret()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getConfigMap()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getDownwardAPI()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getProjected()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
         if (v.getHostPath() != null && v.getHostPath().getType() == null) {
             v.getHostPath().setType("");
         }
+    }
+
+    /** A volume's file mode, {@link #DEFAULT_MODE} when unset. */
+    private static Integer mode(Integer mode) {
+        return mode == null ? DEFAULT_MODE : mode;
     }
 
     /** PVC template defaults: volumeMode Filesystem and status phase Pending. */

@@ -14,10 +14,6 @@ import java.time.Clock;
 public abstract class WorkloadControllerDefinition extends NamedControllerDefinition {
     private final Clock clock;
 
-    protected WorkloadControllerDefinition(String name, Class<? extends HasMetadata> primaryType) {
-        this(name, primaryType, Clock.systemUTC());
-    }
-
     /** @param clock what decisions and expectation timeouts read as now (a test's fixed or stepped clock) */
     protected WorkloadControllerDefinition(String name, Class<? extends HasMetadata> primaryType, Clock clock) {
         super(name, primaryType);

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -39,7 +40,12 @@ public final class CloneSetController extends WorkloadControllerDefinition {
     public static final String SCALING_EXCLUDE_PREPARING_DELETE_FLAG = "cloneset-scaling-exclude-preparing-delete";
 
     public CloneSetController() {
-        super(NAME, CloneSet.class);
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock what decisions and expectation timeouts read as now */
+    public CloneSetController(Clock clock) {
+        super(NAME, CloneSet.class, clock);
     }
 
     /**

@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 
@@ -39,7 +40,12 @@ public final class StatefulSetController extends WorkloadControllerDefinition {
     public static final String NAME = "statefulset";
 
     public StatefulSetController() {
-        super(NAME, StatefulSet.class);
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock what decisions and expectation timeouts read as now */
+    public StatefulSetController(Clock clock) {
+        super(NAME, StatefulSet.class, clock);
     }
 
     @Override

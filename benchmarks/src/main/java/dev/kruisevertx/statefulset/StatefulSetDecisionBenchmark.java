@@ -1,7 +1,9 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
@@ -10,6 +12,7 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
 import dev.kruisevertx.api.common.UpdatePriorityWeightTerm;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.bench.DecisionBenchmark;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -20,23 +23,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The decision part of one reconcile of a 1,000-pod Advanced StatefulSet, from cached objects to a plan and a status,
@@ -47,13 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>It lives in the controller's package (in this module) because those steps are package-private there: they are
  * the controller's internals, not an API.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class StatefulSetDecisionBenchmark {
+public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
     private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
     private static final FeatureGates GATES = FeatureGates.defaults();
 
@@ -87,26 +75,26 @@ public class StatefulSetDecisionBenchmark {
         newRevision = newRev.getMetadata().getName();
 
         rollout = statefulSet(pods, "nginx:2");
-        rollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        rollout.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         RollingUpdateStatefulSetStrategy ru = rollingUpdate(rollout);
         ru.setMaxUnavailable(new IntOrString("20%"));
-        ru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
+        ru.setPodUpdatePolicy(PodUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value());
 
         priorityRollout = statefulSet(pods, "nginx:2");
-        priorityRollout.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        priorityRollout.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         RollingUpdateStatefulSetStrategy pru = rollingUpdate(priorityRollout);
         pru.setMaxUnavailable(new IntOrString("20%"));
-        pru.setPodUpdatePolicy(StatefulSetSettings.IN_PLACE_IF_POSSIBLE);
+        pru.setPodUpdatePolicy(PodUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value());
         UpdatePriorityStrategy priority = new UpdatePriorityStrategy();
         priority.setWeightPriority(List.of(weight(50, "tier", "canary"), weight(10, "zone", "a")));
         pru.setUnorderedUpdate(new dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy());
         pru.getUnorderedUpdate().setPriorityStrategy(priority);
 
         scaleDown = statefulSet(pods - 100, "nginx:2");
-        scaleDown.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        scaleDown.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
 
         largest = statefulSet(Integer.MAX_VALUE, "nginx:2");
-        largest.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        largest.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
 
         // As in a rollout: the status still names the old revision as current.
         for (StatefulSet set : List.of(steady, rollout, priorityRollout, scaleDown, largest)) {

@@ -2,6 +2,7 @@ package dev.kruisevertx.statefulset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.bench.startup.StartupHarness;
@@ -37,21 +38,17 @@ public final class StatefulSetStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        StartupHarness.Sizes sizes = StartupHarness.Sizes.parse(args,
-                "StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>");
-        int sets = sizes.objects();
-        int podsEach = sizes.podsEach();
-        try (StartupHarness harness = StartupHarness.start()) {
-            ResourceType setType = harness.api().type(StatefulSet.GROUP, StatefulSet.VERSION, StatefulSet.PLURAL);
+        StartupHarness.main(args, "StatefulSetStartupBenchmark <sets >= 1> <pods per set >= 1>", (h, sizes) -> {
+            ResourceType setType = h.api().type(StatefulSet.GROUP, StatefulSet.VERSION, StatefulSet.PLURAL);
             int[] allUpdated = {0};
-            harness.run("StatefulSets", "db", sets, podsEach, (h, name, pods) -> load(h, setType, name, pods),
-                    new StatefulSetController(), api -> {
-                        Progress p = progress(api, setType, podsEach);
+            h.run("StatefulSets", "db", sizes.objects(), sizes.podsEach(),
+                    (x, name, pods) -> load(x, setType, name, pods), new StatefulSetController(), api -> {
+                        Progress p = progress(api, setType, sizes.podsEach());
                         allUpdated[0] = p.allUpdated();
                         return p.reconciled();
                     });
             System.out.printf("with every pod at the update revision (nothing rolled): %d%n", allUpdated[0]);
-        }
+        });
     }
 
     private static void load(StartupHarness harness, ResourceType setType, String name, int pods) throws Exception {
@@ -60,7 +57,7 @@ public final class StatefulSetStartupBenchmark {
         StatefulSetSpec spec = new StatefulSetSpec();
         spec.setReplicas(pods);
         spec.setServiceName(name);
-        spec.setPodManagementPolicy(StatefulSetReconciler.PARALLEL);
+        spec.setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
         spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build());

@@ -1,8 +1,10 @@
 package dev.kruisevertx.cache;
 
+import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,6 +29,20 @@ public interface CachedResource<T extends HasMetadata> {
 
     /** The cached objects whose index function returned {@code value}; see {@link Indexes}. */
     List<T> byIndex(String indexName, String value);
+
+    /**
+     * The cached objects whose controller is the owner with {@code ownerUid}: the owner index narrows them down, and
+     * only the controller ownerReference counts (an object may name other owners too).
+     */
+    default List<T> controlledBy(String ownerUid) {
+        List<T> out = new ArrayList<>();
+        for (T obj : byIndex(Indexes.OWNER_UID, ownerUid)) {
+            if (Pods.isControlledBy(obj, ownerUid)) {
+                out.add(obj);
+            }
+        }
+        return out;
+    }
 
     /** Subscribe to changes; a listener added to a running informer first receives every cached object as ADDED. */
     void addListener(CacheListener<T> listener);

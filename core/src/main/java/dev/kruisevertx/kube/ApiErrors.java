@@ -2,6 +2,9 @@ package dev.kruisevertx.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
 /**
  * The API answers code branches on, named once: callers ask "was it a conflict?" instead of comparing status codes.
  * For how the controller runtime settles a failed reconcile see {@code dev.kruisevertx.controller.ExpectedFailures}.
@@ -40,11 +43,20 @@ public final class ApiErrors {
     }
 
     /** Runs a call whose 404 means "nothing to do": returns null then. */
-    public static <T> T ignoringNotFound(java.util.concurrent.Callable<T> call) throws Exception {
+    public static <T> T ignoringNotFound(Callable<T> call) throws Exception {
+        return nullWhen(ApiErrors::isNotFound, call);
+    }
+
+    /** Runs a create whose 409 means "it exists already" (e.g. the cache has not shown it yet): returns null then. */
+    public static <T> T ignoringAlreadyExists(Callable<T> create) throws Exception {
+        return nullWhen(ApiErrors::isConflict, create);
+    }
+
+    private static <T> T nullWhen(Predicate<KubernetesClientException> expected, Callable<T> call) throws Exception {
         try {
             return call.call();
         } catch (KubernetesClientException e) {
-            if (isNotFound(e)) {
+            if (expected.test(e)) {
                 return null;
             }
             throw e;

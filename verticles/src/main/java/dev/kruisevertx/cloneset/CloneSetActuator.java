@@ -40,30 +40,17 @@ import java.util.function.Function;
  * (timeout, 5xx, 409) keeps its expectation, so a failed create never turns into a second create. Every write
  * to an existing pod is recorded in the resourceVersion expectations.
  */
-final class CloneSetActuator {
+record CloneSetActuator(KubernetesClient client, KubeExecutor kube, ScaleExpectations scale,
+                        ResourceVersionExpectations versions, CloneSetEvents events, Clock clock,
+                        InPlaceUpdater updater, BiFunction<String, String, CloneSet> cached) {
     private static final Logger LOG = LoggerFactory.getLogger(CloneSetActuator.class);
-
-    private final KubernetesClient client;
-    private final KubeExecutor kube;
-    private final ScaleExpectations scale;
-    private final ResourceVersionExpectations versions;
-    private final CloneSetEvents events;
-    private final Clock clock;
-    private final InPlaceUpdater updater;
-    private final BiFunction<String, String, CloneSet> cached;
 
     /** @param cached the CloneSet as the cache holds it now, by namespace and name (null when gone) */
     CloneSetActuator(KubernetesClient client, KubeExecutor kube, ScaleExpectations scale,
                      ResourceVersionExpectations versions, CloneSetEvents events, Clock clock, boolean shortHash,
                      BiFunction<String, String, CloneSet> cached) {
-        this.cached = cached;
-        this.updater = new InPlaceUpdater(RevisionLabels.cloneSet(shortHash));
-        this.client = client;
-        this.kube = kube;
-        this.scale = scale;
-        this.versions = versions;
-        this.events = events;
-        this.clock = clock;
+        this(client, kube, scale, versions, events, clock, new InPlaceUpdater(RevisionLabels.cloneSet(shortHash)),
+                cached);
     }
 
     Future<Void> execute(CloneSet cs, CloneSetPlan plan, String updateRevision) {

@@ -8,10 +8,10 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.Enqueuer;
 import dev.kruisevertx.controller.EventMapper;
 import dev.kruisevertx.controller.ManagerSettings;
-import dev.kruisevertx.controller.NamedControllerDefinition;
 import dev.kruisevertx.controller.WorkloadEvents;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.WatchSpec;
+import dev.kruisevertx.controller.WorkloadControllerDefinition;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.features.Feature;
@@ -34,21 +34,18 @@ import java.util.List;
  * <p>Events are mapped by the shared {@link WorkloadEvents} (owner keys, expectations, the start-up delay for pods
  * and PVCs of the initial list, CloneSetEventHandlerOptimization's filter); adoption matches the selector.
  */
-public final class CloneSetController extends NamedControllerDefinition {
+public final class CloneSetController extends WorkloadControllerDefinition {
     public static final String NAME = "cloneset";
     /** Key of {@link ManagerSettings#extra()} the manager fills from the flag of the same name. */
     public static final String SCALING_EXCLUDE_PREPARING_DELETE_FLAG = "cloneset-scaling-exclude-preparing-delete";
-    static final String LEAKAGE_METRIC = "cloneset_scale_expectation_leakage";
-
-    private final Clock clock;
 
     public CloneSetController() {
         this(Clock.systemUTC());
     }
 
+    /** @param clock what decisions and expectation timeouts read as now */
     public CloneSetController(Clock clock) {
-        super(NAME, CloneSet.class);
-        this.clock = clock;
+        super(NAME, CloneSet.class, clock);
     }
 
     /**
@@ -70,13 +67,12 @@ public final class CloneSetController extends NamedControllerDefinition {
 
     @Override
     public Controller create(ControllerContext ctx) {
-        ScaleExpectations scale = new ScaleExpectations(ctx.settings().expectationTimeout(), clock, ctx.registry(),
-                LEAKAGE_METRIC);
-        ResourceVersionExpectations versions = new ResourceVersionExpectations(ctx.settings().expectationTimeout(), clock);
+        Expectations expectations = expectations(ctx);
         OrphanCandidates orphans = new OrphanCandidates();
-        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, scale, versions, orphans, clock, new SecureRandom());
-        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), scale, versions, orphans,
-                ctx.gates().enabled(Feature.CloneSetEventHandlerOptimization));
+        CloneSetReconciler reconciler = new CloneSetReconciler(ctx, expectations.scale(), expectations.versions(),
+                orphans, clock(), new SecureRandom());
+        EventHandlers handlers = new EventHandlers(ctx.cache().resource(CloneSet.class), expectations.scale(),
+                expectations.versions(), orphans, ctx.gates().enabled(Feature.CloneSetEventHandlerOptimization));
         return new Controller(reconciler, List.of(
                 WatchSpec.of(CloneSet.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, handlers::onPod),

@@ -154,10 +154,7 @@ final class CloneSetReconciler implements Reconciler {
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
         Set<String> terminatingIds = new HashSet<>();
-        for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!Pods.isControlledBy(p, uid)) {
-                continue;
-            }
+        for (Pod p : pods.controlledBy(uid)) {
             if (!Pods.isActive(p)) {
                 String id = Pods.labels(p).get(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL);
                 if (id != null && Pods.isTerminating(p)) {
@@ -178,19 +175,9 @@ final class CloneSetReconciler implements Reconciler {
                 break;
             }
         }
-        List<PersistentVolumeClaim> claims = new ArrayList<>();
-        for (PersistentVolumeClaim c : pvcs.byIndex(Indexes.OWNER_UID, uid)) {
-            if (c.getMetadata().getDeletionTimestamp() == null && Pods.isControlledBy(c, uid)) {
-                claims.add(c);
-            }
-        }
-        List<ControllerRevision> history = new ArrayList<>();
-        for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
-            if (Pods.isControlledBy(r, uid)) {
-                history.add(r);
-            }
-        }
-        return new Snapshot(owned, release, terminatingIds, unsatisfied, claims, history);
+        List<PersistentVolumeClaim> claims = pvcs.controlledBy(uid);
+        claims.removeIf(c -> c.getMetadata().getDeletionTimestamp() != null);
+        return new Snapshot(owned, release, terminatingIds, unsatisfied, claims, revisions.controlledBy(uid));
     }
 
     /**

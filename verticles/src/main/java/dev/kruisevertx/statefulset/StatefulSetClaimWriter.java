@@ -2,6 +2,8 @@ package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -24,7 +26,7 @@ final class StatefulSetClaimWriter {
     Future<Void> create(StatefulSet set, String podName, List<PersistentVolumeClaim> claims) {
         Future<Void> chain = Future.succeededFuture();
         for (PersistentVolumeClaim c : claims) {
-            chain = chain.compose(v -> ctx.kube().write(() -> ExpectedApiErrors.nullIfExists(() -> ctx.client()
+            chain = chain.compose(v -> ctx.kube().write(() -> ApiErrors.ignoringAlreadyExists(() -> ctx.client()
                     .persistentVolumeClaims().inNamespace(c.getMetadata().getNamespace()).resource(c).create()))
                     .transform(ar -> {
                         if (ar.failed() || ar.result() != null) {
@@ -45,16 +47,13 @@ final class StatefulSetClaimWriter {
         return Future.join(out).mapEmpty();
     }
 
-    /** The ownerReferences the retention policy asks for, worked out again on the live PVC. */
+    /** The ownerReferences the retention policy asks for, worked out again on the live PVC after a conflict. */
     Future<Void> fixOwners(StatefulSet set, StatefulSetActions.ClaimOwners fix) {
-        PersistentVolumeClaim claim = fix.claim();
-        return ctx.kube().write(() -> ExpectedApiErrors.nullIfGone(() -> ctx.client().persistentVolumeClaims()
-                .inNamespace(claim.getMetadata().getNamespace()).withName(claim.getMetadata().getName()).edit(live -> {
-                    List<OwnerReference> refs = StatefulSetClaims.ownerReferencesFor(live, set, fix.pod(),
-                            fix.condemned());
-                    return refs == null ? live : new PersistentVolumeClaimBuilder(live).editMetadata()
-                            .withOwnerReferences(refs).endMetadata().build();
-                }))).mapEmpty();
+        return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), fix.claim(), ObjectEdits.Part.OBJECT, live -> {
+            List<OwnerReference> refs = StatefulSetClaims.ownerReferencesFor(live, set, fix.pod(), fix.condemned());
+            return refs == null ? live : new PersistentVolumeClaimBuilder(live).editMetadata()
+                    .withOwnerReferences(refs).endMetadata().build();
+        })).mapEmpty();
     }
 
     /**
@@ -77,18 +76,20 @@ final class StatefulSetClaimWriter {
                             + " does not support volume expansion");
                 }
             }
-            return ctx.client().persistentVolumeClaims().inNamespace(claim.getMetadata().getNamespace())
-                    .withName(name).edit(live -> {
-                        var b = new PersistentVolumeClaimBuilder(live).editMetadata()
-                                .addToAnnotations(StatefulSetClaims.OWNED_BY_ASTS_ANNOTATION, set.getMetadata().getName())
-                                .endMetadata();
-                        if (StatefulSetClaims.needsExpansion(live, r.template())) {
-                            b.editSpec().withResources(r.template().getSpec().getResources()).endSpec();
-                        }
-                        return b.build();
-                    });
+            return ObjectEdits.edit(ctx.client(), claim, ObjectEdits.Part.OBJECT, live -> {
+                var b = new PersistentVolumeClaimBuilder(live).editMetadata()
+                        .addToAnnotations(StatefulSetClaims.OWNED_BY_ASTS_ANNOTATION, set.getMetadata().getName())
+                        .endMetadata();
+                if (StatefulSetClaims.needsExpansion(live, r.template())) {
+                    b.editSpec().withResources(r.template().getSpec().getResources()).endSpec();
+                }
+                return b.build();
+            });
         }).transform(ar -> {
-            events.claimAction(set, "resize", name, r.pod(), ar.cause());
+            // A PVC that went meanwhile has nothing left to resize: no event.
+            if (ar.failed() || ar.result() != null) {
+                events.claimAction(set, "resize", name, r.pod(), ar.cause());
+            }
             return ar.failed() ? Future.failedFuture(ar.cause()) : Future.<Void>succeededFuture();
         });
     }

@@ -20,13 +20,13 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
+import static dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType.DELETE;
+
 /**
  * Pure rules about the PVCs of an Advanced StatefulSet's pods: which ownerReferences the retention policy asks for,
  * whether a pod mounts every template's claim, and how a PVC compares with its (possibly grown) template.
  */
 final class StatefulSetClaims {
-    static final String RETAIN = "Retain";
-    static final String DELETE = "Delete";
     /** Set on a PVC the controller resized, with the set's name, as OpenKruise does. */
     static final String OWNED_BY_ASTS_ANNOTATION = "apps.kruise.io/owned-by-asts";
     static final String FILE_SYSTEM_RESIZE_PENDING = "FileSystemResizePending";
@@ -46,8 +46,8 @@ final class StatefulSetClaims {
     static List<OwnerReference> ownerReferencesFor(PersistentVolumeClaim claim, StatefulSet set, Pod pod,
                                                    boolean condemned) {
         StatefulSetPersistentVolumeClaimRetentionPolicy policy = set.getSpec().getPersistentVolumeClaimRetentionPolicy();
-        boolean deleteWithSet = policy != null && DELETE.equals(policy.getWhenDeleted());
-        boolean deleteOnScale = policy != null && DELETE.equals(policy.getWhenScaled());
+        boolean deleteWithSet = policy != null && policy.whenDeletedValue().orElse(null) == DELETE;
+        boolean deleteOnScale = policy != null && policy.whenScaledValue().orElse(null) == DELETE;
         boolean wantSet;
         boolean wantPod;
         if (deleteOnScale) {

@@ -7,10 +7,10 @@ import dev.kruisevertx.cache.CachedResource;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.Enqueuer;
-import dev.kruisevertx.controller.NamedControllerDefinition;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.WorkloadEvents;
 import dev.kruisevertx.controller.WatchSpec;
+import dev.kruisevertx.controller.WorkloadControllerDefinition;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.podutil.Pods;
@@ -36,29 +36,25 @@ import java.util.Objects;
  * the queued set keys anyway). A real creation enqueues at once and resets the delay. OpenKruise v1.9's StatefulSet
  * handler enqueues the owner of every pod event at once; this only changes when, never whether, a set is reconciled.
  */
-public final class StatefulSetController extends NamedControllerDefinition {
+public final class StatefulSetController extends WorkloadControllerDefinition {
     public static final String NAME = "statefulset";
-    static final String LEAKAGE_METRIC = "statefulset_scale_expectation_leakage";
-
-    private final Clock clock;
 
     public StatefulSetController() {
         this(Clock.systemUTC());
     }
 
+    /** @param clock what decisions and expectation timeouts read as now */
     public StatefulSetController(Clock clock) {
-        super(NAME, StatefulSet.class);
-        this.clock = clock;
+        super(NAME, StatefulSet.class, clock);
     }
 
     @Override
     public Controller create(ControllerContext ctx) {
-        ScaleExpectations scale = new ScaleExpectations(ctx.settings().expectationTimeout(), clock, ctx.registry(),
-                LEAKAGE_METRIC);
-        ResourceVersionExpectations versions = new ResourceVersionExpectations(ctx.settings().expectationTimeout(),
-                clock);
-        StatefulSetReconciler reconciler = new StatefulSetReconciler(ctx, scale, versions, clock);
-        EventHandlers handlers = new EventHandlers(ctx.cache().resource(StatefulSet.class), scale, versions);
+        Expectations expectations = expectations(ctx);
+        StatefulSetReconciler reconciler = new StatefulSetReconciler(ctx, expectations.scale(),
+                expectations.versions(), clock());
+        EventHandlers handlers = new EventHandlers(ctx.cache().resource(StatefulSet.class), expectations.scale(),
+                expectations.versions());
         return new Controller(reconciler, List.of(
                 WatchSpec.of(StatefulSet.class, handlers::onSet),
                 WatchSpec.of(Pod.class, handlers::onPod),

@@ -6,6 +6,8 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.lifecycle.LifecycleChange;
 import dev.kruisevertx.lifecycle.Lifecycles;
@@ -46,7 +48,7 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
             try {
                 return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
             } catch (KubernetesClientException e) {
-                if (ExpectedApiErrors.conflict(e)) {
+                if (ApiErrors.isConflict(e)) {
                     // The cache has not shown it yet; the ADDED event observes the expectation.
                     return null;
                 }
@@ -69,7 +71,7 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
                 return deleted;
             } catch (KubernetesClientException e) {
                 scale.observeDelete(key, name);
-                if (ExpectedApiErrors.notFound(e)) {
+                if (ApiErrors.isNotFound(e)) {
                     return null;
                 }
                 throw e;
@@ -154,8 +156,8 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
 
     /**
      * Pods that stopped matching the selector lose their ownerReference; orphans named like this set's pods that
-     * match it gain one, as upstream's ClaimPods. Each edit re-reads the pod and re-checks, so a race with another
-     * controller adopting it first does no harm.
+     * match it gain one, as upstream's ClaimPods. Each edit re-checks on the live pod after a conflict, so a race with
+     * another controller adopting it first does no harm.
      */
     Future<Void> releaseAndAdopt(StatefulSet set, List<Pod> release, List<Pod> adopt) {
         String uid = set.getMetadata().getUid();
@@ -175,8 +177,9 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
         return Future.join(out).mapEmpty();
     }
 
+    /** Changes a pod from its cached state (conflicts retried from the live state); a pod that is gone is skipped. */
     private Future<Pod> edit(Pod pod, UnaryOperator<Pod> change) {
-        return ctx.kube().write(() -> ExpectedApiErrors.nullIfGone(() -> pod(pod).edit(change)));
+        return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), pod, ObjectEdits.Part.OBJECT, change));
     }
 
     private Void expect(Pod written) {

@@ -41,7 +41,6 @@ import java.util.Set;
 final class StatefulSetReconciler implements Reconciler {
     private static final Logger LOG = LoggerFactory.getLogger(StatefulSetReconciler.class);
     private static final Duration STALE_CACHE_RECHECK = Duration.ofSeconds(1);
-    static final String PARALLEL = StatefulSetSettings.PARALLEL;
 
     private final ControllerContext ctx;
     private final CachedResource<StatefulSet> sets;

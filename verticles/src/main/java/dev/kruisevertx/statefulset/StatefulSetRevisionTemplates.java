@@ -3,6 +3,7 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
 import dev.kruisevertx.inplace.InPlaceUpdateOptions;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
+import dev.kruisevertx.revision.RevisionHistory;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
@@ -41,7 +42,7 @@ final class StatefulSetRevisionTemplates {
             return updateTemplate;
         }
         try {
-            return templateOf(r);
+            return RevisionHistory.templateOf(r);
         } catch (IllegalArgumentException e) {
             return updateTemplate;
         }
@@ -55,16 +56,11 @@ final class StatefulSetRevisionTemplates {
         }
         return inPlace.computeIfAbsent(from.getMetadata().getName(), n -> {
             try {
-                return Optional.ofNullable(InPlaceUpdateCalculator.calculate(templateOf(from), updateTemplate,
-                        updateRevision, options));
+                return Optional.ofNullable(InPlaceUpdateCalculator.calculate(RevisionHistory.templateOf(from),
+                        updateTemplate, updateRevision, options));
             } catch (IllegalArgumentException e) {
                 return Optional.empty();
             }
         }).orElse(null);
-    }
-
-    /** The pod template a revision stores; phase 2 replaces this with the shared reader in core. */
-    private static PodTemplateSpec templateOf(ControllerRevision r) {
-        return InPlaceUpdateCalculator.templateOf(r);
     }
 }

@@ -2,6 +2,8 @@ package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -38,9 +40,8 @@ final class StatefulSetRevisionWriter {
     Future<StatefulSetRevisions.Resolution> write(StatefulSet set, StatefulSetRevisions.Resolution revs) {
         if (revs.renumber() != null) {
             ControllerRevision r = revs.renumber();
-            return ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
-                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName())
-                    .edit(live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build()))
+            return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), r, ObjectEdits.Part.OBJECT,
+                    live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build()))
                     .map(v -> revs);
         }
         if (revs.toCreate() == null) {
@@ -55,7 +56,7 @@ final class StatefulSetRevisionWriter {
                             .resource(r).create();
                     return current;
                 } catch (KubernetesClientException e) {
-                    if (!ExpectedApiErrors.conflict(e) || attempt >= MAX_REVISION_ATTEMPTS) {
+                    if (!ApiErrors.isConflict(e) || attempt >= MAX_REVISION_ATTEMPTS) {
                         throw e;
                     }
                 }

@@ -8,6 +8,7 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.revision.RevisionData;
+import dev.kruisevertx.revision.RevisionHistory;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -15,7 +16,6 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,12 +122,15 @@ final class StatefulSetRevisions {
         return RevisionHash.of(data.toString().getBytes(StandardCharsets.UTF_8), collisionCount);
     }
 
-    /** Revisions beyond revisionHistoryLimit that no pod and neither status revision uses, oldest first. */
+    /**
+     * Revisions beyond revisionHistoryLimit that no pod and neither status revision uses, oldest first. OpenKruise's
+     * Advanced StatefulSet rule: a revision is live when its name is one of {@code live} (the status revisions and
+     * the pods' {@code controller-revision-hash} labels), exactly; unlike CloneSet, a revision's own hash label does
+     * not count.
+     */
     static List<ControllerRevision> toPrune(List<ControllerRevision> history, Set<String> live, int limit) {
-        List<ControllerRevision> candidates = history.stream().filter(r -> !live.contains(r.getMetadata().getName()))
-                .sorted(Comparator.comparingLong(r -> r.getRevision() == null ? 0 : r.getRevision())).toList();
-        int excess = candidates.size() - Math.max(limit, 0);
-        return excess <= 0 ? List.of() : candidates.subList(0, excess);
+        return RevisionHistory.toPrune(RevisionData.sorted(history), r -> live.contains(r.getMetadata().getName()),
+                limit);
     }
 
     static OwnerReference ownerReference(StatefulSet set) {

@@ -1,8 +1,12 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategyType;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.UpdatePriorityStrategy;
@@ -10,9 +14,11 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.inplace.InPlaceUpdateOptions;
 
+import static dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType.DELETE;
+
 /**
  * An Advanced StatefulSet's spec as the decision reads it, with the feature gates applied: the policies resolved to
- * flags and numbers, the defaults filled in. The policy strings live here until the model carries them as enums.
+ * flags and numbers, the defaults filled in.
  *
  * @param parallel            podManagementPolicy Parallel
  * @param rollingUpdate       updateStrategy.type RollingUpdate (else OnDelete)
@@ -37,14 +43,6 @@ record StatefulSetSettings(boolean parallel, boolean rollingUpdate, int partitio
                            UpdatePriorityStrategy priority, InPlaceUpdateOptions inPlaceOptions, Lifecycle lifecycle,
                            boolean autoDeletePvc, boolean claimsOwnedBySet, boolean deleteClaimsOnScale,
                            boolean resizeClaims, boolean podIndexLabel) {
-    static final String PARALLEL = "Parallel";
-    static final String ON_DELETE = "OnDelete";
-    static final String RECREATE = "ReCreate";
-    static final String IN_PLACE_IF_POSSIBLE = "InPlaceIfPossible";
-    static final String IN_PLACE_ONLY = "InPlaceOnly";
-    static final String DELETE = "Delete";
-    static final String ON_POD_ROLLING_UPDATE = "OnPodRollingUpdate";
-
     /**
      * The settings of {@code set} running {@code replicas} pods.
      *
@@ -54,9 +52,11 @@ record StatefulSetSettings(boolean parallel, boolean rollingUpdate, int partitio
         StatefulSetSpec spec = set.getSpec();
         RollingUpdateStatefulSetStrategy ru = spec.getUpdateStrategy() == null ? null
                 : spec.getUpdateStrategy().getRollingUpdate();
-        boolean parallel = PARALLEL.equals(spec.getPodManagementPolicy());
-        boolean rolling = spec.getUpdateStrategy() == null || !ON_DELETE.equals(spec.getUpdateStrategy().getType());
-        String policy = ru == null || ru.getPodUpdatePolicy() == null ? RECREATE : ru.getPodUpdatePolicy();
+        boolean parallel = spec.podManagementPolicyValue().orElse(null) == PodManagementPolicyType.PARALLEL;
+        boolean rolling = spec.getUpdateStrategy() == null
+                || spec.getUpdateStrategy().typeValue().orElse(null) != StatefulSetUpdateStrategyType.ON_DELETE;
+        PodUpdateStrategyType policy = ru == null ? PodUpdateStrategyType.RECREATE
+                : ru.podUpdatePolicyValue().orElse(PodUpdateStrategyType.RECREATE);
         int minReady = ru == null || ru.getMinReadySeconds() == null ? 0 : Math.max(0, ru.getMinReadySeconds());
         int maxUnavailable = ru == null || ru.getMaxUnavailable() == null ? 1
                 : Math.max(1, IntOrPercent.scaledValue(ru.getMaxUnavailable(), replicas, false));
@@ -73,14 +73,14 @@ record StatefulSetSettings(boolean parallel, boolean rollingUpdate, int partitio
         var claimUpdate = spec.getVolumeClaimUpdateStrategy();
         return new StatefulSetSettings(parallel, rolling, ru == null || ru.getPartition() == null ? 0 : ru.getPartition(),
                 maxUnavailable, ru != null && ru.isPaused(), scaleMaxUnavailable, minReady,
-                IN_PLACE_IF_POSSIBLE.equals(policy) || IN_PLACE_ONLY.equals(policy), IN_PLACE_ONLY.equals(policy),
+                policy.inPlace(), policy == PodUpdateStrategyType.IN_PLACE_ONLY,
                 parallel && ru != null && ru.getUnorderedUpdate() != null
                         ? ru.getUnorderedUpdate().getPriorityStrategy() : null,
                 options, spec.getLifecycle(), autoDeletePvc,
-                autoDeletePvc && retention != null && DELETE.equals(retention.getWhenDeleted()),
-                autoDeletePvc && retention != null && DELETE.equals(retention.getWhenScaled()),
+                autoDeletePvc && retention != null && retention.whenDeletedValue().orElse(null) == DELETE,
+                autoDeletePvc && retention != null && retention.whenScaledValue().orElse(null) == DELETE,
                 gates.enabled(Feature.StatefulSetAutoResizePVCGate) && claimUpdate != null
-                        && ON_POD_ROLLING_UPDATE.equals(claimUpdate.getType()),
+                        && claimUpdate.typeValue().orElse(null) == VolumeClaimUpdateStrategyType.ON_POD_ROLLING_UPDATE,
                 gates.enabled(Feature.PodIndexLabel));
     }
 }

@@ -58,10 +58,7 @@ final class StatefulSetSnapshotReader {
         Set<Integer> ordinals = new HashSet<>();
         List<Pod> owned = new ArrayList<>();
         List<Pod> release = new ArrayList<>();
-        for (Pod p : pods.byIndex(Indexes.OWNER_UID, uid)) {
-            if (!controlledBy(p, uid)) {
-                continue;
-            }
+        for (Pod p : pods.controlledBy(uid)) {
             if (!selector.test(Pods.labels(p))) {
                 if (Pods.isActive(p)) {
                     release.add(p);
@@ -87,13 +84,7 @@ final class StatefulSetSnapshotReader {
                 adopt.add(p);
             }
         }
-        List<ControllerRevision> history = new ArrayList<>();
-        for (ControllerRevision r : revisions.byIndex(Indexes.OWNER_UID, uid)) {
-            if (controlledBy(r, uid)) {
-                history.add(r);
-            }
-        }
-        return new Read(StatefulSetSnapshot.of(set, desired, owned, release, adopt, history,
+        return new Read(StatefulSetSnapshot.of(set, desired, owned, release, adopt, revisions.controlledBy(uid),
                 claimsOf(set, desired, ordinals)), null, null);
     }
 
@@ -129,10 +120,5 @@ final class StatefulSetSnapshotReader {
             }
         }
         return out;
-    }
-
-    /** The controller ownerReference check; phase 2 moves it to the shared owner facts in core. */
-    private static boolean controlledBy(io.fabric8.kubernetes.api.model.HasMetadata obj, String uid) {
-        return Pods.isControlledBy(obj, uid);
     }
 }

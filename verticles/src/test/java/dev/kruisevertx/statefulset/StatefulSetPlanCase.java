@@ -1,6 +1,7 @@
 package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
+import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
@@ -8,7 +9,9 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetScaleStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
+import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.UnorderedUpdateStrategy;
+import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.LifecycleHook;
 import dev.kruisevertx.api.common.LifecycleState;
@@ -68,7 +71,7 @@ final class StatefulSetPlanCase {
     }
 
     StatefulSetPlanCase parallel() {
-        set.getSpec().setPodManagementPolicy(StatefulSetSettings.PARALLEL);
+        set.getSpec().setPodManagementPolicy(PodManagementPolicyType.PARALLEL.value());
         return this;
     }
 
@@ -120,7 +123,7 @@ final class StatefulSetPlanCase {
 
     StatefulSetPlanCase onDelete() {
         StatefulSetFixtures.rollingUpdate(set.getSpec());
-        set.getSpec().getUpdateStrategy().setType(StatefulSetSettings.ON_DELETE);
+        set.getSpec().getUpdateStrategy().setType(StatefulSetUpdateStrategyType.ON_DELETE.value());
         return this;
     }
 
@@ -181,7 +184,7 @@ final class StatefulSetPlanCase {
     /** volumeClaimUpdateStrategy OnPodRollingUpdate with its gate. */
     StatefulSetPlanCase resizeOnRollingUpdate() {
         var s = new dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy();
-        s.setType(StatefulSetSettings.ON_POD_ROLLING_UPDATE);
+        s.setType(VolumeClaimUpdateStrategyType.ON_POD_ROLLING_UPDATE.value());
         set.getSpec().setVolumeClaimUpdateStrategy(s);
         return gate("StatefulSetAutoResizePVCGate=true");
     }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * snapshot, state builder and planner ({@link StatefulSetPlanCase}).
  */
 class StatefulSetPlannerTableTest {
-    private static final String INPLACE = StatefulSetSettings.IN_PLACE_IF_POSSIBLE;
-    private static final String INPLACE_ONLY = StatefulSetSettings.IN_PLACE_ONLY;
+    private static final String INPLACE = PodUpdateStrategyType.IN_PLACE_IF_POSSIBLE.value();
+    private static final String INPLACE_ONLY = PodUpdateStrategyType.IN_PLACE_ONLY.value();
     private static final String DELETE = "Delete";
     private static final String RETAIN = "Retain";
 

@@ -110,4 +110,23 @@ class StatefulSetRevisionsTest {
         assertEquals(1, collided.collisionCount());
         assertNotEquals(name, collided.toCreate().getMetadata().getName());
     }
+
+    @Test
+    void pruningKeepsLiveRevisionsByExactNameOnlyAndDropsTheOldestBeyondTheLimit() {
+        ControllerRevision r1 = stored("web-a", 1, "nginx:1");
+        ControllerRevision r2 = stored("web-b", 2, "nginx:2");
+        // Its hash label names a live revision, but StatefulSet (unlike CloneSet) only looks at the name.
+        ControllerRevision r3 = new ControllerRevisionBuilder(stored("web-c", 3, "nginx:3")).editMetadata()
+                .addToLabels("controller-revision-hash", "web-e").endMetadata().build();
+        ControllerRevision r4 = stored("web-d", 4, "nginx:4");
+        ControllerRevision r5 = stored("web-e", 5, "nginx:5");
+        List<ControllerRevision> shuffled = List.of(r4, r1, r5, r3, r2);
+
+        assertEquals(List.of("web-b", "web-c"),
+                StatefulSetRevisions.toPrune(shuffled, java.util.Set.of("web-a", "web-e"), 1).stream().map(r -> r.getMetadata().getName()).toList());
+        assertEquals(List.of(), StatefulSetRevisions.toPrune(shuffled, java.util.Set.of("web-a", "web-e"), 3));
+        assertEquals(List.of("web-a", "web-b", "web-c", "web-d"),
+                StatefulSetRevisions.toPrune(shuffled, java.util.Set.of("web-e"), 0).stream()
+                        .map(r -> r.getMetadata().getName()).toList());
+    }
 }

@@ -5,6 +5,7 @@ import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.bench.DecisionBenchmark;
 import dev.kruisevertx.cloneset.CloneSetDiff;
 import dev.kruisevertx.cloneset.CloneSetPlan;
 import dev.kruisevertx.cloneset.CloneSetPlanner;
@@ -16,23 +17,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The decision part of one reconcile of a 1,000-pod CloneSet, from cached objects to a plan: the diff alone,
@@ -40,13 +32,7 @@ import java.util.concurrent.TimeUnit;
  * deletion ranking with the same-node spread rank) and the status; and the first plan of a new CloneSet of 100,000
  * replicas. API calls are not part of it.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class CloneSetDecisionBenchmark {
+public class CloneSetDecisionBenchmark extends DecisionBenchmark {
     private static final String OLD = "web-6d4cf56db6";
     private static final String NEW = "web-7b66b966b7";
     private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");

@@ -35,15 +35,11 @@ public final class CloneSetStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        StartupHarness.Sizes sizes = StartupHarness.Sizes.parse(args,
-                "CloneSetStartupBenchmark <clonesets >= 1> <pods per CloneSet >= 1>");
-        int clonesets = sizes.objects();
-        int podsEach = sizes.podsEach();
-        try (StartupHarness harness = StartupHarness.start()) {
-            ResourceType csType = harness.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
-            harness.run("CloneSets", "app", clonesets, podsEach, (h, name, pods) -> load(h, csType, name, pods),
-                    new CloneSetController(), api -> reconciledOnce(api, csType, podsEach));
-        }
+        StartupHarness.main(args, "CloneSetStartupBenchmark <clonesets >= 1> <pods per CloneSet >= 1>", (h, sizes) -> {
+            ResourceType csType = h.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
+            h.run("CloneSets", "app", sizes.objects(), sizes.podsEach(), (x, name, pods) -> load(x, csType, name, pods),
+                    new CloneSetController(), api -> reconciledOnce(api, csType, sizes.podsEach()));
+        });
     }
 
     private static void load(StartupHarness harness, ResourceType csType, String name, int pods) throws Exception {

@@ -45,6 +45,22 @@ public final class StartupHarness implements AutoCloseable {
         int reconciled(ApiServer api);
     }
 
+    /** What a start-up benchmark does with its harness. */
+    public interface Body {
+        void run(StartupHarness harness, Sizes sizes) throws Exception;
+    }
+
+    /**
+     * A start-up benchmark's command line: the sizes read from {@code args} (else an error showing {@code usage}),
+     * then {@code body} with a harness started for it and closed after.
+     */
+    public static void main(String[] args, String usage, Body body) throws Exception {
+        Sizes sizes = Sizes.parse(args, usage);
+        try (StartupHarness harness = start()) {
+            body.run(harness, sizes);
+        }
+    }
+
     /** The prefix of the run directories under java.io.tmpdir (the name earlier versions used for the bare cert dir). */
     /** What every start-up benchmark is told on its command line: how many objects, how many pods each. */
     public record Sizes(int objects, int podsEach) {

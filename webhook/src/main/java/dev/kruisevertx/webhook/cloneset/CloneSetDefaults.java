@@ -8,7 +8,6 @@ import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategyType;
 import dev.kruisevertx.api.common.InPlaceUpdateStrategy;
 import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**
@@ -17,8 +16,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
  * the in-place types, and core defaults on the pod and PVC templates. Pure: the controller may call it too.
  */
 public final class CloneSetDefaults {
-    public static final int DEFAULT_REPLICAS = 1;
-    public static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
+    public static final int DEFAULT_REPLICAS = WorkloadDefaults.REPLICAS;
 
     private CloneSetDefaults() {
     }
@@ -32,22 +30,13 @@ public final class CloneSetDefaults {
             cloneSet.setSpec(new CloneSetSpec());
         }
         CloneSetSpec spec = cloneSet.getSpec();
-        if (spec.getReplicas() == null) {
-            spec.setReplicas(DEFAULT_REPLICAS);
-        }
-        if (spec.getRevisionHistoryLimit() == null) {
-            spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
-        }
+        spec.setReplicas(WorkloadDefaults.replicas(spec.getReplicas()));
+        spec.setRevisionHistoryLimit(WorkloadDefaults.revisionHistoryLimit(spec.getRevisionHistoryLimit()));
         if (injectTemplateDefaults) {
             if (spec.getTemplate() == null) {
                 spec.setTemplate(new PodTemplateSpec());
             }
-            PodTemplateDefaults.apply(spec.getTemplate().getSpec());
-            if (spec.getVolumeClaimTemplates() != null) {
-                for (PersistentVolumeClaim pvc : spec.getVolumeClaimTemplates()) {
-                    PodTemplateDefaults.apply(pvc);
-                }
-            }
+            WorkloadDefaults.templates(spec.getTemplate(), spec.getVolumeClaimTemplates());
         }
         if (spec.getScaleStrategy() == null) {
             spec.setScaleStrategy(new CloneSetScaleStrategy());

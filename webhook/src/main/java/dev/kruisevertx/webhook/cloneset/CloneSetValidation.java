@@ -264,19 +264,15 @@ public final class CloneSetValidation {
         List<PersistentVolumeClaim> claims = spec.getVolumeClaimTemplates() == null ? List.of()
                 : spec.getVolumeClaimTemplates();
         for (int i = 0; i < claims.size(); i++) {
-            PersistentVolumeClaim pvc = claims.get(i);
-            String n = pvc == null || pvc.getMetadata() == null ? null : pvc.getMetadata().getName();
-            String p = "spec.volumeClaimTemplates[" + i + "].metadata.name";
-            if (n == null || n.isEmpty()) {
-                errors.add(FieldError.required(p, ""));
-            } else if (!LabelRules.isDnsLabel(n)) {
-                // It names a volume of every pod, and volume names are DNS labels.
-                errors.add(FieldError.invalid(p, n, WorkloadNames.LABEL_SYNTAX + " (at most 63 characters)"));
-            } else if (!volumes.add(n)) {
+            String n = WorkloadNames.claimTemplateName(claims.get(i), i, errors);
+            if (n == null) {
+                continue;
+            }
+            if (!volumes.add(n)) {
                 errors.add(FieldError.duplicate("spec.template.spec.volumes", n));
             } else if (claimNameLength(n, name) > WorkloadNames.DNS_SUBDOMAIN_MAX) {
-                errors.add(FieldError.invalid(p, n, "the PVCs of this template would be named "
-                        + "<template>-<cloneset>-<instance id> with " + claimNameLength(n, name) + " characters, more "
+                errors.add(FieldError.invalid(WorkloadNames.claimTemplateNamePath(i), n, "the PVCs of this template "
+                        + "would be named <template>-<cloneset>-<instance id> with " + claimNameLength(n, name) + " characters, more "
                         + "than " + WorkloadNames.DNS_SUBDOMAIN_MAX));
             }
         }

@@ -3,10 +3,10 @@ package dev.kruisevertx.webhook.cloneset;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 
 /**
  * {@code /mutate-apps-kruise-io-cloneset} (defaults) and {@code /validate-apps-kruise-io-cloneset}
@@ -37,34 +38,16 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse refused = refuseOtherVersions(request);
-            if (refused != null) {
-                return Future.succeededFuture(refused);
-            }
-            CloneSet changed;
-            boolean templateChanged;
-            try {
-                changed = Json.decode(request.object(), CloneSet.class);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
-            }
-            try {
-                templateChanged = request.oldObject() == null
-                        || templateChanged(Json.toModel(request.oldObject(), CloneSet.class), changed);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(storedUnreadable(e, request));
-            }
+        return handler((request, decoded) -> {
+            CloneSet changed = decoded.object();
+            boolean templateChanged = decoded.old() == null || templateChanged(decoded.old(), changed);
             boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
             // One decoded copy, serialized before and after the defaults: a 3 MiB CloneSet is large enough in
             // memory once.
             ObjectNode before = Json.toTree(changed);
             CloneSetDefaults.apply(changed, injectTemplateDefaults);
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(changed))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(changed)));
+        });
     }
 
     private static boolean templateChanged(CloneSet old, CloneSet now) {
@@ -75,28 +58,9 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler validating(PodLookup pods) {
-        return request -> {
-            if (request.isDelete() || request.object() == null) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse refused = refuseOtherVersions(request);
-            if (refused != null) {
-                return Future.succeededFuture(refused);
-            }
-            CloneSet cloneSet;
-            CloneSet old = null;
-            try {
-                cloneSet = Json.decode(request.object(), CloneSet.class);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
-            }
-            try {
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = Json.toModel(request.oldObject(), CloneSet.class);
-                }
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(storedUnreadable(e, request));
-            }
+        return handler((request, decoded) -> {
+            CloneSet cloneSet = decoded.object();
+            CloneSet old = decoded.old();
             if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
                     || cloneSet.getMetadata().getNamespace().isEmpty())) {
                 cloneSet.getMetadata().setNamespace(request.namespace());
@@ -105,20 +69,29 @@ public final class CloneSetWebhooks {
                     ? CloneSetValidation.validateCreate(cloneSet, pods)
                     : CloneSetValidation.validateUpdate(cloneSet, old, pods);
             if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow()
-                        .withWarnings(CloneSetValidation.warnings(cloneSet, old)));
+                return AdmissionResponse.allow().withWarnings(CloneSetValidation.warnings(cloneSet, old));
             }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
-        };
+            return AdmissionResponse.denied(422, FieldError.aggregate(errors));
+        });
     }
 
     /**
-     * The stored object (read leniently, as the API server kept it) does not fit the model at all. Nothing the
-     * request changes can fix that, so the answer says so instead of blaming the new object.
+     * A handler that answers with {@code body} once the request's CloneSets are read: deletes (and requests without
+     * an object) are allowed, other versions refused, objects that cannot be read denied.
      */
-    private static AdmissionResponse storedUnreadable(IllegalArgumentException e, AdmissionRequest request) {
-        return AdmissionResponse.denied(422, "the stored CloneSet cannot be read, so this update cannot be checked: "
-                + DecodeProblems.fieldError(e, request.oldObject()));
+    private static AdmissionHandler handler(
+            BiFunction<AdmissionRequest, AdmissionObjects.Decoded<CloneSet>, AdmissionResponse> body) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionResponse refused = refuseOtherVersions(request);
+            if (refused != null) {
+                return Future.succeededFuture(refused);
+            }
+            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
+            return Future.succeededFuture(decoded.refusal() != null ? decoded.refusal() : body.apply(request, decoded));
+        };
     }
 
     private static AdmissionResponse refuseOtherVersions(AdmissionRequest request) {

@@ -1,24 +1,24 @@
 package dev.kruisevertx.webhook.cloneset;
 
-import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.DownwardAPIVolumeSource;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.fabric8.kubernetes.api.model.ObjectFieldSelector;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatus;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProjectedVolumeSource;
-import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.Volume;
 
 import java.util.List;
+import java.util.Optional;
+
+import static dev.kruisevertx.webhook.cloneset.WorkloadDefaults.orDefault;
 
 /**
  * The core/v1 defaults the API server would give a pod, applied to workload templates so a template
@@ -36,21 +36,15 @@ public final class PodTemplateDefaults {
         if (spec == null) {
             return;
         }
-        if (spec.getDnsPolicy() == null || spec.getDnsPolicy().isEmpty()) {
-            spec.setDnsPolicy("ClusterFirst");
-        }
-        if (spec.getRestartPolicy() == null || spec.getRestartPolicy().isEmpty()) {
-            spec.setRestartPolicy("Always");
-        }
+        spec.setDnsPolicy(orDefault(spec.getDnsPolicy(), "ClusterFirst"));
+        spec.setRestartPolicy(orDefault(spec.getRestartPolicy(), "Always"));
         if (spec.getTerminationGracePeriodSeconds() == null) {
             spec.setTerminationGracePeriodSeconds(30L);
         }
         if (spec.getSecurityContext() == null) {
             spec.setSecurityContext(new PodSecurityContext());
         }
-        if (spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()) {
-            spec.setSchedulerName("default-scheduler");
-        }
+        spec.setSchedulerName(orDefault(spec.getSchedulerName(), "default-scheduler"));
         containers(spec.getInitContainers());
         containers(spec.getContainers());
         if (spec.getVolumes() != null) {
@@ -63,28 +57,19 @@ public final class PodTemplateDefaults {
             return;
         }
         for (Container c : containers) {
-            if (c.getTerminationMessagePath() == null || c.getTerminationMessagePath().isEmpty()) {
-                c.setTerminationMessagePath("/dev/termination-log");
-            }
-            if (c.getTerminationMessagePolicy() == null || c.getTerminationMessagePolicy().isEmpty()) {
-                c.setTerminationMessagePolicy("File");
-            }
-            if (c.getImagePullPolicy() == null || c.getImagePullPolicy().isEmpty()) {
-                c.setImagePullPolicy(pullPolicyFor(c.getImage()));
-            }
+            c.setTerminationMessagePath(orDefault(c.getTerminationMessagePath(), "/dev/termination-log"));
+            c.setTerminationMessagePolicy(orDefault(c.getTerminationMessagePolicy(), "File"));
+            c.setImagePullPolicy(orDefault(c.getImagePullPolicy(), pullPolicyFor(c.getImage())));
             if (c.getPorts() != null) {
                 for (ContainerPort p : c.getPorts()) {
-                    if (p.getProtocol() == null || p.getProtocol().isEmpty()) {
-                        p.setProtocol("TCP");
-                    }
+                    p.setProtocol(orDefault(p.getProtocol(), "TCP"));
                 }
             }
             if (c.getEnv() != null) {
                 for (EnvVar e : c.getEnv()) {
-                    if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null
-                            && (e.getValueFrom().getFieldRef().getApiVersion() == null
-                            || e.getValueFrom().getFieldRef().getApiVersion().isEmpty())) {
-                        e.getValueFrom().getFieldRef().setApiVersion("v1");
+                    if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null) {
+                        ObjectFieldSelector ref = e.getValueFrom().getFieldRef();
+                        ref.setApiVersion(orDefault(ref.getApiVersion(), "v1"));
                     }
                 }
             }
@@ -144,12 +129,8 @@ public final class PodTemplateDefaults {
         if (a == null) {
             return;
         }
-        if (a.getPath() == null || a.getPath().isEmpty()) {
-            a.setPath("/");
-        }
-        if (a.getScheme() == null || a.getScheme().isEmpty()) {
-            a.setScheme("HTTP");
-        }
+        a.setPath(orDefault(a.getPath(), "/"));
+        a.setScheme(orDefault(a.getScheme(), "HTTP"));
     }
 
     private static void volume(Volume v) {
@@ -167,25 +148,18 @@ public final class PodTemplateDefaults {
         if (!hasSource) {
             v.setEmptyDir(new EmptyDirVolumeSource());
         }
-        SecretVolumeSource secret = v.getSecret();
-        if (secret != null && secret.getDefaultMode() == null) {
-            secret.setDefaultMode(DEFAULT_MODE);
-        }
-        ConfigMapVolumeSource cm = v.getConfigMap();
-        if (cm != null && cm.getDefaultMode() == null) {
-            cm.setDefaultMode(DEFAULT_MODE);
-        }
-        DownwardAPIVolumeSource d = v.getDownwardAPI();
-        if (d != null && d.getDefaultMode() == null) {
-            d.setDefaultMode(DEFAULT_MODE);
-        }
-        ProjectedVolumeSource pr = v.getProjected();
-        if (pr != null && pr.getDefaultMode() == null) {
-            pr.setDefaultMode(DEFAULT_MODE);
-        }
+        Optional.ofNullable(v.getSecret()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getConfigMap()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getDownwardAPI()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
+        Optional.ofNullable(v.getProjected()).ifPresent(x -> x.setDefaultMode(mode(x.getDefaultMode())));
         if (v.getHostPath() != null && v.getHostPath().getType() == null) {
             v.getHostPath().setType("");
         }
+    }
+
+    /** A volume's file mode, {@link #DEFAULT_MODE} when unset. */
+    private static Integer mode(Integer mode) {
+        return mode == null ? DEFAULT_MODE : mode;
     }
 
     /** PVC template defaults: volumeMode Filesystem and status phase Pending. */
@@ -199,8 +173,6 @@ public final class PodTemplateDefaults {
         if (pvc.getStatus() == null) {
             pvc.setStatus(new PersistentVolumeClaimStatus());
         }
-        if (pvc.getStatus().getPhase() == null || pvc.getStatus().getPhase().isEmpty()) {
-            pvc.getStatus().setPhase("Pending");
-        }
+        pvc.getStatus().setPhase(orDefault(pvc.getStatus().getPhase(), "Pending"));
     }
 }

@@ -2,9 +2,9 @@ package dev.kruisevertx.webhook.crr;
 
 import dev.kruisevertx.api.apps.v1alpha1.ContainerRecreateRequest;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
@@ -57,24 +57,16 @@ public final class CrrWebhooks {
                 return Future.succeededFuture(AdmissionResponse.errored(400, "ContainerRecreateRequest " + apiVersion
                         + " is not served by this webhook: the CRD serves " + ContainerRecreateRequest.API_VERSION));
             }
-            ContainerRecreateRequest original;
-            ContainerRecreateRequest changed;
-            ContainerRecreateRequest old = null;
-            try {
-                original = Json.decode(request.object(), ContainerRecreateRequest.class);
-                changed = Json.decode(request.object(), ContainerRecreateRequest.class);
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(DecodeProblems.denial(e, request.object()));
+            AdmissionObjects.Decoded<ContainerRecreateRequest> decoded = AdmissionObjects.decode(request,
+                    ContainerRecreateRequest.class, ContainerRecreateRequest.KIND);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
-            try {
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = Json.toModel(request.oldObject(), ContainerRecreateRequest.class);
-                }
-            } catch (IllegalArgumentException e) {
-                return Future.succeededFuture(AdmissionResponse.denied(422, "the stored ContainerRecreateRequest "
-                        + "cannot be read, so this update cannot be checked: "
-                        + DecodeProblems.fieldError(e, request.oldObject())));
-            }
+            ContainerRecreateRequest changed = decoded.object();
+            ContainerRecreateRequest old = decoded.old();
+            // The patch is the difference between the object as sent and as changed: a second copy as sent (it
+            // decoded once, so it decodes again).
+            ContainerRecreateRequest original = Json.decode(request.object(), ContainerRecreateRequest.class);
             if (old != null) {
                 try {
                     CrrAdmission.checkUpdate(changed, old);

@@ -1,6 +1,5 @@
 package dev.kruisevertx.webhook.statefulset;
 
-import dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
@@ -12,11 +11,12 @@ import dev.kruisevertx.api.apps.v1beta1.StatefulSetUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategy;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.inplace.InPlaceUpdater;
-import dev.kruisevertx.webhook.cloneset.PodTemplateDefaults;
+import dev.kruisevertx.webhook.cloneset.WorkloadDefaults;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+
+import static dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType.RETAIN;
 
 /**
  * Advanced StatefulSet defaults as OpenKruise's mutating webhook sets them (spec §2.4): replicas 1,
@@ -26,9 +26,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
  * OnDelete (gate StatefulSetAutoResizePVCGate); core defaults on the templates. Pure.
  */
 public final class StatefulSetDefaults {
-    public static final int DEFAULT_REPLICAS = 1;
-    public static final int DEFAULT_REVISION_HISTORY_LIMIT = 10;
-
     /**
      * @param injectTemplateDefaults apply core defaults to the templates (on CREATE, and on UPDATE only when they
      *                               changed; never with gate TemplateNoDefaults)
@@ -49,22 +46,16 @@ public final class StatefulSetDefaults {
             set.setSpec(new StatefulSetSpec());
         }
         StatefulSetSpec spec = set.getSpec();
-        if (spec.getReplicas() == null) {
-            spec.setReplicas(DEFAULT_REPLICAS);
-        }
-        if (spec.getRevisionHistoryLimit() == null) {
-            spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
-        }
-        if (spec.getPodManagementPolicy() == null || spec.getPodManagementPolicy().isEmpty()) {
-            spec.setPodManagementPolicy(PodManagementPolicyType.ORDERED_READY.value());
-        }
+        spec.setReplicas(WorkloadDefaults.replicas(spec.getReplicas()));
+        spec.setRevisionHistoryLimit(WorkloadDefaults.revisionHistoryLimit(spec.getRevisionHistoryLimit()));
+        spec.setPodManagementPolicy(WorkloadDefaults.orDefault(spec.getPodManagementPolicy(),
+                PodManagementPolicyType.ORDERED_READY.value()));
         if (spec.getUpdateStrategy() == null) {
             spec.setUpdateStrategy(new StatefulSetUpdateStrategy());
         }
         StatefulSetUpdateStrategy update = spec.getUpdateStrategy();
-        if (update.getType() == null || update.getType().isEmpty()) {
-            update.setType(StatefulSetUpdateStrategyType.ROLLING_UPDATE.value());
-        }
+        update.setType(WorkloadDefaults.orDefault(update.getType(),
+                StatefulSetUpdateStrategyType.ROLLING_UPDATE.value()));
         if (update.typeValue().orElse(null) == StatefulSetUpdateStrategyType.ROLLING_UPDATE) {
             if (update.getRollingUpdate() == null) {
                 update.setRollingUpdate(new RollingUpdateStatefulSetStrategy());
@@ -76,9 +67,8 @@ public final class StatefulSetDefaults {
             if (ru.getMaxUnavailable() == null) {
                 ru.setMaxUnavailable(new IntOrString(1));
             }
-            if (ru.getPodUpdatePolicy() == null || ru.getPodUpdatePolicy().isEmpty()) {
-                ru.setPodUpdatePolicy(PodUpdateStrategyType.RECREATE.value());
-            }
+            ru.setPodUpdatePolicy(WorkloadDefaults.orDefault(ru.getPodUpdatePolicy(),
+                    PodUpdateStrategyType.RECREATE.value()));
             if (ru.getMinReadySeconds() == null) {
                 ru.setMinReadySeconds(0);
             }
@@ -93,14 +83,7 @@ public final class StatefulSetDefaults {
             }
         }
         if (options.injectTemplateDefaults()) {
-            if (spec.getTemplate() != null && spec.getTemplate().getSpec() != null) {
-                PodTemplateDefaults.apply(spec.getTemplate().getSpec());
-            }
-            if (spec.getVolumeClaimTemplates() != null) {
-                for (PersistentVolumeClaim pvc : spec.getVolumeClaimTemplates()) {
-                    PodTemplateDefaults.apply(pvc);
-                }
-            }
+            WorkloadDefaults.templates(spec.getTemplate(), spec.getVolumeClaimTemplates());
         }
         if (!options.betaOnlyDefaults()) {
             return;
@@ -110,21 +93,16 @@ public final class StatefulSetDefaults {
                 spec.setPersistentVolumeClaimRetentionPolicy(new StatefulSetPersistentVolumeClaimRetentionPolicy());
             }
             StatefulSetPersistentVolumeClaimRetentionPolicy p = spec.getPersistentVolumeClaimRetentionPolicy();
-            if (p.getWhenDeleted() == null || p.getWhenDeleted().isEmpty()) {
-                p.setWhenDeleted(PersistentVolumeClaimRetentionPolicyType.RETAIN.value());
-            }
-            if (p.getWhenScaled() == null || p.getWhenScaled().isEmpty()) {
-                p.setWhenScaled(PersistentVolumeClaimRetentionPolicyType.RETAIN.value());
-            }
+            p.setWhenDeleted(WorkloadDefaults.orDefault(p.getWhenDeleted(), RETAIN.value()));
+            p.setWhenScaled(WorkloadDefaults.orDefault(p.getWhenScaled(), RETAIN.value()));
         }
         if (options.autoResizePvc()) {
             if (spec.getVolumeClaimUpdateStrategy() == null) {
                 spec.setVolumeClaimUpdateStrategy(new VolumeClaimUpdateStrategy());
             }
-            if (spec.getVolumeClaimUpdateStrategy().getType() == null
-                    || spec.getVolumeClaimUpdateStrategy().getType().isEmpty()) {
-                spec.getVolumeClaimUpdateStrategy().setType(VolumeClaimUpdateStrategyType.ON_DELETE.value());
-            }
+            VolumeClaimUpdateStrategy claimUpdate = spec.getVolumeClaimUpdateStrategy();
+            claimUpdate.setType(WorkloadDefaults.orDefault(claimUpdate.getType(),
+                    VolumeClaimUpdateStrategyType.ON_DELETE.value()));
         }
     }
 }

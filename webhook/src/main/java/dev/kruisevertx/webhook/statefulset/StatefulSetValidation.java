@@ -285,15 +285,9 @@ public final class StatefulSetValidation {
                 : spec.getVolumeClaimTemplates();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < claims.size(); i++) {
-            PersistentVolumeClaim c = claims.get(i);
-            String n = c == null || c.getMetadata() == null ? null : c.getMetadata().getName();
-            String p = "spec.volumeClaimTemplates[" + i + "].metadata.name";
-            if (n == null || n.isEmpty()) {
-                errors.add(FieldError.required(p, ""));
-            } else if (!LabelRules.isDnsLabel(n)) {
-                errors.add(FieldError.invalid(p, n, WorkloadNames.LABEL_SYNTAX + " (at most 63 characters)"));
-            } else if (!seen.add(n)) {
-                errors.add(FieldError.duplicate(p, n));
+            String n = WorkloadNames.claimTemplateName(claims.get(i), i, errors);
+            if (n != null && !seen.add(n)) {
+                errors.add(FieldError.duplicate(WorkloadNames.claimTemplateNamePath(i), n));
             }
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetConversion;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
@@ -158,7 +159,7 @@ public final class StatefulSetWebhooks {
                 FieldError error = FieldError.invalid("metadata.annotations[" + key + "]",
                         object.path("metadata").path("annotations").path(key).asText(""), e.getMessage());
                 throw new Refused(AdmissionResponse.denied(422, sent ? error.toString()
-                        : "the stored StatefulSet cannot be read, so this update cannot be checked: " + error));
+                        : AdmissionObjects.storedUnreadable(StatefulSet.KIND) + error));
             }
         } else if (apiVersion.isEmpty() || StatefulSet.API_VERSION.equals(apiVersion)) {
             beta = object;
@@ -172,8 +173,8 @@ public final class StatefulSetWebhooks {
             if (sent) {
                 throw new Refused(DecodeProblems.denial(e, beta));
             }
-            throw new Refused(AdmissionResponse.denied(422, "the stored StatefulSet cannot be read, so this update "
-                    + "cannot be checked: " + DecodeProblems.fieldError(e, beta)));
+            throw new Refused(AdmissionResponse.denied(422, AdmissionObjects.storedUnreadable(StatefulSet.KIND)
+                    + DecodeProblems.fieldError(e, beta)));
         }
     }
 

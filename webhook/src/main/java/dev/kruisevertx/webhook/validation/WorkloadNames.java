@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook.validation;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 
 import java.util.List;
 
@@ -82,5 +83,30 @@ public final class WorkloadNames {
 
     private static boolean syntaxOk(String name, boolean dnsLabel) {
         return dnsLabel ? LabelRules.isDnsLabel(name) : LabelRules.isDnsSubdomain(name);
+    }
+
+    /** The path of {@code spec.volumeClaimTemplates[index].metadata.name}. */
+    public static String claimTemplateNamePath(int index) {
+        return "spec.volumeClaimTemplates[" + index + "].metadata.name";
+    }
+
+    /**
+     * The name of a volumeClaimTemplate, required and a DNS label: it names a volume of every pod. Uniqueness and the
+     * length of the PVC names made from it are the workload's own checks.
+     *
+     * @return the name, or null when it failed (the error added)
+     */
+    public static String claimTemplateName(PersistentVolumeClaim template, int index, List<FieldError> errors) {
+        String n = template == null || template.getMetadata() == null ? null : template.getMetadata().getName();
+        String p = claimTemplateNamePath(index);
+        if (n == null || n.isEmpty()) {
+            errors.add(FieldError.required(p, ""));
+            return null;
+        }
+        if (!LabelRules.isDnsLabel(n)) {
+            errors.add(FieldError.invalid(p, n, LABEL_SYNTAX + " (at most 63 characters)"));
+            return null;
+        }
+        return n;
     }
 }

@@ -43,24 +43,15 @@ import java.util.Set;
  * availability counts at most spec.replicas per ReplicaSet, so a status that lags a scale-down never lets the
  * rollout run ahead.
  */
-final class DeploymentController implements WorkloadController {
+final class DeploymentController extends WorkloadController<Deployment> {
     static final String REVISION = "deployment.kubernetes.io/revision";
     static final String DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas";
     static final String MAX_REPLICAS = "deployment.kubernetes.io/max-replicas";
     private static final Set<String> NOT_COPIED = Set.of("kubectl.kubernetes.io/last-applied-configuration", REVISION,
             "deployment.kubernetes.io/revision-history", DESIRED_REPLICAS, MAX_REPLICAS, "deprecated.deployment.rollback.to");
 
-    private final KubernetesClient client;
-    private final Caches caches;
-
-    DeploymentController(KubernetesClient client, Caches caches) {
-        this.client = client;
-        this.caches = caches;
-    }
-
-    @Override
-    public String kind() {
-        return "Deployment";
+    DeploymentController(KubernetesClient client, Caches caches, Expectations expectations) {
+        super("Deployment", caches.deployments(), client, caches, expectations);
     }
 
     static int replicas(Deployment d) {
@@ -186,11 +177,7 @@ final class DeploymentController implements WorkloadController {
     }
 
     @Override
-    public Optional<Duration> sync(String namespace, String name) {
-        Deployment d = Caches.get(caches.deployments(), namespace, name);
-        if (d == null) {
-            return Optional.empty();
-        }
+    Optional<Duration> sync(Deployment d, String owner) {
         LabelSelector selector = d.getSpec().getSelector();
         if (selector == null || ((selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
                 && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty()))) {

@@ -51,7 +51,7 @@ final class DeploymentController extends WorkloadController<Deployment> {
             "deployment.kubernetes.io/revision-history", DESIRED_REPLICAS, MAX_REPLICAS, "deprecated.deployment.rollback.to");
 
     DeploymentController(KubernetesClient client, Caches caches, Expectations expectations) {
-        super("Deployment", caches.deployments(), client, caches, expectations);
+        super(caches.deployments(), client, caches, expectations);
     }
 
     static int replicas(Deployment d) {

@@ -44,7 +44,7 @@ final class JobController extends WorkloadController<Job> {
     private final Map<String, Instant> lastFailure = new HashMap<>();
 
     JobController(KubernetesClient client, Caches caches, Expectations expectations, Duration backoff) {
-        super("Job", caches.jobs(), client, caches, expectations);
+        super(caches.jobs(), client, caches, expectations);
         this.backoff = backoff;
     }
 

@@ -25,7 +25,7 @@ final class ReplicaSetController extends WorkloadController<ReplicaSet> {
     static final int BURST = 500;
 
     ReplicaSetController(KubernetesClient client, Caches caches, Expectations expectations) {
-        super("ReplicaSet", caches.replicaSets(), client, caches, expectations);
+        super(caches.replicaSets(), client, caches, expectations);
     }
 
     /** What to do this pass: how many pods to create, which to delete. */

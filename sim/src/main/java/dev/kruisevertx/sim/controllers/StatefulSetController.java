@@ -47,7 +47,7 @@ final class StatefulSetController extends WorkloadController<StatefulSet> {
     static final String REVISION_LABEL = "controller-revision-hash";
 
     StatefulSetController(KubernetesClient client, Caches caches, Expectations expectations) {
-        super("StatefulSet", caches.statefulSets(), client, caches, expectations);
+        super(caches.statefulSets(), client, caches, expectations);
     }
 
     /** kube's revision data: the template, to be applied as a replacing patch. */

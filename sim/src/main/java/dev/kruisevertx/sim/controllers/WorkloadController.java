@@ -19,21 +19,14 @@ abstract class WorkloadController<T extends HasMetadata> {
     protected final KubernetesClient client;
     protected final Caches caches;
     protected final Expectations expectations;
-    private final String kind;
     private final SharedIndexInformer<T> owned;
 
-    /** A controller of {@code kind}, whose objects {@code owned} (one of {@code caches}) holds. */
-    WorkloadController(String kind, SharedIndexInformer<T> owned, KubernetesClient client, Caches caches, Expectations expectations) {
-        this.kind = kind;
+    /** A controller of the objects {@code owned} (one of {@code caches}) holds. */
+    WorkloadController(SharedIndexInformer<T> owned, KubernetesClient client, Caches caches, Expectations expectations) {
         this.owned = owned;
         this.client = client;
         this.caches = caches;
         this.expectations = expectations;
-    }
-
-    /** The kind it owns, as its queue keys and logs name it. */
-    final String kind() {
-        return kind;
     }
 
     /**
@@ -42,7 +35,7 @@ abstract class WorkloadController<T extends HasMetadata> {
      * ever. An object gone from the cache has nothing to do, and what was expected for it is forgotten.
      */
     final Optional<Duration> sync(String namespace, String name) {
-        String owner = kind + ":" + namespace + "/" + name;
+        String owner = kind() + ":" + namespace + "/" + name;
         T object = Caches.get(owned, namespace, name);
         if (object == null) {
             expectations.forget(owner);
@@ -53,6 +46,11 @@ abstract class WorkloadController<T extends HasMetadata> {
 
     /** {@link #sync(String, String)} for an object in the cache; {@code owner} keys its expectations. */
     abstract Optional<Duration> sync(T object, String owner);
+
+    /** The kind it owns, as its queue keys and logs name it. */
+    final String kind() {
+        return HasMetadata.getKind(owned.getApiTypeClass());
+    }
 
     /** Creates {@code pod} (named by the API server from its generateName) and expects to see it, for {@code owner}. */
     final void createPod(Pod pod, String owner) {

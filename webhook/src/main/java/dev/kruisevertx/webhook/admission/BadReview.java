@@ -7,30 +7,31 @@ package dev.kruisevertx.webhook.admission;
  * shows its user. Otherwise it is a plain 400.
  */
 public final class BadReview extends RuntimeException {
-    private final String apiVersion;
-    private final String uid;
+    /** The envelope the answer goes back in; null when the body cannot be answered as a review. */
+    private final ReviewEnvelope answerIn;
 
     /** A body that cannot be answered as a review. */
     public BadReview(String message) {
-        this(message, null, null);
+        this(message, null);
     }
 
-    public BadReview(String message, String apiVersion, String uid) {
+    BadReview(String message, ReviewEnvelope answerIn) {
         super(message, null, false, false);
-        this.apiVersion = apiVersion;
-        this.uid = uid;
-    }
-
-    public String apiVersion() {
-        return apiVersion;
-    }
-
-    public String uid() {
-        return uid;
+        this.answerIn = answerIn;
     }
 
     /** Whether the answer can be a review (a supported apiVersion and a uid to echo). */
     public boolean answerable() {
-        return uid != null && apiVersion != null;
+        return answerIn != null;
+    }
+
+    /** The apiVersion the answering review repeats; null when not {@link #answerable()}. */
+    public String apiVersion() {
+        return answerable() ? answerIn.apiVersion() : null;
+    }
+
+    /** The uid the answering review echoes; null when not {@link #answerable()}. */
+    public String uid() {
+        return answerable() ? answerIn.uid() : null;
     }
 }

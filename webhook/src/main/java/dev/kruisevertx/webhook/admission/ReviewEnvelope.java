@@ -61,12 +61,10 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
         JsonNode request = root.get("request");
         JsonNode uidNode = request == null ? null : request.get("uid");
         String uid = uidNode != null && uidNode.isTextual() && !uidNode.asText().isEmpty() ? uidNode.asText() : null;
-        String answerVersion = supported && uid != null ? apiVersion : null;
-        String answerUid = answerVersion == null ? null : uid;
         JsonNode kindNode = root.path("kind");
         if (!kind.equals(kindNode.isTextual() ? kindNode.asText() : null)) {
             throw new BadReview("expected kind " + kind + ", got " + (kindNode.isMissingNode() ? "no kind" : shown(kindNode)),
-                    answerVersion, answerUid);
+                    supported && uid != null ? new ReviewEnvelope(apiVersion, request, uid) : null);
         }
         if (!supported) {
             throw new BadReview("unsupported " + kind + " apiVersion " + shown(versionNode) + ": expected " + v1 + " or "
@@ -84,7 +82,7 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
 
     /** A refusal of this envelope's request: answerable, in its apiVersion with its uid. */
     public BadReview invalid(String message) {
-        return new BadReview(message, apiVersion, uid);
+        return new BadReview(message, this);
     }
 
     /** A value for a message: strings quoted and cut at 64 characters, other JSON by its type. */

@@ -146,22 +146,12 @@ final class StatefulSetController extends WorkloadController<StatefulSet> {
                 .withLabels(set.getSpec().getTemplate().getMetadata() == null ? null : set.getSpec().getTemplate().getMetadata().getLabels())
                 .withOwnerReferences(Children.controllerRef(set)).endMetadata()
                 .withData(RevisionData.SORTED.convertValue(data, Object.class)).withRevision(max + 1).build();
-        try {
-            return Optional.of(client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).resource(rev).create());
-        } catch (KubernetesClientException e) {
-            if (!ApiErrors.isConflict(e)) {
-                throw e;
-            }
-            ControllerRevision existing = client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).withName(revName).get();
-            if (existing != null && RevisionData.sameData(existing, data)) {
-                return Optional.of(existing);
-            }
+        return createHashNamed(rev, existing -> RevisionData.sameData(existing, data), () -> {
             StatefulSetStatus status = new StatefulSetStatusBuilder(set.getStatus() == null ? new StatefulSetStatus() : set.getStatus())
                     .withCollisionCount(collisions == null ? 1 : collisions + 1).build();
             client.apps().statefulSets().inNamespace(set.getMetadata().getNamespace())
                     .resource(new StatefulSetBuilder(set).withStatus(status).build()).updateStatus();
-            return Optional.empty();
-        }
+        }).map(HashNamed::child);
     }
 
     /** One pass of kube's {@code updateStatefulSet}: create, replace failed, remove condemned, then roll. */

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * One of kube-controller-manager's workload controllers: brings one object (namespace/name) to its desired state.
@@ -50,6 +51,32 @@ abstract class WorkloadController<T extends HasMetadata> {
     /** The kind it owns, as its queue keys and logs name it. */
     final String kind() {
         return HasMetadata.getKind(owned.getApiTypeClass());
+    }
+
+    /** A child named by a hash of what it holds, and whether this pass created it. */
+    record HashNamed<C>(C child, boolean created) {
+    }
+
+    /**
+     * kube's rule for a child named by a hash of what it holds (a ReplicaSet of a template, a ControllerRevision):
+     * creates {@code child}; when the name is taken by a child {@code same} accepts, that one is used; any other is a
+     * hash collision, which {@code countCollision} records (the owner's status.collisionCount, which changes the
+     * next hash), and there is no child this pass.
+     */
+    final <C extends HasMetadata> Optional<HashNamed<C>> createHashNamed(C child, Predicate<C> same, Runnable countCollision) {
+        try {
+            return Optional.of(new HashNamed<>(client.resource(child).create(), true));
+        } catch (KubernetesClientException e) {
+            if (!ApiErrors.isConflict(e)) {
+                throw e;
+            }
+            C existing = client.resource(child).get();
+            if (existing != null && same.test(existing)) {
+                return Optional.of(new HashNamed<>(existing, false));
+            }
+            countCollision.run();
+            return Optional.empty();
+        }
     }
 
     /** Creates {@code pod} (named by the API server from its generateName) and expects to see it, for {@code owner}. */

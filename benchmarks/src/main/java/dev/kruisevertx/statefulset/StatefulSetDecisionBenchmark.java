@@ -24,7 +24,9 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,6 +65,7 @@ public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
     private String newRevision;
     private List<Pod> settledPods;
     private List<Pod> rolloutPods;
+    private Map<String, Case> scenarios;
 
     @Setup
     public void setUp() {
@@ -110,6 +113,9 @@ public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
             // Highest ordinals first, as a rolling update goes: the top 40% are already updated.
             rolloutPods.add(pod(i, i >= pods * 6 / 10 ? newRevision : oldRevision, random));
         }
+        scenarios = Map.of("steady", new Case(steady, settledPods), "inPlaceRollout", new Case(rollout, rolloutPods),
+                "priorityRollout", new Case(priorityRollout, rolloutPods), "scaleDownBy100", new Case(scaleDown, settledPods),
+                "largestReplicas", new Case(largest, settledPods));
     }
 
     private Pod pod(int ordinal, String revision, Random random) {
@@ -177,30 +183,28 @@ public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
     public record Decision(StatefulSetPlan plan, StatefulSetStatus status) {
     }
 
-    @Benchmark
-    public Decision decideSteady() {
-        return decide(steady, settledPods);
+    /** Which reconcile {@link #decide(Scenario)} measures: one of the sets above with its pods. */
+    @State(Scope.Benchmark)
+    public static class Scenario {
+        @Param({"steady", "inPlaceRollout", "priorityRollout", "scaleDownBy100", "largestReplicas"})
+        public String scenario;
+    }
+
+    private record Case(StatefulSet set, List<Pod> pods) {
     }
 
     @Benchmark
-    public Decision decideInPlaceRollout() {
-        return decide(rollout, rolloutPods);
+    public Decision decide(Scenario scenario) {
+        return decide(scenario.scenario);
     }
 
-    @Benchmark
-    public Decision decidePriorityRollout() {
-        return decide(priorityRollout, rolloutPods);
-    }
-
-    @Benchmark
-    public Decision decideScaleDownBy100() {
-        return decide(scaleDown, settledPods);
-    }
-
-    /** replicas 2147483647: bounded by the pods and the 500 a plan creates, never by replicas. */
-    @Benchmark
-    public Decision decideLargestReplicas() {
-        return decide(largest, settledPods);
+    /** The decision of one named scenario (see the sets' comments). */
+    Decision decide(String scenario) {
+        Case c = scenarios.get(scenario);
+        if (c == null) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + ", expected one of " + scenarios.keySet());
+        }
+        return decide(c.set(), c.pods());
     }
 
     @Benchmark

@@ -12,13 +12,13 @@ class StatefulSetDecisionBenchmarkTest {
         StatefulSetDecisionBenchmark b = new StatefulSetDecisionBenchmark();
         b.pods = 1000;
         b.setUp();
-        assertTrue(b.decideSteady().plan().isEmpty(), b.decideSteady().plan().summary());
+        assertTrue(b.decide("steady").plan().isEmpty(), b.decide("steady").plan().summary());
         // maxUnavailable 20% of 1000: 200 of the 600 old pods are updated in place at once.
-        assertEquals(200, b.decideInPlaceRollout().plan().actions().inPlace().size());
-        assertEquals(200, b.decidePriorityRollout().plan().actions().inPlace().size());
-        assertEquals(100, b.decideScaleDownBy100().plan().actions().deletions().size());
+        assertEquals(200, b.decide("inPlaceRollout").plan().actions().inPlace().size());
+        assertEquals(200, b.decide("priorityRollout").plan().actions().inPlace().size());
+        assertEquals(100, b.decide("scaleDownBy100").plan().actions().deletions().size());
         assertEquals(StatefulSetPlanner.MAX_CREATES_PER_PLAN,
-                b.decideLargestReplicas().plan().actions().creations().size());
+                b.decide("largestReplicas").plan().actions().creations().size());
         assertEquals(1000, b.statusOnly().getReplicas());
     }
 }

@@ -30,41 +30,27 @@ final class WorkloadDefaults {
             putIfMissing(spec, "revisionHistoryLimit", 10);
             putIfMissing(spec, "progressDeadlineSeconds", 600);
             ObjectNode strategy = object(spec, "strategy");
-            if (!strategy.has("type")) {
-                strategy.put("type", "RollingUpdate");
-            }
+            putTextIfAbsent(strategy, "type", "RollingUpdate");
             if ("RollingUpdate".equals(strategy.path("type").asText())) {
                 ObjectNode ru = object(strategy, "rollingUpdate");
-                if (!ru.has("maxSurge")) {
-                    ru.put("maxSurge", "25%");
-                }
-                if (!ru.has("maxUnavailable")) {
-                    ru.put("maxUnavailable", "25%");
-                }
+                putTextIfAbsent(ru, "maxSurge", "25%");
+                putTextIfAbsent(ru, "maxUnavailable", "25%");
             }
         } else if (is(type, "apps", "ReplicaSet")) {
             putIfMissing(spec, "replicas", 1);
         } else if (is(type, "apps", "StatefulSet")) {
             putIfMissing(spec, "replicas", 1);
             putIfMissing(spec, "revisionHistoryLimit", 10);
-            if (!spec.has("podManagementPolicy")) {
-                spec.put("podManagementPolicy", "OrderedReady");
-            }
+            putTextIfAbsent(spec, "podManagementPolicy", "OrderedReady");
             ObjectNode strategy = object(spec, "updateStrategy");
-            if (!strategy.has("type")) {
-                strategy.put("type", "RollingUpdate");
-            }
+            putTextIfAbsent(strategy, "type", "RollingUpdate");
             if ("RollingUpdate".equals(strategy.path("type").asText())) {
                 ObjectNode ru = object(strategy, "rollingUpdate");
                 putIfMissing(ru, "partition", 0);
             }
             ObjectNode retention = object(spec, "persistentVolumeClaimRetentionPolicy");
-            if (!retention.has("whenDeleted")) {
-                retention.put("whenDeleted", "Retain");
-            }
-            if (!retention.has("whenScaled")) {
-                retention.put("whenScaled", "Retain");
-            }
+            putTextIfAbsent(retention, "whenDeleted", "Retain");
+            putTextIfAbsent(retention, "whenScaled", "Retain");
         } else if (is(type, "batch", "Job")) {
             if (!spec.hasNonNull("completions") && !spec.hasNonNull("parallelism")) {
                 spec.put("completions", 1);
@@ -73,9 +59,7 @@ final class WorkloadDefaults {
             if (!spec.has("backoffLimit") && !spec.has("backoffLimitPerIndex")) {
                 spec.put("backoffLimit", 6);
             }
-            if (!spec.has("completionMode")) {
-                spec.put("completionMode", "NonIndexed");
-            }
+            putTextIfAbsent(spec, "completionMode", "NonIndexed");
             putIfMissing(spec, "suspend", false);
         }
     }
@@ -102,6 +86,13 @@ final class WorkloadDefaults {
 
     private static void putIfMissing(ObjectNode o, String field, boolean value) {
         if (!o.hasNonNull(field)) {
+            o.put(field, value);
+        }
+    }
+
+    /** Text defaults apply where the field is absent; a field sent as null is kept as it is. */
+    private static void putTextIfAbsent(ObjectNode o, String field, String value) {
+        if (!o.has(field)) {
             o.put(field, value);
         }
     }

@@ -45,7 +45,7 @@ public final class BuiltinControllers implements AutoCloseable {
     private final ScheduledExecutorService worker;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-    private final Map<String, WorkloadController> byKind = new ConcurrentHashMap<>();
+    private final Map<String, WorkloadController<?>> byKind = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private BuiltinControllers() {
@@ -79,7 +79,7 @@ public final class BuiltinControllers implements AutoCloseable {
                 informer(client.persistentVolumeClaims().inAnyNamespace()));
         Expectations expectations = new Expectations();
         register(new ReplicaSetController(client, caches, expectations));
-        register(new DeploymentController(client, caches));
+        register(new DeploymentController(client, caches, expectations));
         register(new JobController(client, caches, expectations, options.jobBackoff()));
         register(new StatefulSetController(client, caches, expectations));
 
@@ -115,7 +115,7 @@ public final class BuiltinControllers implements AutoCloseable {
         return i;
     }
 
-    private void register(WorkloadController c) {
+    private void register(WorkloadController<?> c) {
         byKind.put(c.kind(), c);
     }
 
@@ -212,7 +212,7 @@ public final class BuiltinControllers implements AutoCloseable {
         if (closed) {
             return;
         }
-        WorkloadController c = byKind.get(kind);
+        WorkloadController<?> c = byKind.get(kind);
         try {
             c.sync(namespace, name).ifPresent(d -> enqueueAfter(kind, namespace, name, d));
         } catch (KubernetesClientException e) {

@@ -1,5 +1,7 @@
 package dev.kruisevertx.sim.controllers;
 
+import dev.kruisevertx.sim.OptionChecks;
+
 import java.time.Duration;
 
 /** Settings of the built-in workload controllers. Setters return this for chaining. */
@@ -15,10 +17,7 @@ public final class BuiltinControllersOptions {
     }
 
     public BuiltinControllersOptions setJobBackoff(Duration jobBackoff) {
-        if (jobBackoff == null || jobBackoff.isNegative()) {
-            throw new IllegalArgumentException("jobBackoff must be >= 0");
-        }
-        this.jobBackoff = jobBackoff;
+        this.jobBackoff = OptionChecks.notNegative("jobBackoff", jobBackoff);
         return this;
     }
 

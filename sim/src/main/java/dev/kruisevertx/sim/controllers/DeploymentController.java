@@ -1,6 +1,5 @@
 package dev.kruisevertx.sim.controllers;
 
-import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -16,7 +15,6 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.RollingUpdateDeployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.time.Duration;
@@ -43,24 +41,15 @@ import java.util.Set;
  * availability counts at most spec.replicas per ReplicaSet, so a status that lags a scale-down never lets the
  * rollout run ahead.
  */
-final class DeploymentController implements WorkloadController {
+final class DeploymentController extends WorkloadController<Deployment> {
     static final String REVISION = "deployment.kubernetes.io/revision";
     static final String DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas";
     static final String MAX_REPLICAS = "deployment.kubernetes.io/max-replicas";
     private static final Set<String> NOT_COPIED = Set.of("kubectl.kubernetes.io/last-applied-configuration", REVISION,
             "deployment.kubernetes.io/revision-history", DESIRED_REPLICAS, MAX_REPLICAS, "deprecated.deployment.rollback.to");
 
-    private final KubernetesClient client;
-    private final Caches caches;
-
-    DeploymentController(KubernetesClient client, Caches caches) {
-        this.client = client;
-        this.caches = caches;
-    }
-
-    @Override
-    public String kind() {
-        return "Deployment";
+    DeploymentController(KubernetesClient client, Caches caches, Expectations expectations) {
+        super(caches.deployments(), client, caches, expectations);
     }
 
     static int replicas(Deployment d) {
@@ -186,11 +175,7 @@ final class DeploymentController implements WorkloadController {
     }
 
     @Override
-    public Optional<Duration> sync(String namespace, String name) {
-        Deployment d = Caches.get(caches.deployments(), namespace, name);
-        if (d == null) {
-            return Optional.empty();
-        }
+    Optional<Duration> sync(Deployment d, String owner) {
         LabelSelector selector = d.getSpec().getSelector();
         if (selector == null || ((selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
                 && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty()))) {
@@ -365,29 +350,21 @@ final class DeploymentController implements WorkloadController {
                 .withLabels(labels).withAnnotations(ann).withOwnerReferences(Children.controllerRef(d)).endMetadata()
                 .withNewSpec().withReplicas(replicas).withMinReadySeconds(d.getSpec().getMinReadySeconds())
                 .withSelector(selector).withTemplate(template).endSpec().build();
-        ReplicaSet created;
-        try {
-            created = client.apps().replicaSets().inNamespace(d.getMetadata().getNamespace()).resource(rs).create();
-        } catch (KubernetesClientException e) {
-            if (!ApiErrors.isConflict(e)) {
-                throw e;
-            }
-            ReplicaSet existing = client.apps().replicaSets().inNamespace(d.getMetadata().getNamespace()).withName(rsName).get();
-            if (existing != null && Caches.controllerUid(existing).orElse("").equals(d.getMetadata().getUid())
-                    && PodTemplates.equalIgnoringHash(existing.getSpec().getTemplate(), d.getSpec().getTemplate())) {
-                return Optional.of(existing);
-            }
-            // A hash collision: kube counts it in status.collisionCount, which changes the next hash.
-            DeploymentStatus status = new DeploymentStatusBuilder(d.getStatus() == null ? new DeploymentStatus() : d.getStatus())
-                    .withCollisionCount(collisions == null ? 1 : collisions + 1).build();
-            client.apps().deployments().inNamespace(d.getMetadata().getNamespace())
-                    .resource(new DeploymentBuilder(d).withStatus(status).build()).updateStatus();
-            return Optional.empty();
+        Optional<HashNamed<ReplicaSet>> made = createHashNamed(rs,
+                existing -> Caches.controllerUid(existing).orElse("").equals(d.getMetadata().getUid())
+                        && PodTemplates.equalIgnoringHash(existing.getSpec().getTemplate(), d.getSpec().getTemplate()),
+                () -> {
+                    DeploymentStatus status = new DeploymentStatusBuilder(d.getStatus() == null ? new DeploymentStatus() : d.getStatus())
+                            .withCollisionCount(collisions == null ? 1 : collisions + 1).build();
+                    client.apps().deployments().inNamespace(d.getMetadata().getNamespace())
+                            .resource(new DeploymentBuilder(d).withStatus(status).build()).updateStatus();
+                });
+        if (made.isPresent() && made.get().created()) {
+            syncDeploymentRevision(d, String.valueOf(revision));
+            DeploymentConditions.set(conditions, DeploymentConditions.of(DeploymentConditions.PROGRESSING, "True",
+                    DeploymentConditions.NEW_RS_CREATED, "Created new replica set \"" + rsName + "\"", now));
         }
-        syncDeploymentRevision(d, String.valueOf(revision));
-        DeploymentConditions.set(conditions, DeploymentConditions.of(DeploymentConditions.PROGRESSING, "True",
-                DeploymentConditions.NEW_RS_CREATED, "Created new replica set \"" + rsName + "\"", now));
-        return Optional.of(created);
+        return made.map(HashNamed::child);
     }
 
     /** kube's {@code cleanupDeployment}: ReplicaSets scaled to nothing beyond revisionHistoryLimit, oldest first. */

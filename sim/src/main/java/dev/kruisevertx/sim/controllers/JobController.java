@@ -1,6 +1,5 @@
 package dev.kruisevertx.sim.controllers;
 
-import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -13,7 +12,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -37,27 +35,17 @@ import java.util.stream.Stream;
  * <p>Counting follows kube's tracking without the {@code batch.kubernetes.io/job-tracking} finalizer: succeeded and
  * failed come from the pods that exist, never decreasing, plus the active pods a failing Job deletes.
  */
-final class JobController implements WorkloadController {
+final class JobController extends WorkloadController<Job> {
     static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
 
-    private final KubernetesClient client;
-    private final Caches caches;
-    private final Expectations expectations;
     private final Duration backoff;
     /** When each Job (by uid) last saw its failed count grow: the back-off runs from there. */
     private final Map<String, Instant> lastFailure = new HashMap<>();
 
     JobController(KubernetesClient client, Caches caches, Expectations expectations, Duration backoff) {
-        this.client = client;
-        this.caches = caches;
-        this.expectations = expectations;
+        super(caches.jobs(), client, caches, expectations);
         this.backoff = backoff;
-    }
-
-    @Override
-    public String kind() {
-        return "Job";
     }
 
     static boolean finished(Job job) {
@@ -76,13 +64,7 @@ final class JobController implements WorkloadController {
     }
 
     @Override
-    public Optional<Duration> sync(String namespace, String name) {
-        Job job = Caches.get(caches.jobs(), namespace, name);
-        String owner = "job:" + namespace + "/" + name;
-        if (job == null) {
-            expectations.forget(owner);
-            return Optional.empty();
-        }
+    Optional<Duration> sync(Job job, String owner) {
         Instant now = Instant.now();
         if (finished(job)) {
             lastFailure.remove(job.getMetadata().getUid());
@@ -254,21 +236,13 @@ final class JobController implements WorkloadController {
                             c.setEnv(env);
                         });
             }
-            Pod created = client.pods().inNamespace(ns).resource(pod).create();
-            expectations.expectCreate(owner, ns, created.getMetadata().getName());
+            createPod(pod, owner);
         }
     }
 
     private void deleteAll(List<Pod> pods, String owner) {
         for (Pod p : pods) {
-            try {
-                client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
-                expectations.expectDelete(owner, p);
-            } catch (KubernetesClientException e) {
-                if (!ApiErrors.isNotFound(e)) {
-                    throw e;
-                }
-            }
+            deletePod(p, owner);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.kruisevertx.sim.controllers;
 
-import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -8,7 +7,6 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetStatus;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,22 +21,11 @@ import java.util.Optional;
  * adopts orphans its selector matches, and reports replicas, fullyLabeledReplicas, readyReplicas and
  * availableReplicas (ready for minReadySeconds).
  */
-final class ReplicaSetController implements WorkloadController {
+final class ReplicaSetController extends WorkloadController<ReplicaSet> {
     static final int BURST = 500;
 
-    private final KubernetesClient client;
-    private final Caches caches;
-    private final Expectations expectations;
-
     ReplicaSetController(KubernetesClient client, Caches caches, Expectations expectations) {
-        this.client = client;
-        this.caches = caches;
-        this.expectations = expectations;
-    }
-
-    @Override
-    public String kind() {
-        return "ReplicaSet";
+        super(caches.replicaSets(), client, caches, expectations);
     }
 
     /** What to do this pass: how many pods to create, which to delete. */
@@ -59,19 +46,13 @@ final class ReplicaSetController implements WorkloadController {
     }
 
     @Override
-    public Optional<Duration> sync(String namespace, String name) {
-        ReplicaSet rs = Caches.get(caches.replicaSets(), namespace, name);
-        String key = namespace + "/" + name;
-        if (rs == null) {
-            expectations.forget("rs:" + key);
-            return Optional.empty();
-        }
+    Optional<Duration> sync(ReplicaSet rs, String owner) {
         List<Pod> pods = Children.claim(client, caches.pods(), rs, rs.getSpec().getSelector(), Pod.class);
         List<Pod> active = pods.stream().filter(Pods::isActive).toList();
-        boolean settled = expectations.satisfied("rs:" + key, (ns, n) -> Caches.get(caches.pods(), ns, n));
+        boolean settled = expectations.satisfied(owner, (ns, n) -> Caches.get(caches.pods(), ns, n));
         if (settled && rs.getMetadata().getDeletionTimestamp() == null) {
             int replicas = rs.getSpec().getReplicas() == null ? 1 : rs.getSpec().getReplicas();
-            act(rs, plan(replicas, active), "rs:" + key);
+            act(rs, plan(replicas, active), owner);
         }
         int minReady = rs.getSpec().getMinReadySeconds() == null ? 0 : rs.getSpec().getMinReadySeconds();
         Instant now = Instant.now();
@@ -81,27 +62,18 @@ final class ReplicaSetController implements WorkloadController {
     }
 
     private void act(ReplicaSet rs, Plan plan, String owner) {
-        String ns = rs.getMetadata().getNamespace();
         // Slow start, as kube: batches of 1, 2, 4, ... so a template the API server refuses fails once, not 500 times.
         int done = 0;
         for (int batch = 1; done < plan.create(); batch *= 2) {
             int n = Math.min(batch, plan.create() - done);
             for (int i = 0; i < n; i++) {
                 Pod pod = Children.podFromTemplate(rs.getSpec().getTemplate(), rs, rs.getMetadata().getName() + "-");
-                Pod created = client.pods().inNamespace(ns).resource(pod).create();
-                expectations.expectCreate(owner, ns, created.getMetadata().getName());
+                createPod(pod, owner);
             }
             done += n;
         }
         for (Pod p : plan.delete()) {
-            try {
-                client.pods().inNamespace(ns).withName(p.getMetadata().getName()).delete();
-                expectations.expectDelete(owner, p);
-            } catch (KubernetesClientException e) {
-                if (!ApiErrors.isNotFound(e)) {
-                    throw e;
-                }
-            }
+            deletePod(p, owner);
         }
     }
 

@@ -41,24 +41,13 @@ import java.util.TreeMap;
  * replaces pods from the highest ordinal down to {@code partition}, one at a time, OnDelete only gives recreated pods
  * the new revision; the status carries the replica counts and the current and update revisions.
  */
-final class StatefulSetController implements WorkloadController {
+final class StatefulSetController extends WorkloadController<StatefulSet> {
     static final String POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name";
     static final String POD_INDEX_LABEL = "apps.kubernetes.io/pod-index";
     static final String REVISION_LABEL = "controller-revision-hash";
 
-    private final KubernetesClient client;
-    private final Caches caches;
-    private final Expectations expectations;
-
     StatefulSetController(KubernetesClient client, Caches caches, Expectations expectations) {
-        this.client = client;
-        this.caches = caches;
-        this.expectations = expectations;
-    }
-
-    @Override
-    public String kind() {
-        return "StatefulSet";
+        super(caches.statefulSets(), client, caches, expectations);
     }
 
     /** kube's revision data: the template, to be applied as a replacing patch. */
@@ -97,13 +86,7 @@ final class StatefulSetController implements WorkloadController {
     }
 
     @Override
-    public Optional<Duration> sync(String namespace, String name) {
-        StatefulSet set = Caches.get(caches.statefulSets(), namespace, name);
-        String owner = "sts:" + namespace + "/" + name;
-        if (set == null) {
-            expectations.forget(owner);
-            return Optional.empty();
-        }
+    Optional<Duration> sync(StatefulSet set, String owner) {
         if (set.getMetadata().getDeletionTimestamp() != null) {
             return Optional.empty();
         }
@@ -123,7 +106,7 @@ final class StatefulSetController implements WorkloadController {
                 .findFirst().orElse(updateRev);
         TreeMap<Integer, Pod> pods = new TreeMap<>();
         for (Pod p : Children.claim(client, caches.pods(), set, set.getSpec().getSelector(), Pod.class)) {
-            int ord = ordinal(name, p.getMetadata().getName());
+            int ord = ordinal(set.getMetadata().getName(), p.getMetadata().getName());
             if (ord >= 0) {
                 pods.put(ord, p);
             }
@@ -163,22 +146,12 @@ final class StatefulSetController implements WorkloadController {
                 .withLabels(set.getSpec().getTemplate().getMetadata() == null ? null : set.getSpec().getTemplate().getMetadata().getLabels())
                 .withOwnerReferences(Children.controllerRef(set)).endMetadata()
                 .withData(RevisionData.SORTED.convertValue(data, Object.class)).withRevision(max + 1).build();
-        try {
-            return Optional.of(client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).resource(rev).create());
-        } catch (KubernetesClientException e) {
-            if (!ApiErrors.isConflict(e)) {
-                throw e;
-            }
-            ControllerRevision existing = client.apps().controllerRevisions().inNamespace(set.getMetadata().getNamespace()).withName(revName).get();
-            if (existing != null && RevisionData.sameData(existing, data)) {
-                return Optional.of(existing);
-            }
+        return createHashNamed(rev, existing -> RevisionData.sameData(existing, data), () -> {
             StatefulSetStatus status = new StatefulSetStatusBuilder(set.getStatus() == null ? new StatefulSetStatus() : set.getStatus())
                     .withCollisionCount(collisions == null ? 1 : collisions + 1).build();
             client.apps().statefulSets().inNamespace(set.getMetadata().getNamespace())
                     .resource(new StatefulSetBuilder(set).withStatus(status).build()).updateStatus();
-            return Optional.empty();
-        }
+        }).map(HashNamed::child);
     }
 
     /** One pass of kube's {@code updateStatefulSet}: create, replace failed, remove condemned, then roll. */
@@ -191,7 +164,7 @@ final class StatefulSetController implements WorkloadController {
             Pod p = pods.get(ord);
             if (p != null && !Pods.isTerminating(p)
                     && (Pods.PHASE_FAILED.equals(Pods.phase(p)) || Pods.PHASE_SUCCEEDED.equals(Pods.phase(p)))) {
-                delete(p, owner);
+                deletePod(p, owner);
                 if (ordered) {
                     return;
                 }
@@ -222,7 +195,7 @@ final class StatefulSetController implements WorkloadController {
             if (ordered && pods.subMap(start, end).values().stream().anyMatch(x -> !healthy(x))) {
                 return;
             }
-            delete(p, owner);
+            deletePod(p, owner);
             if (ordered) {
                 return;
             }
@@ -237,7 +210,7 @@ final class StatefulSetController implements WorkloadController {
                 return;
             }
             if (!updateRev.getMetadata().getName().equals(revisionOf(p)) && !Pods.isTerminating(p)) {
-                delete(p, owner);
+                deletePod(p, owner);
                 return;
             }
             if (!healthy(p)) {
@@ -320,17 +293,6 @@ final class StatefulSetController implements WorkloadController {
             client.persistentVolumeClaims().inNamespace(ns).resource(b.build()).create();
         } catch (KubernetesClientException e) {
             if (!ApiErrors.isConflict(e)) {
-                throw e;
-            }
-        }
-    }
-
-    private void delete(Pod p, String owner) {
-        try {
-            client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
-            expectations.expectDelete(owner, p);
-        } catch (KubernetesClientException e) {
-            if (!ApiErrors.isNotFound(e)) {
                 throw e;
             }
         }

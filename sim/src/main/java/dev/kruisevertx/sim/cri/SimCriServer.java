@@ -63,6 +63,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The container runtime of one simulated node, served as the CRI ({@code runtime.v1}) over Vert.x gRPC on a unix
@@ -337,28 +338,33 @@ public final class SimCriServer {
 
         @Override
         public Future<ImageStatusResponse> imageStatus(ImageStatusRequest request) {
-            String wanted = request.getImage().getImage();
-            if (wanted.isEmpty()) {
-                return Future.failedFuture(new StatusException(GrpcStatus.INVALID_ARGUMENT, "image spec is empty"));
-            }
-            ImageStatusResponse.Builder out = ImageStatusResponse.newBuilder();
-            nodes.images(node).stream().filter(i -> sameImage(wanted, i)).findFirst()
-                    .ifPresent(i -> out.setImage(toImage(i)));
-            return Future.succeededFuture(out.build());
+            return named(request.getImage(), wanted -> {
+                ImageStatusResponse.Builder out = ImageStatusResponse.newBuilder();
+                nodes.images(node).stream().filter(i -> sameImage(wanted, i)).findFirst()
+                        .ifPresent(i -> out.setImage(toImage(i)));
+                return Future.succeededFuture(out.build());
+            });
         }
 
         @Override
         public Future<PullImageResponse> pullImage(PullImageRequest request) {
-            String image = request.getImage().getImage();
+            return named(request.getImage(), image -> {
+                Optional<String> ref = nodes.pullImage(node, image);
+                if (ref.isEmpty()) {
+                    return Future.failedFuture(new StatusException(GrpcStatus.NOT_FOUND, "failed to pull and unpack image \""
+                            + image + "\": failed to resolve reference \"" + image + "\": not found"));
+                }
+                return Future.succeededFuture(PullImageResponse.newBuilder().setImageRef(ref.get()).build());
+            });
+        }
+
+        /** {@code call} with the image {@code spec} names; a spec without an image is refused (INVALID_ARGUMENT). */
+        private <T> Future<T> named(ImageSpec spec, Function<String, Future<T>> call) {
+            String image = spec.getImage();
             if (image.isEmpty()) {
                 return Future.failedFuture(new StatusException(GrpcStatus.INVALID_ARGUMENT, "image spec is empty"));
             }
-            Optional<String> ref = nodes.pullImage(node, image);
-            if (ref.isEmpty()) {
-                return Future.failedFuture(new StatusException(GrpcStatus.NOT_FOUND, "failed to pull and unpack image \""
-                        + image + "\": failed to resolve reference \"" + image + "\": not found"));
-            }
-            return Future.succeededFuture(PullImageResponse.newBuilder().setImageRef(ref.get()).build());
+            return call.apply(image);
         }
 
         @Override

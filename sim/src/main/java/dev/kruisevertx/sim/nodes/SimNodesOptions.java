@@ -1,5 +1,7 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.sim.OptionChecks;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,10 +107,7 @@ public final class SimNodesOptions {
     }
 
     public SimNodesOptions setGracePeriodScale(double gracePeriodScale) {
-        if (gracePeriodScale < 0) {
-            throw new IllegalArgumentException("gracePeriodScale must be >= 0");
-        }
-        this.gracePeriodScale = gracePeriodScale;
+        this.gracePeriodScale = OptionChecks.notNegative("gracePeriodScale", gracePeriodScale);
         return this;
     }
 
@@ -138,10 +137,7 @@ public final class SimNodesOptions {
     }
 
     public SimNodesOptions setContainerRestartDelay(Duration containerRestartDelay) {
-        if (containerRestartDelay == null || containerRestartDelay.isNegative()) {
-            throw new IllegalArgumentException("containerRestartDelay must be >= 0");
-        }
-        this.containerRestartDelay = containerRestartDelay;
+        this.containerRestartDelay = OptionChecks.notNegative("containerRestartDelay", containerRestartDelay);
         return this;
     }
 
@@ -177,10 +173,7 @@ public final class SimNodesOptions {
     }
 
     public SimNodesOptions setLifecycleTimeScale(double lifecycleTimeScale) {
-        if (lifecycleTimeScale < 0) {
-            throw new IllegalArgumentException("lifecycleTimeScale must be >= 0");
-        }
-        this.lifecycleTimeScale = lifecycleTimeScale;
+        this.lifecycleTimeScale = OptionChecks.notNegative("lifecycleTimeScale", lifecycleTimeScale);
         return this;
     }
 
@@ -190,10 +183,7 @@ public final class SimNodesOptions {
     }
 
     public SimNodesOptions setProbeTimeScale(double probeTimeScale) {
-        if (probeTimeScale <= 0) {
-            throw new IllegalArgumentException("probeTimeScale must be > 0");
-        }
-        this.probeTimeScale = probeTimeScale;
+        this.probeTimeScale = OptionChecks.positive("probeTimeScale", probeTimeScale);
         return this;
     }
 

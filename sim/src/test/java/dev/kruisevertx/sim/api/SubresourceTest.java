@@ -32,8 +32,8 @@ class SubresourceTest {
 
     @BeforeAll
     static void start() {
-        // This test writes Deployment status itself, as a controller would; the built-in Deployment controller
-        // would race it for the same status (a 409 now and then), so it is off here.
+        // The API server's subresource rules alone: a built-in Deployment controller writing the same objects would
+        // race these exact writes (409s, status overwritten).
         fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0).setBuiltinControllers(false)
                 .setCrdDirectory(Path.of("src/test/resources/crds")));
         client = fixture.client();

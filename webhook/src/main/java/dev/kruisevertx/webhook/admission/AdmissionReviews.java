@@ -24,21 +24,16 @@ public final class AdmissionReviews {
     private static final java.util.Set<String> OPERATIONS = java.util.Set.of("CREATE", "UPDATE", "DELETE", "CONNECT");
 
     /**
-     * @throws BadAdmissionReview when the body is not a usable AdmissionReview request; answerable (a review denying
+     * @throws BadReview when the body is not a usable AdmissionReview request; answerable (a review denying
      *                            it can be sent) once the body had a supported apiVersion and a uid
      */
     public static AdmissionRequest parse(byte[] body) {
-        ReviewEnvelope envelope;
-        try {
-            envelope = ReviewEnvelope.read(ReviewEnvelope.parse(body, "AdmissionReview"), "AdmissionReview", V1, V1BETA1);
-        } catch (ReviewEnvelope.Invalid e) {
-            throw new BadAdmissionReview(e.getMessage(), e.apiVersion(), e.uid());
-        }
+        ReviewEnvelope envelope = ReviewEnvelope.read(ReviewEnvelope.parse(body, "AdmissionReview"), "AdmissionReview", V1, V1BETA1);
         JsonNode req = envelope.request();
         JsonNode operationNode = req.path("operation");
         String operation = operationNode.isTextual() ? operationNode.asText() : "";
         if (!OPERATIONS.contains(operation)) {
-            throw bad(envelope, operationNode.isMissingNode() || operationNode.isNull() || "".equals(operationNode.asText(null))
+            throw envelope.invalid(operationNode.isMissingNode() || operationNode.isNull() || "".equals(operationNode.asText(null))
                     ? "AdmissionReview request.operation is missing"
                     : "AdmissionReview request.operation must be one of CREATE, UPDATE, DELETE or CONNECT, got "
                     + ReviewEnvelope.shown(operationNode));
@@ -46,21 +41,21 @@ public final class AdmissionReviews {
         JsonNode object = req.get("object");
         JsonNode oldObject = req.get("oldObject");
         if (object != null && !object.isNull() && !object.isObject()) {
-            throw bad(envelope, "AdmissionReview request.object must be a JSON object, got " + ReviewEnvelope.shown(object));
+            throw envelope.invalid("AdmissionReview request.object must be a JSON object, got " + ReviewEnvelope.shown(object));
         }
         if (oldObject != null && !oldObject.isNull() && !oldObject.isObject()) {
-            throw bad(envelope, "AdmissionReview request.oldObject must be a JSON object, got "
+            throw envelope.invalid("AdmissionReview request.oldObject must be a JSON object, got "
                     + ReviewEnvelope.shown(oldObject));
         }
         JsonNode gvk = objectOrEmpty(envelope, req, "kind");
         JsonNode gvr = objectOrEmpty(envelope, req, "resource");
         JsonNode userInfo = req.get("userInfo");
         if (userInfo != null && !userInfo.isNull() && !userInfo.isObject()) {
-            throw bad(envelope, "AdmissionReview request.userInfo must be a JSON object, got " + ReviewEnvelope.shown(userInfo));
+            throw envelope.invalid("AdmissionReview request.userInfo must be a JSON object, got " + ReviewEnvelope.shown(userInfo));
         }
         JsonNode dryRun = req.path("dryRun");
         if (!dryRun.isMissingNode() && !dryRun.isNull() && !dryRun.isBoolean()) {
-            throw bad(envelope, "AdmissionReview request.dryRun must be a boolean, got " + ReviewEnvelope.shown(dryRun));
+            throw envelope.invalid("AdmissionReview request.dryRun must be a boolean, got " + ReviewEnvelope.shown(dryRun));
         }
         return new AdmissionRequest(envelope.apiVersion(), envelope.uid(),
                 string(envelope, gvk, "kind.group"), string(envelope, gvk, "kind.version"),
@@ -73,17 +68,13 @@ public final class AdmissionReviews {
                 userInfo != null && userInfo.isObject() ? userInfo : null);
     }
 
-    private static BadAdmissionReview bad(ReviewEnvelope envelope, String message) {
-        return new BadAdmissionReview(message, envelope.apiVersion(), envelope.uid());
-    }
-
     private static JsonNode objectOrEmpty(ReviewEnvelope envelope, JsonNode req, String field) {
         JsonNode node = req.path(field);
         if (node.isMissingNode() || node.isNull()) {
             return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
         }
         if (!node.isObject()) {
-            throw bad(envelope, "AdmissionReview request." + field + " must be a JSON object, got " + ReviewEnvelope.shown(node));
+            throw envelope.invalid("AdmissionReview request." + field + " must be a JSON object, got " + ReviewEnvelope.shown(node));
         }
         return node;
     }
@@ -96,7 +87,7 @@ public final class AdmissionReviews {
             return "";
         }
         if (!node.isTextual()) {
-            throw bad(envelope, "AdmissionReview request." + dotted + " must be a string, got " + ReviewEnvelope.shown(node));
+            throw envelope.invalid("AdmissionReview request." + dotted + " must be a string, got " + ReviewEnvelope.shown(node));
         }
         return node.asText();
     }

@@ -13,7 +13,7 @@ import java.io.IOException;
  * kube-apiserver matches every answer to its request by uid, kind and apiVersion, and shows the message of a denial
  * (or of a failed conversion) to its user; any other answer, a 4xx included, is a failed call to it, which its
  * failurePolicy turns into an error without the webhook's words. So once a body has a supported apiVersion and a
- * string request.uid, whatever else is wrong is answered as a review ({@link Invalid#answerable()}); only a body
+ * string request.uid, whatever else is wrong is answered as a review ({@link BadReview#answerable()}); only a body
  * without them gets a plain 4xx.
  *
  * @param apiVersion the review's apiVersion, which the response repeats
@@ -25,51 +25,26 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
      */
     private static final ObjectReader READER = Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    /** The body is not a usable review; {@link #uid()} and {@link #apiVersion()} are set when it can be answered. */
-    public static final class Invalid extends RuntimeException {
-        private final String apiVersion;
-        private final String uid;
-
-        Invalid(String message, String apiVersion, String uid) {
-            super(message, null, false, false);
-            this.apiVersion = apiVersion;
-            this.uid = uid;
-        }
-
-        public String apiVersion() {
-            return apiVersion;
-        }
-
-        public String uid() {
-            return uid;
-        }
-
-        /** Whether the answer can be a review (a supported apiVersion and a uid to echo). */
-        public boolean answerable() {
-            return uid != null;
-        }
-    }
-
     /**
      * Parses a review body of {@code kind}: UTF-8 JSON (as RFC 8259 requires between systems, and kube-apiserver
      * sends), one object.
      */
     public static JsonNode parse(byte[] body, String kind) {
         if (body == null || body.length == 0) {
-            throw new Invalid("request body is empty: expected " + article(kind), null, null);
+            throw new BadReview("request body is empty: expected " + article(kind));
         }
         if (body.length >= 2 && (body[0] == 0 || body[1] == 0 || (body[0] & 0xFE) == 0xFE && (body[1] & 0xFE) == 0xFE)) {
             // Jackson would detect UTF-16 and UTF-32 and read them; kube-apiserver never sends them.
-            throw new Invalid("request body must be JSON in UTF-8, got UTF-16 or UTF-32", null, null);
+            throw new BadReview("request body must be JSON in UTF-8, got UTF-16 or UTF-32");
         }
         JsonNode root;
         try {
             root = READER.readTree(body);
         } catch (IOException e) {
-            throw new Invalid("request body is not valid JSON: " + parserMessage(e), null, null);
+            throw new BadReview("request body is not valid JSON: " + parserMessage(e));
         }
         if (root == null || !root.isObject()) {
-            throw new Invalid("request body must be a JSON object (" + article(kind) + ")", null, null);
+            throw new BadReview("request body must be a JSON object (" + article(kind) + ")");
         }
         return root;
     }
@@ -77,7 +52,7 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
     /**
      * The envelope of {@code root}, a review of {@code kind} in {@code v1} or {@code v1beta1}.
      *
-     * @throws Invalid saying what is wrong, answerable when the apiVersion is supported and request.uid is a string
+     * @throws BadReview saying what is wrong, answerable when the apiVersion is supported and request.uid is a string
      */
     public static ReviewEnvelope read(JsonNode root, String kind, String v1, String v1beta1) {
         JsonNode versionNode = root.path("apiVersion");
@@ -86,30 +61,28 @@ public record ReviewEnvelope(String apiVersion, JsonNode request, String uid) {
         JsonNode request = root.get("request");
         JsonNode uidNode = request == null ? null : request.get("uid");
         String uid = uidNode != null && uidNode.isTextual() && !uidNode.asText().isEmpty() ? uidNode.asText() : null;
-        String answerVersion = supported && uid != null ? apiVersion : null;
-        String answerUid = answerVersion == null ? null : uid;
         JsonNode kindNode = root.path("kind");
         if (!kind.equals(kindNode.isTextual() ? kindNode.asText() : null)) {
-            throw new Invalid("expected kind " + kind + ", got " + (kindNode.isMissingNode() ? "no kind" : shown(kindNode)),
-                    answerVersion, answerUid);
+            throw new BadReview("expected kind " + kind + ", got " + (kindNode.isMissingNode() ? "no kind" : shown(kindNode)),
+                    supported && uid != null ? new ReviewEnvelope(apiVersion, request, uid) : null);
         }
         if (!supported) {
-            throw new Invalid("unsupported " + kind + " apiVersion " + shown(versionNode) + ": expected " + v1 + " or "
-                    + v1beta1, null, null);
+            throw new BadReview("unsupported " + kind + " apiVersion " + shown(versionNode) + ": expected " + v1 + " or "
+                    + v1beta1);
         }
         if (request == null || !request.isObject()) {
-            throw new Invalid(kind + " has no request object", null, null);
+            throw new BadReview(kind + " has no request object");
         }
         if (uid == null) {
-            throw new Invalid(kind + " request.uid " + (uidNode == null || uidNode.isNull() ? "is missing"
-                    : "must be a non-empty string, got " + shown(uidNode)), null, null);
+            throw new BadReview(kind + " request.uid " + (uidNode == null || uidNode.isNull() ? "is missing"
+                    : "must be a non-empty string, got " + shown(uidNode)));
         }
         return new ReviewEnvelope(apiVersion, request, uid);
     }
 
     /** A refusal of this envelope's request: answerable, in its apiVersion with its uid. */
-    public Invalid invalid(String message) {
-        return new Invalid(message, apiVersion, uid);
+    public BadReview invalid(String message) {
+        return new BadReview(message, this);
     }
 
     /** A value for a message: strings quoted and cut at 64 characters, other JSON by its type. */

@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 
 /**
  * A seeded, replayable stream of malformed and hostile reviews for one {@link HostileTarget}: request {@code i} of
@@ -91,6 +92,24 @@ public final class HostileReviews {
     private final List<String> objectPointers = new ArrayList<>();
     private long index;
 
+    /** One kind of request after the first few: it is drawn when the dice (0-999) fall below {@code below}. */
+    private record Share(int below, LongFunction<HostileRequest> request) {
+    }
+
+    /** The mix of a stream, in dice order; the dice above the last are the desired-version or operation mutations. */
+    private final List<Share> shares = List.of(
+            new Share(40, i -> review(i, "valid", validReview(), true)),
+            new Share(330, i -> review(i, "object-mutation", objectMutation(), false)),
+            new Share(520, i -> review(i, "envelope-mutation", envelopeMutation(), false)),
+            new Share(570, i -> review(i, "wrong-version-or-kind", wrongVersionOrKind(), false)),
+            new Share(700, this::brokenJson),
+            new Share(740, this::deep),
+            new Share(790, this::contentType),
+            new Share(840, this::duplicateKeys),
+            new Share(900, this::unicode),
+            new Share(950, this::numbers),
+            new Share(960, this::large));
+
     public HostileReviews(HostileTarget target, long seed, long maxBodyBytes) {
         this.target = target;
         this.seed = seed;
@@ -126,38 +145,10 @@ public final class HostileReviews {
             return huge(i, (3L << 20) + random.nextInt(1 << 20), "over-3MiB");
         }
         int dice = random.nextInt(1000);
-        if (dice < 40) {
-            return review(i, "valid", validReview(), true);
-        }
-        if (dice < 330) {
-            return review(i, "object-mutation", objectMutation(), false);
-        }
-        if (dice < 520) {
-            return review(i, "envelope-mutation", envelopeMutation(), false);
-        }
-        if (dice < 570) {
-            return review(i, "wrong-version-or-kind", wrongVersionOrKind(), false);
-        }
-        if (dice < 700) {
-            return brokenJson(i);
-        }
-        if (dice < 740) {
-            return deep(i);
-        }
-        if (dice < 790) {
-            return contentType(i);
-        }
-        if (dice < 840) {
-            return duplicateKeys(i);
-        }
-        if (dice < 900) {
-            return unicode(i);
-        }
-        if (dice < 950) {
-            return numbers(i);
-        }
-        if (dice < 960) {
-            return large(i);
+        for (Share share : shares) {
+            if (dice < share.below()) {
+                return share.request().apply(i);
+            }
         }
         return review(i, target.conversion() ? "desired-version" : "operation", conversionOrOperation(), false);
     }

@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook.conversion;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.webhook.admission.BadReview;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ReviewEnvelope;
 
@@ -52,7 +53,7 @@ public final class ConversionRegistry {
     public ObjectNode review(byte[] body) {
         try {
             return review(ReviewEnvelope.parse(body, "ConversionReview"));
-        } catch (ReviewEnvelope.Invalid e) {
+        } catch (BadReview e) {
             throw new IllegalArgumentException(e.getMessage());
         }
     }
@@ -70,7 +71,7 @@ public final class ConversionRegistry {
         ReviewEnvelope envelope;
         try {
             envelope = ReviewEnvelope.read(root, "ConversionReview", V1, V1BETA1);
-        } catch (ReviewEnvelope.Invalid e) {
+        } catch (BadReview e) {
             if (!e.answerable()) {
                 throw new IllegalArgumentException(e.getMessage());
             }

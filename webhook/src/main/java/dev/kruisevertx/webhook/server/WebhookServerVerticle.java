@@ -7,7 +7,7 @@ import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.AdmissionReviews;
-import dev.kruisevertx.webhook.admission.BadAdmissionReview;
+import dev.kruisevertx.webhook.admission.BadReview;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ReviewSize;
 import dev.kruisevertx.webhook.certs.CertBundle;
@@ -246,7 +246,7 @@ public final class WebhookServerVerticle extends VerticleBase {
         AdmissionRequest request;
         try {
             request = AdmissionReviews.parse(body);
-        } catch (BadAdmissionReview e) {
+        } catch (BadReview e) {
             if (!e.answerable()) {
                 return Future.succeededFuture(Answer.plain(400, e.getMessage(), WebhookMetrics.BAD_REQUEST));
             }

@@ -59,43 +59,43 @@ class AdmissionReviewsTest {
     /** Issue 16 (hostile input): what kube-apiserver's peer, Go's encoding/json, would refuse or could not answer. */
     @Test
     void envelopeProblemsCarryTheUidOnlyWhenTheyCanBeAnswered() {
-        BadAdmissionReview op = assertThrows(BadAdmissionReview.class,
+        BadReview op = assertThrows(BadReview.class,
                 () -> AdmissionReviews.parse(review(AdmissionReviews.V1BETA1, "u-1", "PATCH", "{}")));
         assertTrue(op.answerable() && "u-1".equals(op.uid()) && AdmissionReviews.V1BETA1.equals(op.apiVersion()), op.getMessage());
         assertTrue(op.getMessage().contains("must be one of CREATE, UPDATE, DELETE or CONNECT, got 'PATCH'"), op.getMessage());
         String valid = new String(review(AdmissionReviews.V1, "u-2", "CREATE", "{}"), StandardCharsets.UTF_8);
-        BadAdmissionReview kind = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(
+        BadReview kind = assertThrows(BadReview.class, () -> AdmissionReviews.parse(
                 valid.replace("\"kind\":\"AdmissionReview\"", "\"kind\":\"TokenReview\"").getBytes(StandardCharsets.UTF_8)));
         assertTrue(kind.answerable() && kind.getMessage().contains("expected kind AdmissionReview"), kind.getMessage());
-        BadAdmissionReview name = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(
+        BadReview name = assertThrows(BadReview.class, () -> AdmissionReviews.parse(
                 valid.replace("\"namespace\":\"ns\"", "\"namespace\":{}").getBytes(StandardCharsets.UTF_8)));
         assertTrue(name.answerable() && name.getMessage().contains("request.namespace must be a string, got an object"),
                 name.getMessage());
-        BadAdmissionReview dryRun = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(
+        BadReview dryRun = assertThrows(BadReview.class, () -> AdmissionReviews.parse(
                 valid.replace("\"dryRun\":true", "\"dryRun\":\"yes\"").getBytes(StandardCharsets.UTF_8)));
         assertTrue(dryRun.answerable() && dryRun.getMessage().contains("dryRun must be a boolean"), dryRun.getMessage());
 
         // A number is not a uid: there is nothing to echo.
-        BadAdmissionReview numericUid = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(
+        BadReview numericUid = assertThrows(BadReview.class, () -> AdmissionReviews.parse(
                 valid.replace("\"uid\":\"u-2\"", "\"uid\":42").getBytes(StandardCharsets.UTF_8)));
         assertFalse(numericUid.answerable());
         assertTrue(numericUid.getMessage().contains("request.uid must be a non-empty string, got a number"),
                 numericUid.getMessage());
         // Content after the value: Jackson would stop after the first object, Go refuses the body.
-        BadAdmissionReview trailing = assertThrows(BadAdmissionReview.class,
+        BadReview trailing = assertThrows(BadReview.class,
                 () -> AdmissionReviews.parse((valid + "{}").getBytes(StandardCharsets.UTF_8)));
         assertEquals("request body is not valid JSON: unexpected content after the JSON value", trailing.getMessage());
         // UTF-16, which Jackson would detect and read.
-        BadAdmissionReview utf16 = assertThrows(BadAdmissionReview.class,
+        BadReview utf16 = assertThrows(BadReview.class,
                 () -> AdmissionReviews.parse(valid.getBytes(StandardCharsets.UTF_16)));
         assertTrue(utf16.getMessage().contains("must be JSON in UTF-8"), utf16.getMessage());
-        BadAdmissionReview deep = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(
+        BadReview deep = assertThrows(BadReview.class, () -> AdmissionReviews.parse(
                 ("[".repeat(10_000) + "]".repeat(10_000)).getBytes(StandardCharsets.UTF_8)));
         assertFalse(deep.getMessage().contains("`"), deep.getMessage());
     }
 
     private static void assertMessage(String expected, byte[] body) {
-        BadAdmissionReview e = assertThrows(BadAdmissionReview.class, () -> AdmissionReviews.parse(body));
+        BadReview e = assertThrows(BadReview.class, () -> AdmissionReviews.parse(body));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 

@@ -22,33 +22,24 @@ import java.util.function.Function;
  */
 final class ContainerTable {
 
+    /** What a container is, fixed when the runtime creates it. */
+    private record Identity(String id, String node, String podUid, String podNamespace, String podName,
+            String containerName, String image, int attempt, Instant createdAt, Instant startAt) {
+        /** The next container of the same pod container, on the same node. */
+        Identity next(String nextId, int nextAttempt, Instant nextCreatedAt, Instant nextStartAt) {
+            return new Identity(nextId, node, podUid, podNamespace, podName, containerName, image, nextAttempt,
+                    nextCreatedAt, nextStartAt);
+        }
+    }
+
     /** A container of the table; {@code finishedAt} is set once it exited. */
     private static final class Entry {
-        final String id;
-        final String node;
-        final String podUid;
-        final String podNamespace;
-        final String podName;
-        final String containerName;
-        final String image;
-        final int attempt;
-        final Instant createdAt;
-        final Instant startAt;
+        final Identity is;
         Instant finishedAt;
         int exitCode;
 
-        Entry(String id, String node, String podUid, String podNamespace, String podName, String containerName,
-                String image, int attempt, Instant createdAt, Instant startAt) {
-            this.id = id;
-            this.node = node;
-            this.podUid = podUid;
-            this.podNamespace = podNamespace;
-            this.podName = podName;
-            this.containerName = containerName;
-            this.image = image;
-            this.attempt = attempt;
-            this.createdAt = createdAt;
-            this.startAt = startAt;
+        Entry(Identity is) {
+            this.is = is;
         }
     }
 
@@ -69,8 +60,9 @@ final class ContainerTable {
         if (rules.apply(c.getImage()).failure() == ContainerFailure.IMAGE_PULL_ERROR) {
             return;
         }
-        containers.put(id, new Entry(id, node, pod.getMetadata().getUid(), pod.getMetadata().getNamespace(),
-                pod.getMetadata().getName(), c.getName(), c.getImage(), attempt, createdAt, startAt));
+        containers.put(id, new Entry(new Identity(id, node, pod.getMetadata().getUid(),
+                pod.getMetadata().getNamespace(), pod.getMetadata().getName(), c.getName(), c.getImage(), attempt,
+                createdAt, startAt)));
     }
 
     /**
@@ -82,8 +74,7 @@ final class ContainerTable {
         if (like == null) {
             return false;
         }
-        containers.put(id, new Entry(id, like.node, like.podUid, like.podNamespace, like.podName, like.containerName,
-                like.image, attempt, createdAt, startAt));
+        containers.put(id, new Entry(like.is.next(id, attempt, createdAt, startAt)));
         return true;
     }
 
@@ -97,14 +88,14 @@ final class ContainerTable {
     }
 
     void forget(String podUid) {
-        containers.values().removeIf(e -> e.podUid.equals(podUid));
+        containers.values().removeIf(e -> e.is.podUid().equals(podUid));
     }
 
     /** The containers of {@code node} as of {@code now}, oldest first. */
     List<SimContainer> containers(String node, Instant now) {
         List<SimContainer> out = new ArrayList<>();
         for (Entry e : containers.values()) {
-            if (e.node.equals(node)) {
+            if (e.is.node().equals(node)) {
                 out.add(view(e, now));
             }
         }
@@ -114,7 +105,7 @@ final class ContainerTable {
     /** One container of {@code node}, by runtime id. */
     Optional<SimContainer> container(String node, String id, Instant now) {
         Entry e = containers.get(id);
-        return e == null || !e.node.equals(node) ? Optional.empty() : Optional.of(view(e, now));
+        return e == null || !e.is.node().equals(node) ? Optional.empty() : Optional.of(view(e, now));
     }
 
     /** Records a command run in a container that is running now; see {@link Kubelet#exec}. */
@@ -146,8 +137,8 @@ final class ContainerTable {
     List<String> images(String node) {
         TreeSet<String> out = new TreeSet<>(pulled.getOrDefault(node, Set.of()));
         for (Entry e : containers.values()) {
-            if (e.node.equals(node)) {
-                out.add(e.image);
+            if (e.is.node().equals(node)) {
+                out.add(e.is.image());
             }
         }
         return List.copyOf(out);
@@ -162,26 +153,27 @@ final class ContainerTable {
     }
 
     private SimContainer view(Entry e, Instant now) {
-        ImageRule rule = rules.apply(e.image);
+        ImageRule rule = rules.apply(e.is.image());
         SimContainer.State state;
         Instant started = null;
         Instant finished = e.finishedAt;
         int exitCode = e.exitCode;
         if (finished != null) {
             state = SimContainer.State.EXITED;
-            started = e.startAt.isAfter(finished) ? null : e.startAt;
-        } else if (now.isBefore(e.startAt)) {
+            started = e.is.startAt().isAfter(finished) ? null : e.is.startAt();
+        } else if (now.isBefore(e.is.startAt())) {
             state = SimContainer.State.CREATED;
         } else if (rule.failure() == ContainerFailure.CRASH_LOOP) {
             state = SimContainer.State.EXITED;
-            started = e.startAt;
-            finished = e.startAt;
+            started = e.is.startAt();
+            finished = e.is.startAt();
             exitCode = 1;
         } else {
             state = SimContainer.State.RUNNING;
-            started = e.startAt;
+            started = e.is.startAt();
         }
-        return new SimContainer(e.id, e.node, e.podUid, e.podNamespace, e.podName, e.containerName, e.image, e.attempt,
-                e.createdAt, started, finished, exitCode, state);
+        Identity is = e.is;
+        return new SimContainer(is.id(), is.node(), is.podUid(), is.podNamespace(), is.podName(), is.containerName(),
+                is.image(), is.attempt(), is.createdAt(), started, finished, exitCode, state);
     }
 }

@@ -1,6 +1,5 @@
 package dev.kruisevertx.webhook.bench;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -14,9 +13,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 
@@ -115,7 +112,7 @@ public final class HostileReviews {
         this.seed = seed;
         this.maxBodyBytes = maxBodyBytes;
         this.random = new SplittableRandom(seed ^ target.name().hashCode() * 0x9E3779B97F4A7C15L);
-        collectPointers(target.sample(), "", objectPointers);
+        JsonTrees.collectPointers(target.sample(), "", objectPointers);
     }
 
     /** Request {@code n} of the stream of {@code target} and {@code seed}, as a run saw it. */
@@ -223,9 +220,9 @@ public final class HostileReviews {
         for (int m = 0; m < mutations; m++) {
             String pointer = pick(objectPointers);
             if (random.nextInt(4) == 0) {
-                remove(object, pointer);
+                JsonTrees.remove(object, pointer);
             } else {
-                set(object, pointer, hostileValue());
+                JsonTrees.set(object, pointer, hostileValue());
             }
         }
         return review(reviewVersion(), object);
@@ -235,9 +232,9 @@ public final class HostileReviews {
         ObjectNode review = review(reviewVersion(), target.sample().deepCopy());
         String pointer = pick(target.conversion() ? CONVERSION_ENVELOPE : ADMISSION_ENVELOPE);
         if (random.nextInt(3) == 0) {
-            remove(review, pointer);
+            JsonTrees.remove(review, pointer);
         } else {
-            set(review, pointer, hostileValue());
+            JsonTrees.set(review, pointer, hostileValue());
         }
         return review;
     }
@@ -275,9 +272,9 @@ public final class HostileReviews {
             case 3 -> metadata.withObjectProperty("annotations").put(text, "x");
             default -> {
                 // Invalid UTF-8 bytes in a string: not JSON text at all.
-                byte[] body = bytes(review(reviewVersion(), object));
+                byte[] body = JsonTrees.bytes(review(reviewVersion(), object));
                 byte[] bad = new byte[]{(byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xED, (byte) 0xA0, (byte) 0x80};
-                int at = indexOf(body, "\"name\":\"".getBytes(StandardCharsets.UTF_8));
+                int at = JsonTrees.indexOf(body, "\"name\":\"".getBytes(StandardCharsets.UTF_8));
                 if (at < 0) {
                     at = body.length / 2;
                 } else {
@@ -296,7 +293,7 @@ public final class HostileReviews {
         }
         // Jackson writes a lone surrogate as an escape that its own reader refuses in a field name (Go would read
         // it as U+FFFD; kube-apiserver never writes one): judged by what a parser makes of the bytes.
-        return expectFrom(i, "unicode", JSON, bytes(review));
+        return expectFrom(i, "unicode", JSON, JsonTrees.bytes(review));
     }
 
     /** Numbers at the edges: long digit strings (over 1,000 digits no parser takes them), huge exponents, -0. */
@@ -304,7 +301,7 @@ public final class HostileReviews {
         ObjectNode object = target.sample().deepCopy();
         String pointer = pick(objectPointers);
         String marker = "\"__number_marker__\"";
-        set(object, pointer, F.textNode("__number_marker__"));
+        JsonTrees.set(object, pointer, F.textNode("__number_marker__"));
         String number = switch (random.nextInt(8)) {
             case 0 -> "9".repeat(1001 + random.nextInt(5000));
             case 1 -> "9".repeat(200);
@@ -315,7 +312,7 @@ public final class HostileReviews {
             case 6 -> "0." + "0".repeat(500) + "1";
             default -> "-" + "9".repeat(30);
         };
-        String body = bodyText(review(reviewVersion(), object)).replace(marker, number);
+        String body = JsonTrees.bodyText(review(reviewVersion(), object)).replace(marker, number);
         boolean parseable = !(number.length() > 1000);
         return parseable ? expectFrom(i, "number-edge", JSON, body.getBytes(StandardCharsets.UTF_8))
                 : raw(i, "number-too-long", JSON, body.getBytes(StandardCharsets.UTF_8));
@@ -324,7 +321,7 @@ public final class HostileReviews {
     // ---- categories that break the body ----
 
     private HostileRequest brokenJson(long i) {
-        byte[] valid = bytes(validReview());
+        byte[] valid = JsonTrees.bytes(validReview());
         return switch (random.nextInt(12)) {
             case 0 -> raw(i, "truncated", JSON, java.util.Arrays.copyOf(valid, random.nextInt(valid.length)));
             case 1 -> {
@@ -343,14 +340,14 @@ public final class HostileReviews {
             case 3 -> raw(i, "empty", JSON, new byte[0]);
             case 4 -> expectFrom(i, "json-literal", JSON, pick(List.of("null", "[]", "1", "\"AdmissionReview\"", "true",
                     "{}", "[{}]", "{\"request\":{}}", "  ", "\n")).getBytes(StandardCharsets.UTF_8));
-            case 5 -> raw(i, "trailing-garbage", JSON, concat(valid, pick(List.of("}", "]", ",", "x", "{}", "\u0000"))
+            case 5 -> raw(i, "trailing-garbage", JSON, JsonTrees.concat(valid, pick(List.of("}", "]", ",", "x", "{}", "\u0000"))
                     .getBytes(StandardCharsets.UTF_8)));
             case 6 -> raw(i, "javascript-not-json", JSON, new String(valid, StandardCharsets.UTF_8)
                     .replaceFirst("\"", "'").getBytes(StandardCharsets.UTF_8));
             case 7 -> raw(i, "literal-nan", JSON, new String(valid, StandardCharsets.UTF_8)
                     .replaceFirst("\"uid\":\"[^\"]*\"", "\"uid\":NaN").getBytes(StandardCharsets.UTF_8));
-            case 8 -> raw(i, "comment", JSON, concat("/* hi */".getBytes(StandardCharsets.UTF_8), valid));
-            case 9 -> expectFrom(i, "utf8-bom", JSON, concat(new byte[]{(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, valid));
+            case 8 -> raw(i, "comment", JSON, JsonTrees.concat("/* hi */".getBytes(StandardCharsets.UTF_8), valid));
+            case 9 -> expectFrom(i, "utf8-bom", JSON, JsonTrees.concat(new byte[]{(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, valid));
             case 10 -> raw(i, "utf16", JSON, new String(valid, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_16));
             default -> raw(i, "unterminated-string", JSON, ("{\"apiVersion\":\"" + "a".repeat(random.nextInt(10_000)))
                     .getBytes(StandardCharsets.UTF_8));
@@ -371,29 +368,29 @@ public final class HostileReviews {
         ObjectNode object = target.sample().deepCopy();
         String marker = "\"__deep_marker__\"";
         String where = random.nextBoolean() ? pick(objectPointers) : "/metadata/annotations/deep";
-        set(object, where, F.textNode("__deep_marker__"));
+        JsonTrees.set(object, where, F.textNode("__deep_marker__"));
         ObjectNode review = review(reviewVersion(), object);
         if (random.nextInt(4) == 0) {
-            remove(review, target.conversion() ? "/request/objects" : "/request/object");
+            JsonTrees.remove(review, target.conversion() ? "/request/objects" : "/request/object");
             ((ObjectNode) review.get("request")).put(target.conversion() ? "objects" : "object", "__deep_marker__");
         }
-        byte[] body = bodyText(review).replace(marker, nested).getBytes(StandardCharsets.UTF_8);
+        byte[] body = JsonTrees.bodyText(review).replace(marker, nested).getBytes(StandardCharsets.UTF_8);
         return parseable ? expectFrom(i, "deep-" + depth, JSON, body) : raw(i, "deep-" + depth, JSON, body);
     }
 
     private HostileRequest contentType(long i) {
         ObjectNode review = random.nextBoolean() ? validReview() : objectMutationTree();
         if (random.nextInt(3) == 0) {
-            return expectFrom(i, "json-content-type", pick(JSON_CONTENT_TYPES), bytes(review));
+            return expectFrom(i, "json-content-type", pick(JSON_CONTENT_TYPES), JsonTrees.bytes(review));
         }
         if (random.nextInt(5) == 0) {
-            return expectFrom(i, "no-content-type", null, bytes(review));
+            return expectFrom(i, "no-content-type", null, JsonTrees.bytes(review));
         }
         String type = pick(CONTENT_TYPES);
         byte[] body = type.startsWith("multipart") && random.nextBoolean()
                 ? ("--xyz\r\nContent-Disposition: form-data; name=\"a\"; filename=\"f\"\r\n\r\n"
                 + "x".repeat(random.nextInt(100_000)) + "\r\n--xyz--\r\n").getBytes(StandardCharsets.UTF_8)
-                : bytes(review);
+                : JsonTrees.bytes(review);
         return new HostileRequest(i, "content-type", type, body, null, null, false);
     }
 
@@ -407,7 +404,7 @@ public final class HostileReviews {
      */
     private HostileRequest duplicateKeys(long i) {
         ObjectNode review = validReview();
-        String text = bodyText(review);
+        String text = JsonTrees.bodyText(review);
         String uidField = "\"uid\":\"" + review.path("request").path("uid").asText() + "\"";
         String duplicated = switch (random.nextInt(5)) {
             case 0 -> text.replace(uidField, "\"uid\":\"decoy\"," + uidField);
@@ -430,7 +427,7 @@ public final class HostileReviews {
             for (int k = 0; k < size / 8; k++) {
                 many.add(k);
             }
-            set(object, pick(objectPointers), many);
+            JsonTrees.set(object, pick(objectPointers), many);
         }
         return review(i, "large", review(reviewVersion(), object), false);
     }
@@ -438,13 +435,13 @@ public final class HostileReviews {
     /** A body over {@code size} bytes: a review whose object carries one huge annotation. */
     private HostileRequest huge(long i, long size, String category) {
         ObjectNode review = validReview();
-        String text = bodyText(review);
+        String text = JsonTrees.bodyText(review);
         int pad = (int) Math.max(0, size - text.length());
         ObjectNode object = (ObjectNode) (target.conversion() ? review.path("request").path("objects").get(0)
                 : review.path("request").has("object") ? review.path("request").get("object")
                 : review.path("request").get("oldObject"));
         object.withObjectProperty("metadata").withObjectProperty("annotations").put("huge", "x".repeat(pad));
-        byte[] body = bytes(review);
+        byte[] body = JsonTrees.bytes(review);
         return body.length > maxBodyBytes ? new HostileRequest(i, category, JSON, body, null, null, false)
                 : expectFrom(i, category, JSON, body);
     }
@@ -452,7 +449,7 @@ public final class HostileReviews {
     // ---- building and classifying requests ----
 
     private HostileRequest review(long i, String category, ObjectNode review, boolean valid) {
-        byte[] body = bytes(review);
+        byte[] body = JsonTrees.bytes(review);
         String uid = usableUid(review);
         return new HostileRequest(i, category, JSON, body, uid, uid == null ? null : review.get("apiVersion").asText(),
                 valid && uid != null);
@@ -555,92 +552,5 @@ public final class HostileReviews {
 
     private <T> T pick(List<T> values) {
         return values.get(random.nextInt(values.size()));
-    }
-
-    private static byte[] bytes(JsonNode node) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(node);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot write a generated review", e);
-        }
-    }
-
-    private static String bodyText(JsonNode node) {
-        return new String(bytes(node), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    static void collectPointers(JsonNode node, String at, List<String> out) {
-        if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                String child = at + "/" + e.getKey().replace("~", "~0").replace("/", "~1");
-                out.add(child);
-                collectPointers(e.getValue(), child, out);
-            }
-        } else if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) {
-                String child = at + "/" + i;
-                out.add(child);
-                collectPointers(node.get(i), child, out);
-            }
-        }
-    }
-
-    /** Sets {@code value} at {@code pointer}, creating missing parents as objects and replacing scalars on the way. */
-    static void set(ObjectNode root, String pointer, JsonNode value) {
-        JsonPointer p = JsonPointer.compile(pointer);
-        JsonNode parent = root;
-        for (JsonPointer head = p; head.tail() != null && !head.tail().matches(); head = head.tail()) {
-            JsonNode next = parent.isArray() ? parent.get(head.getMatchingIndex()) : parent.get(head.getMatchingProperty());
-            if (next == null || !next.isContainerNode()) {
-                if (!parent.isObject()) {
-                    return;
-                }
-                next = ((ObjectNode) parent).putObject(head.getMatchingProperty());
-            }
-            parent = next;
-        }
-        JsonPointer last = p.last();
-        if (parent.isArray()) {
-            ArrayNode array = (ArrayNode) parent;
-            int at = last.getMatchingIndex();
-            if (at >= 0 && at < array.size()) {
-                array.set(at, value);
-            } else {
-                array.add(value);
-            }
-        } else {
-            ((ObjectNode) parent).set(last.getMatchingProperty(), value);
-        }
-    }
-
-    static void remove(ObjectNode root, String pointer) {
-        JsonPointer p = JsonPointer.compile(pointer);
-        JsonNode parent = root.at(p.head());
-        JsonPointer last = p.last();
-        if (parent instanceof ObjectNode o) {
-            o.remove(last.getMatchingProperty());
-        } else if (parent instanceof ArrayNode a && last.getMatchingIndex() >= 0 && last.getMatchingIndex() < a.size()) {
-            a.remove(last.getMatchingIndex());
-        }
     }
 }

@@ -159,7 +159,7 @@ public final class WebhookConfigurationPatcher {
             // Whoever injects the external CA may keep the previous one next to it: containing it is enough.
             if (!plan.trustsTarget(wh.path("clientConfig").path("caBundle").asText(""))) {
                 throw new ConfigurationException("caBundle of " + kind + " " + name + " (webhook "
-                        + wh.path("name").asText() + ") does not contain the external CA certificate");
+                        + wh.path("name").asText() + ") does not match the external CA certificate: it must contain it");
             }
         }
     }

@@ -111,7 +111,10 @@ public final class RotationLoad {
                     } else {
                         failed.incrementAndGet();
                         if (failures.size() < 20) {
-                            failures.add(String.valueOf(ar.cause()));
+                            Throwable cause = ar.cause();
+                            failures.add("at " + (System.nanoTime() - start) / 1_000_000 + " ms"
+                                    + (newConnection ? " (new connection): " : ": ") + cause
+                                    + (cause.getCause() == null ? "" : " caused by " + cause.getCause()));
                         }
                     }
                     if (answered.incrementAndGet() == total) {

@@ -39,11 +39,13 @@ public final class CertSyncController {
     private static final long BASE_RETRY_MS = 5;
     private static final long MAX_RETRY_MS = 30_000;
     /**
-     * How long a CA change waits between writing the two-CA caBundles and swapping the certificate: kube-apiserver
-     * reads webhook configurations and CRDs through watches, which deliver a write after a moment (milliseconds
-     * usually, longer on a loaded API server). The old certificate is still valid meanwhile, so waiting costs nothing.
+     * How long a CA change waits between writing the two-CA caBundles and swapping the certificate, by default 30
+     * seconds, kube-apiserver's longest webhook timeout: kube-apiserver reads webhook configurations and CRDs through
+     * watches (a write arrives after a moment, longer on a loaded API server), and a call it began with the old
+     * caBundle may still be dialing; every such call has ended by then. The old certificate is still served
+     * meanwhile, so waiting costs nothing; CA changes are rare (OpenKruise's CA lives ten years).
      */
-    static final Duration TRUST_PROPAGATION = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_TRUST_PROPAGATION = Duration.ofSeconds(30);
 
     private final Vertx vertx;
     private final Context context;
@@ -67,6 +69,7 @@ public final class CertSyncController {
     private volatile CertBundle served;
     /** Until when CAs other than the current one stay in the caBundles; null before the first serve. */
     private volatile Instant overlapUntil;
+    private volatile Duration trustPropagation = DEFAULT_TRUST_PROPAGATION;
     private volatile String lastError;
     private volatile long completedSyncs;
 
@@ -88,6 +91,11 @@ public final class CertSyncController {
     /** Completes after the first successful sync (certificates served and configurations patched). */
     public Future<CertBundle> firstSync() {
         return firstSync.future();
+    }
+
+    /** Changes how long a CA change waits before the swap ({@link #DEFAULT_TRUST_PROPAGATION}); for tests. */
+    public void setTrustPropagation(Duration delay) {
+        this.trustPropagation = delay;
     }
 
     public CertBundle current() {
@@ -140,9 +148,9 @@ public final class CertSyncController {
         Future<?> ready = caChanges
                 ? patch(plan(bundle, before)).compose(v -> {
                     LOG.info("Webhook CA changes: every caBundle now trusts the new CA next to the served one; "
-                            + "swapping the certificate in {}", TRUST_PROPAGATION);
+                            + "swapping the certificate in {}", trustPropagation);
                     Promise<Void> waited = Promise.promise();
-                    vertx.setTimer(TRUST_PROPAGATION.toMillis(), id -> waited.complete());
+                    vertx.setTimer(Math.max(1, trustPropagation.toMillis()), id -> waited.complete());
                     return waited.future();
                 })
                 : Future.succeededFuture();

@@ -47,6 +47,8 @@ public final class RotationLoad {
             + "\"resource\":{\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"},\"namespace\":\"default\","
             + "\"operation\":\"CREATE\",\"object\":" + HostileTarget.POD.strip() + "}}";
 
+    private static final int FRESH_CONNECTIONS = 64;
+
     private final Vertx vertx;
     private final Supplier<String> trust;
     private final int keptAliveConnections;
@@ -83,8 +85,11 @@ public final class RotationLoad {
             PemTrustOptions trustOptions = new PemTrustOptions().addCertValue(Buffer.buffer(p));
             HttpClient pooled = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true)
                     .setKeepAlive(true).setTrustOptions(trustOptions), new PoolOptions().setHttp1MaxSize(keptAliveConnections));
+            // kube-apiserver (Go's transport) dials at once for each such request, with no cap on connections: a
+            // small pool would queue requests for seconds on a loaded machine, so they would connect long after they
+            // were sent, with a trust that was current then.
             HttpClient fresh = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true)
-                    .setKeepAlive(false).setTrustOptions(trustOptions), new PoolOptions().setHttp1MaxSize(4));
+                    .setKeepAlive(false).setTrustOptions(trustOptions), new PoolOptions().setHttp1MaxSize(FRESH_CONNECTIONS));
             return new HttpClient[]{pooled, fresh};
         });
     }
@@ -104,7 +109,9 @@ public final class RotationLoad {
             while (sent.get() < due) {
                 long n = sent.incrementAndGet();
                 boolean newConnection = n % freshEvery == 0;
-                HttpClient[] pair = clientsTrusting(trust.get());
+                String trustedNow = trust.get();
+                long sentAt = (System.nanoTime() - start) / 1_000_000;
+                HttpClient[] pair = clientsTrusting(trustedNow);
                 send(newConnection ? pair[1] : pair[0], newConnection).onComplete(ar -> {
                     if (ar.succeeded()) {
                         succeeded.incrementAndGet();
@@ -112,7 +119,8 @@ public final class RotationLoad {
                         failed.incrementAndGet();
                         if (failures.size() < 20) {
                             Throwable cause = ar.cause();
-                            failures.add("at " + (System.nanoTime() - start) / 1_000_000 + " ms"
+                            failures.add("sent at " + sentAt + " ms, failed at " + (System.nanoTime() - start) / 1_000_000
+                                    + " ms, trusting " + (trustedNow.split("BEGIN CERTIFICATE").length - 1) + " certificate(s)"
                                     + (newConnection ? " (new connection): " : ": ") + cause
                                     + (cause.getCause() == null ? "" : " caused by " + cause.getCause()));
                         }

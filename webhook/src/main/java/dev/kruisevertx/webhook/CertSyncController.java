@@ -3,6 +3,7 @@ package dev.kruisevertx.webhook;
 import dev.kruisevertx.cache.InformerHandlers;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.certs.CertWriter;
+import dev.kruisevertx.webhook.configuration.CaBundlePlan;
 import dev.kruisevertx.webhook.configuration.CrdConversionPatcher;
 import dev.kruisevertx.webhook.configuration.WebhookConfigurationPatcher;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -15,6 +16,9 @@ import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * One loop, one key (as OpenKruise's webhook controller): make sure certificates exist and are fresh, hand
- * them to the server, then patch the CA into the webhook configurations and CRDs. Runs after every change
+ * them to the server, then patch the CA into the webhook configurations and CRDs. When the CA itself changes, the
+ * new CA is patched in next to the served one before the certificate is swapped (see {@link #sync}). Runs after every change
  * to the Secret, either configuration or a kruise CRD, and every resync period; failures retry with
  * exponential backoff. Runs of the loop never overlap; triggers during a run cause exactly one more run.
  * Blocking work happens on worker threads; the loop state lives on one Vert.x context.
@@ -33,6 +38,14 @@ public final class CertSyncController {
     private static final Logger LOG = LoggerFactory.getLogger(CertSyncController.class);
     private static final long BASE_RETRY_MS = 5;
     private static final long MAX_RETRY_MS = 30_000;
+    /**
+     * How long a CA change waits between writing the two-CA caBundles and swapping the certificate, by default 30
+     * seconds, kube-apiserver's longest webhook timeout: kube-apiserver reads webhook configurations and CRDs through
+     * watches (a write arrives after a moment, longer on a loaded API server), and a call it began with the old
+     * caBundle may still be dialing; every such call has ended by then. The old certificate is still served
+     * meanwhile, so waiting costs nothing; CA changes are rare (OpenKruise's CA lives ten years).
+     */
+    public static final Duration DEFAULT_TRUST_PROPAGATION = Duration.ofSeconds(30);
 
     private final Vertx vertx;
     private final Context context;
@@ -42,6 +55,7 @@ public final class CertSyncController {
     private final CrdConversionPatcher crds;
     private final Supplier<Set<String>> handledPaths;
     private final Function<CertBundle, Future<?>> onCertificates;
+    private final Clock clock;
     private final Promise<CertBundle> firstSync = Promise.promise();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
@@ -51,12 +65,18 @@ public final class CertSyncController {
     private int failures;
     private long timerId = -1;
     private volatile CertBundle current;
+    /** What the server serves (set once the swap succeeded); null before the first serve. */
+    private volatile CertBundle served;
+    /** Until when CAs other than the current one stay in the caBundles; null before the first serve. */
+    private volatile Instant overlapUntil;
+    private volatile Duration trustPropagation = DEFAULT_TRUST_PROPAGATION;
     private volatile String lastError;
     private volatile long completedSyncs;
 
     public CertSyncController(Vertx vertx, WebhookConfig config, CertWriter writer,
                               WebhookConfigurationPatcher configurations, CrdConversionPatcher crds,
-                              Supplier<Set<String>> handledPaths, Function<CertBundle, Future<?>> onCertificates) {
+                              Supplier<Set<String>> handledPaths, Function<CertBundle, Future<?>> onCertificates,
+                              Clock clock) {
         this.vertx = vertx;
         this.context = vertx.getOrCreateContext();
         this.config = config;
@@ -65,11 +85,17 @@ public final class CertSyncController {
         this.crds = crds;
         this.handledPaths = handledPaths;
         this.onCertificates = onCertificates;
+        this.clock = clock;
     }
 
     /** Completes after the first successful sync (certificates served and configurations patched). */
     public Future<CertBundle> firstSync() {
         return firstSync.future();
+    }
+
+    /** Changes how long a CA change waits before the swap ({@link #DEFAULT_TRUST_PROPAGATION}); for tests. */
+    public void setTrustPropagation(Duration delay) {
+        this.trustPropagation = delay;
     }
 
     public CertBundle current() {
@@ -105,17 +131,72 @@ public final class CertSyncController {
         dirty = false;
         String dns = config.dnsName();
         vertx.executeBlocking(() -> writer.ensure(dns))
-                .compose(bundle -> onCertificates.apply(bundle).map(bundle))
-                .compose(bundle -> vertx.executeBlocking(() -> {
-                    if (configurations != null) {
-                        configurations.ensure(bundle.caBundle(), handledPaths.get());
-                    }
-                    if (crds != null && writer.generates()) {
-                        crds.ensure(bundle.caBundle());
-                    }
-                    return bundle;
-                }))
+                .compose(this::sync)
                 .onComplete(ar -> context.runOnContext(v -> finished(ar.succeeded() ? ar.result() : null, ar.cause())));
+    }
+
+    /**
+     * Serves {@code bundle} and brings every caBundle in line. When its CA differs from the one being served (a CA
+     * renewal, a replaced Secret, another replica's new CA), kube-apiserver must trust the new CA before any new
+     * connection meets the new certificate: first every caBundle gets the new CA next to the served one, then the
+     * certificate is swapped, and the served CA stays in the bundles for the overlap window (see
+     * {@link #overlapWindow()}), for replicas that swap later.
+     */
+    private Future<CertBundle> sync(CertBundle bundle) {
+        CertBundle before = served;
+        boolean caChanges = before != null && !sameCa(before, bundle);
+        Future<?> ready = caChanges
+                ? patch(plan(bundle, before)).compose(v -> {
+                    LOG.info("Webhook CA changes: every caBundle now trusts the new CA next to the served one; "
+                            + "swapping the certificate in {}", trustPropagation);
+                    Promise<Void> waited = Promise.promise();
+                    vertx.setTimer(Math.max(1, trustPropagation.toMillis()), id -> waited.complete());
+                    return waited.future();
+                })
+                : Future.succeededFuture();
+        return ready
+                .compose(v -> onCertificates.apply(bundle))
+                .compose(v -> {
+                    served = bundle;
+                    if (before == null || caChanges) {
+                        overlapUntil = clock.instant().plus(overlapWindow());
+                    }
+                    return patch(plan(bundle, null));
+                })
+                .map(bundle);
+    }
+
+    private CaBundlePlan plan(CertBundle bundle, CertBundle stillServed) {
+        Instant now = clock.instant();
+        Instant until = overlapUntil;
+        return CaBundlePlan.of(bundle.caBundle(), stillServed == null ? null : stillServed.caBundle(),
+                until != null && now.isBefore(until), now);
+    }
+
+    private Future<Void> patch(CaBundlePlan plan) {
+        return vertx.executeBlocking(() -> {
+            if (configurations != null) {
+                configurations.ensure(plan, handledPaths.get());
+            }
+            if (crds != null && writer.generates()) {
+                crds.ensure(plan);
+            }
+            return null;
+        });
+    }
+
+    private static boolean sameCa(CertBundle a, CertBundle b) {
+        return a.caCertPem().strip().equals(b.caCertPem().strip());
+    }
+
+    /**
+     * How long CAs other than the current one stay in the caBundles after this replica started or swapped to a new
+     * CA: two resync periods. Every replica syncs at least once a resync period (and at once on the Secret's watch),
+     * so by then each one serves the new certificate; a replica never re-adds a CA another one dropped, so replicas
+     * with different windows still converge on the same bundle.
+     */
+    Duration overlapWindow() {
+        return config.resyncPeriod().multipliedBy(2);
     }
 
     private void finished(CertBundle bundle, Throwable error) {
@@ -132,7 +213,7 @@ public final class CertSyncController {
             if (dirty) {
                 run();
             } else {
-                timerId = vertx.setTimer(Math.max(1, config.resyncPeriod().toMillis()), id -> {
+                timerId = vertx.setTimer(nextResyncMillis(), id -> {
                     timerId = -1;
                     run();
                 });
@@ -147,6 +228,17 @@ public final class CertSyncController {
             timerId = -1;
             run();
         });
+    }
+
+    /** The resync period, or sooner when the overlap window ends first (so the previous CA is dropped on time). */
+    private long nextResyncMillis() {
+        long resync = Math.max(1, config.resyncPeriod().toMillis());
+        Instant until = overlapUntil;
+        if (until == null) {
+            return resync;
+        }
+        long left = Duration.between(clock.instant(), until).toMillis();
+        return left < 0 ? resync : Math.max(1, Math.min(resync, left + 1));
     }
 
     private void cancelTimer() {

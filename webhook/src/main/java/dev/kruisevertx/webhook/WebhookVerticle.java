@@ -73,7 +73,8 @@ public final class WebhookVerticle extends VerticleBase {
                 new WebhookConfigurationPatcher(client, config, externalCerts, this::advertisedPort),
                 new CrdConversionPatcher(client, config, this::advertisedPort),
                 admission::paths,
-                this::serve);
+                this::serve,
+                clock);
         sync.firstSync().onSuccess(readiness::certificatesSynced);
         readiness.awaitReady(config.initializeTimeout()).recover(e -> Future.failedFuture(
                 e.getMessage() + (sync.lastError() == null ? "" : "; last certificate sync error: " + sync.lastError())))

@@ -25,10 +25,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Admission requests at a fixed rate while the webhook's certificate rotates, as kube-apiserver sends them: most
@@ -45,9 +47,13 @@ public final class RotationLoad {
             + "\"resource\":{\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"},\"namespace\":\"default\","
             + "\"operation\":\"CREATE\",\"object\":" + HostileTarget.POD.strip() + "}}";
 
+    private static final int FRESH_CONNECTIONS = 64;
+
     private final Vertx vertx;
-    private final HttpClient pooled;
-    private final HttpClient fresh;
+    private final Supplier<String> trust;
+    private final int keptAliveConnections;
+    /** Clients per trusted CA text, as kube-apiserver keeps one client per webhook clientConfig. */
+    private final Map<String, HttpClient[]> clients = new ConcurrentHashMap<>();
     private final int port;
     public final AtomicLong sent = new AtomicLong();
     public final AtomicLong succeeded = new AtomicLong();
@@ -59,13 +65,33 @@ public final class RotationLoad {
 
     /** @param trustPem the CA certificates clients trust (kube-apiserver: the caBundle) */
     public RotationLoad(Vertx vertx, int port, String trustPem, int keptAliveConnections) {
+        this(vertx, port, () -> trustPem, keptAliveConnections);
+    }
+
+    /**
+     * @param trustPem read before every request: the CA certificates (PEM, one or more) to trust. When it changes,
+     *                 requests go through new clients trusting the new text, so even kept-alive traffic opens new
+     *                 connections verified against it, as kube-apiserver does when a webhook's caBundle changes.
+     */
+    public RotationLoad(Vertx vertx, int port, Supplier<String> trustPem, int keptAliveConnections) {
         this.vertx = vertx;
         this.port = port;
-        PemTrustOptions trust = new PemTrustOptions().addCertValue(Buffer.buffer(trustPem));
-        this.pooled = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true).setKeepAlive(true)
-                .setTrustOptions(trust), new PoolOptions().setHttp1MaxSize(keptAliveConnections));
-        this.fresh = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true).setKeepAlive(false)
-                .setTrustOptions(trust), new PoolOptions().setHttp1MaxSize(4));
+        this.trust = trustPem;
+        this.keptAliveConnections = keptAliveConnections;
+    }
+
+    private HttpClient[] clientsTrusting(String pem) {
+        return clients.computeIfAbsent(pem, p -> {
+            PemTrustOptions trustOptions = new PemTrustOptions().addCertValue(Buffer.buffer(p));
+            HttpClient pooled = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true)
+                    .setKeepAlive(true).setTrustOptions(trustOptions), new PoolOptions().setHttp1MaxSize(keptAliveConnections));
+            // kube-apiserver (Go's transport) dials at once for each such request, with no cap on connections: a
+            // small pool would queue requests for seconds on a loaded machine, so they would connect long after they
+            // were sent, with a trust that was current then.
+            HttpClient fresh = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setVerifyHost(true)
+                    .setKeepAlive(false).setTrustOptions(trustOptions), new PoolOptions().setHttp1MaxSize(FRESH_CONNECTIONS));
+            return new HttpClient[]{pooled, fresh};
+        });
     }
 
     /**
@@ -83,13 +109,20 @@ public final class RotationLoad {
             while (sent.get() < due) {
                 long n = sent.incrementAndGet();
                 boolean newConnection = n % freshEvery == 0;
-                send(newConnection ? fresh : pooled, newConnection).onComplete(ar -> {
+                String trustedNow = trust.get();
+                long sentAt = (System.nanoTime() - start) / 1_000_000;
+                HttpClient[] pair = clientsTrusting(trustedNow);
+                send(newConnection ? pair[1] : pair[0], newConnection).onComplete(ar -> {
                     if (ar.succeeded()) {
                         succeeded.incrementAndGet();
                     } else {
                         failed.incrementAndGet();
                         if (failures.size() < 20) {
-                            failures.add(String.valueOf(ar.cause()));
+                            Throwable cause = ar.cause();
+                            failures.add("sent at " + sentAt + " ms, failed at " + (System.nanoTime() - start) / 1_000_000
+                                    + " ms, trusting " + (trustedNow.split("BEGIN CERTIFICATE").length - 1) + " certificate(s)"
+                                    + (newConnection ? " (new connection): " : ": ") + cause
+                                    + (cause.getCause() == null ? "" : " caused by " + cause.getCause()));
                         }
                     }
                     if (answered.incrementAndGet() == total) {
@@ -123,7 +156,12 @@ public final class RotationLoad {
     }
 
     public Future<Void> close() {
-        return Future.join(pooled.close(), fresh.close()).mapEmpty();
+        List<Future<Void>> closing = new ArrayList<>();
+        clients.values().forEach(pair -> {
+            closing.add(pair[0].close());
+            closing.add(pair[1].close());
+        });
+        return Future.join(closing).mapEmpty();
     }
 
     public static void main(String[] args) throws Exception {

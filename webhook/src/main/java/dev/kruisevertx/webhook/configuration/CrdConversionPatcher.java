@@ -12,14 +12,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Base64;
 import java.util.List;
 import java.util.function.IntSupplier;
 import java.util.Objects;
 
 /**
  * Points the conversion webhook of every kruise CRD whose conversion strategy is {@code Webhook} at
- * {@code /convert} with the current CA (service port 443, or {@code url} with WEBHOOK_HOST), review versions
+ * {@code /convert} with the current CA (as a {@link CaBundlePlan} wants it) (service port 443, or {@code url} with WEBHOOK_HOST), review versions
  * v1 and v1beta1. Blocking: call from a worker thread.
  */
 public final class CrdConversionPatcher {
@@ -48,9 +47,8 @@ public final class CrdConversionPatcher {
         return group != null && (group.equals("kruise.io") || group.endsWith(".kruise.io"));
     }
 
-    WebhookClientConfig desiredClientConfig(byte[] caBundle) {
-        WebhookClientConfigBuilder b = new WebhookClientConfigBuilder()
-                .withCaBundle(Base64.getEncoder().encodeToString(caBundle));
+    WebhookClientConfig desiredClientConfig(String caBundleBase64) {
+        WebhookClientConfigBuilder b = new WebhookClientConfigBuilder().withCaBundle(caBundleBase64);
         if (config.host() != null) {
             b.withUrl("https://" + config.host() + ":" + port.getAsInt() + CONVERT_PATH);
         } else {
@@ -62,13 +60,17 @@ public final class CrdConversionPatcher {
 
     /** @return how many CRDs were updated */
     public int ensure(byte[] caBundle) {
+        return ensure(CaBundlePlan.exactly(caBundle));
+    }
+
+    /** @return how many CRDs were updated; each CRD's caBundle is brought in line with {@code plan} */
+    public int ensure(CaBundlePlan plan) {
         List<CustomResourceDefinition> crds;
         try {
             crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
         } catch (KubernetesClientException e) {
             throw new ConfigurationException("cannot list CustomResourceDefinitions: " + e.getMessage(), e);
         }
-        WebhookClientConfig desired = desiredClientConfig(caBundle);
         int updated = 0;
         for (CustomResourceDefinition crd : crds) {
             if (!isKruise(crd) || crd.getSpec().getVersions() == null || crd.getSpec().getVersions().isEmpty()
@@ -77,6 +79,9 @@ public final class CrdConversionPatcher {
                 continue;
             }
             WebhookConversion current = crd.getSpec().getConversion().getWebhook();
+            String liveCa = current == null || current.getClientConfig() == null ? null
+                    : current.getClientConfig().getCaBundle();
+            WebhookClientConfig desired = desiredClientConfig(plan.desired(liveCa));
             if (current != null && Objects.equals(current.getClientConfig(), desired)
                     && Objects.equals(current.getConversionReviewVersions(), REVIEW_VERSIONS)) {
                 continue;

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.Set;
 
 /**
  * Keeps {@code kruise-mutating-webhook-configuration} and {@code kruise-validating-webhook-configuration}
- * pointing at this webhook with the current CA. As OpenKruise does, the first time it sees a configuration
+ * pointing at this webhook with the current CA (a {@link CaBundlePlan}: during a CA change the previous CA too). As OpenKruise does, the first time it sees a configuration
  * it stores the original webhook entries as JSON in the {@code template} annotation, then always rebuilds
  * the entries from that template: caBundle and service namespace/name set (or {@code url} when
  * WEBHOOK_HOST is set), entries whose path has no handler dropped, and namespace selectors a user added to
@@ -60,11 +59,21 @@ public final class WebhookConfigurationPatcher {
      * @throws ConfigurationException when a configuration is missing, malformed or (external) mismatched
      */
     public void ensure(byte[] caBundle, Set<String> handledPaths) {
-        ensureOne("MutatingWebhookConfiguration", MUTATING_NAME, caBundle, handledPaths);
-        ensureOne("ValidatingWebhookConfiguration", VALIDATING_NAME, caBundle, handledPaths);
+        ensure(CaBundlePlan.exactly(caBundle), handledPaths);
     }
 
-    private void ensureOne(String kind, String name, byte[] caBundle, Set<String> handledPaths) {
+    /**
+     * Patches both configurations so every entry's caBundle holds what {@code plan} wants (or, with external
+     * certificates, only checks that every entry's caBundle trusts the plan's target CA).
+     *
+     * @throws ConfigurationException when a configuration is missing, malformed or (external) does not trust the CA
+     */
+    public void ensure(CaBundlePlan plan, Set<String> handledPaths) {
+        ensureOne("MutatingWebhookConfiguration", MUTATING_NAME, plan, handledPaths);
+        ensureOne("ValidatingWebhookConfiguration", VALIDATING_NAME, plan, handledPaths);
+    }
+
+    private void ensureOne(String kind, String name, CaBundlePlan plan, Set<String> handledPaths) {
         GenericKubernetesResource current;
         try {
             current = client.genericKubernetesResources(API_VERSION, kind).withName(name).get();
@@ -75,9 +84,8 @@ public final class WebhookConfigurationPatcher {
             throw new ConfigurationException(kind + " " + name + " not found");
         }
         ObjectNode live = Json.MAPPER.valueToTree(current);
-        String ca = Base64.getEncoder().encodeToString(caBundle);
         if (externalCerts) {
-            verifyExternal(kind, name, live, ca, handledPaths);
+            verifyExternal(kind, name, live, plan, handledPaths);
             return;
         }
         ObjectNode desired = live.deepCopy();
@@ -116,7 +124,8 @@ public final class WebhookConfigurationPatcher {
                 mergeNamespaceSelector(kind, name, wh, liveEntry.get("namespaceSelector"));
             }
             ObjectNode clientConfig = wh.with("clientConfig");
-            clientConfig.put("caBundle", ca);
+            String liveCa = liveEntry == null ? null : liveEntry.path("clientConfig").path("caBundle").asText(null);
+            clientConfig.put("caBundle", plan.desired(liveCa));
             if (clientConfig.has("service")) {
                 ObjectNode service = clientConfig.with("service");
                 service.put("namespace", config.namespace());
@@ -141,15 +150,16 @@ public final class WebhookConfigurationPatcher {
         }
     }
 
-    private void verifyExternal(String kind, String name, ObjectNode live, String ca, Set<String> handledPaths) {
+    private void verifyExternal(String kind, String name, ObjectNode live, CaBundlePlan plan, Set<String> handledPaths) {
         for (JsonNode wh : live.path("webhooks")) {
             String path = pathOf(kind, name, wh);
             if (!handledPaths.contains(path)) {
                 continue;
             }
-            if (!ca.equals(wh.path("clientConfig").path("caBundle").asText(""))) {
+            // Whoever injects the external CA may keep the previous one next to it: containing it is enough.
+            if (!plan.trustsTarget(wh.path("clientConfig").path("caBundle").asText(""))) {
                 throw new ConfigurationException("caBundle of " + kind + " " + name + " (webhook "
-                        + wh.path("name").asText() + ") does not match the external CA certificate");
+                        + wh.path("name").asText() + ") does not match the external CA certificate: it must contain it");
             }
         }
     }

@@ -134,6 +134,16 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Cuts every open watch now (counted as {@link FaultClass#WATCH_DROPPED}), so the client's new watches go through
+     * the current plan: watches opened before a plan with watch faults would otherwise never meet them.
+     */
+    public void dropWatches() {
+        List<Runnable> watches = new ArrayList<>(openWatches);
+        counts.get(FaultClass.WATCH_DROPPED).addAndGet(watches.size());
+        watches.forEach(Runnable::run);
+    }
+
     /** Ends a partition early. */
     public void heal() {
         partitionedUntil = 0;

@@ -269,6 +269,7 @@ class FaultProxyTest {
         });
         Thread.sleep(200);
         p.partition(Duration.ofSeconds(2));
+        assertTrue(p.partitioned());
         ended.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         assertThrows(IOException.class, () -> get(p, "/api/v1/namespaces/default/configmaps"));
         Await.waitFor("the partition ends", TIMEOUT, () -> !p.partitioned());

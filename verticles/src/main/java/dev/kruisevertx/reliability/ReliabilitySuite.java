@@ -41,6 +41,9 @@ public final class ReliabilitySuite implements AutoCloseable {
             "--leader-election-namespace=kruise-system", "--leader-election-lease-duration=" + LEASE.toSeconds() + "s",
             "--leader-election-renew-deadline=4s", "--leader-election-retry-period=1s");
     private static final Duration ROLLOUT_TIMEOUT = Duration.ofSeconds(150);
+    /** The end of the label of the kill scenario and of the leader-partition scenario. */
+    static final String MANAGER_KILLED = "manager killed mid-rollout";
+    static final String LEADER_PARTITIONED = "leader partitioned";
 
     private final Options options;
     private final PrintStream progress;
@@ -55,8 +58,15 @@ public final class ReliabilitySuite implements AutoCloseable {
     private int workloadCounter;
     private int proxySeed;
 
-    /** How long to run, the seed, the replicas of each workload, and the rate of the fault class under test. */
-    public record Options(Duration duration, long seed, int replicas, double faultRate) {
+    /**
+     * How long to run, the seed, the replicas of each workload, the rate of the fault class under test, and (to replay
+     * one finding) a text the scenarios to run must contain in their label, or null for all.
+     */
+    public record Options(Duration duration, long seed, int replicas, double faultRate, String only) {
+        public Options(Duration duration, long seed, int replicas, double faultRate) {
+            this(duration, seed, replicas, faultRate, null);
+        }
+
         public Options {
             if (duration.isNegative() || duration.isZero()) {
                 throw new IllegalArgumentException("--duration must be positive, got " + duration);
@@ -106,16 +116,32 @@ public final class ReliabilitySuite implements AutoCloseable {
     }
 
     private List<Runnable> rotation() {
+        List<String> labels = new ArrayList<>();
         List<Runnable> list = new ArrayList<>();
         int i = 0;
         for (FaultClass fault : FaultClass.values()) {
             Workloads.Variant v = Workloads.VARIANTS.get(i++ % Workloads.VARIANTS.size());
+            labels.add(v.label() + " under " + fault);
             list.add(() -> faultRollout(v, fault));
         }
-        // Early in the rotation, so a short (CI) run meets a kill and a leader partition too.
-        list.add(1, () -> managerKill(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
-        list.add(3, () -> leaderPartition(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
-        return list;
+        // First in the rotation, so a short (CI) run always meets a kill and a leader partition.
+        labels.add(0, LEADER_PARTITIONED);
+        list.add(0, () -> leaderPartition(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
+        labels.add(0, MANAGER_KILLED);
+        list.add(0, () -> managerKill(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
+        if (options.only() == null) {
+            return list;
+        }
+        List<Runnable> chosen = new ArrayList<>();
+        for (int k = 0; k < list.size(); k++) {
+            if (labels.get(k).contains(options.only())) {
+                chosen.add(list.get(k));
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("--only=" + options.only() + " matches no scenario; scenarios are " + labels);
+        }
+        return chosen;
     }
 
     private void startCluster() throws Exception {
@@ -193,7 +219,13 @@ public final class ReliabilitySuite implements AutoCloseable {
     }
 
     private void deleteWorkload(Workloads.Variant v, String name) {
-        Workloads.resources(client, v.kind()).inNamespace(NAMESPACE).withName(name).delete();
+        var workload = Workloads.resources(client, v.kind()).inNamespace(NAMESPACE).withName(name);
+        var live = workload.get();
+        if (live != null) {
+            // Its pods go with it (garbage collector): no longer a rollout the budgets apply to.
+            checker.expectWorkloadDeletion(live.getMetadata().getUid());
+        }
+        workload.delete();
         waitFor(Duration.ofSeconds(60), () -> client.pods().inNamespace(NAMESPACE).withLabel("app", name).list()
                 .getItems().isEmpty());
     }
@@ -240,7 +272,7 @@ public final class ReliabilitySuite implements AutoCloseable {
 
     /** Kills the manager at a random point of a rollout; a new one must finish it. Times from the new start. */
     private void managerKill(Workloads.Variant v) {
-        String scenario = v.label() + ", manager killed mid-rollout";
+        String scenario = v.label() + ", " + MANAGER_KILLED;
         StringBuilder why = new StringBuilder();
         String name = newWorkload(v);
         if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
@@ -266,7 +298,7 @@ public final class ReliabilitySuite implements AutoCloseable {
      * time and finish the rollout, and the old leader must write nothing once its lease expired.
      */
     private void leaderPartition(Workloads.Variant v) {
-        String scenario = v.label() + ", leader partitioned";
+        String scenario = v.label() + ", " + LEADER_PARTITIONED;
         StringBuilder why = new StringBuilder();
         ManagerUnderTest standby;
         try {

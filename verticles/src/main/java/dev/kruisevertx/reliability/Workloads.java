@@ -52,13 +52,13 @@ final class Workloads {
                     """.formatted(name, namespace, replicas, v.minReadySeconds(), name, name, image,
                     v.inPlace() ? "InPlaceIfPossible" : "ReCreate");
         }
+        // Advanced StatefulSet keeps minReadySeconds in its rolling update strategy (it has no spec.minReadySeconds).
         return """
                 apiVersion: apps.kruise.io/v1beta1
                 kind: StatefulSet
                 metadata: {name: %s, namespace: %s}
                 spec:
                   replicas: %d
-                  minReadySeconds: %d
                   serviceName: %s
                   selector: {matchLabels: {app: %s}}
                   template:
@@ -68,9 +68,9 @@ final class Workloads {
                       containers: [{name: main, image: "%s"}]
                   updateStrategy:
                     type: RollingUpdate
-                    rollingUpdate: {podUpdatePolicy: %s, maxUnavailable: 1}
-                """.formatted(name, namespace, replicas, v.minReadySeconds(), name, name, name, image,
-                v.inPlace() ? "InPlaceIfPossible" : "ReCreate");
+                    rollingUpdate: {podUpdatePolicy: %s, maxUnavailable: 1, minReadySeconds: %d}
+                """.formatted(name, namespace, replicas, name, name, name, image,
+                v.inPlace() ? "InPlaceIfPossible" : "ReCreate", v.minReadySeconds());
     }
 
     static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,15 +14,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The short seeded run CI does: faults injected, every scenario converged, no invariant broken. */
 class ReliabilitySuiteTest {
     @Test
-    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aShortSeededRunPasses() throws Exception {
-        Duration duration = Duration.ofSeconds(Long.getLong("kruise.reliability.seconds", 90));
-        try (ReliabilitySuite suite = new ReliabilitySuite(new ReliabilitySuite.Options(duration, 7, 3, 0.2), System.out)) {
+        // 100 s: the kill and the leader partition (first in the rotation) and then a few fault-class rollouts,
+        // both Advanced StatefulSet variants among them; about two minutes in all.
+        Duration duration = Duration.ofSeconds(Long.getLong("kruise.reliability.seconds", 100));
+        try (ReliabilitySuite suite = new ReliabilitySuite(new ReliabilitySuite.Options(duration, 7, 3, 0.2,
+                System.getProperty("kruise.reliability.only")), System.out)) {
             ReliabilityReport report = suite.run();
             System.out.println(report.toText());
             assertTrue(report.faultsInjected() > 0, "faults were injected");
-            assertTrue(report.scenarios().size() >= 2, "scenarios ran");
+            if (System.getProperty("kruise.reliability.only") == null) {
+                List<String> ran = report.scenarios().stream().map(ReliabilityReport.ScenarioResult::name).toList();
+                assertTrue(ran.stream().anyMatch(n -> n.endsWith(ReliabilitySuite.MANAGER_KILLED)),
+                        "the manager-kill scenario ran: " + ran);
+                assertTrue(ran.stream().anyMatch(n -> n.endsWith(ReliabilitySuite.LEADER_PARTITIONED)),
+                        "the leader-partition scenario ran: " + ran);
+                assertTrue(ran.size() >= 3, "fault-class rollouts ran too: " + ran);
+            }
             assertEquals(0, report.totalViolations(), report.toText());
+            assertEquals(0, report.lostOrDuplicatedPods(), report.toText());
+            assertEquals(0, report.fencedWritesAfterExpiry(), report.toText());
             assertTrue(report.passed(), report.toText());
         }
     }

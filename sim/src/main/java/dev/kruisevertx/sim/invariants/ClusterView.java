@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The pods and workloads as the checker's watches last delivered them, by uid. */
 public final class ClusterView {
@@ -21,6 +23,7 @@ public final class ClusterView {
     private final Map<String, JsonNode> pods = new LinkedHashMap<>();
     private final Map<String, JsonNode> workloads = new LinkedHashMap<>();
     private final Map<String, WorkloadKind> kinds = new HashMap<>();
+    private final Set<String> deletionRequested = ConcurrentHashMap.newKeySet();
 
     void putPod(JsonNode pod) {
         pods.put(uid(pod), pod);
@@ -37,6 +40,19 @@ public final class ClusterView {
 
     void removeWorkload(JsonNode w) {
         workloads.remove(uid(w));
+    }
+
+    void deletionRequested(String workloadUid) {
+        deletionRequested.add(workloadUid);
+    }
+
+    /**
+     * Being deleted: a deletionTimestamp, or the run asked for its deletion. The second matters with background
+     * deletion, where the workload goes at once and the garbage collector then deletes its pods: the checker's pod
+     * watch may show those deletions before its workload watch shows the workload gone (two streams, no order).
+     */
+    public boolean retiring(JsonNode workload) {
+        return terminating(workload) || deletionRequested.contains(uid(workload));
     }
 
     public JsonNode pod(String uid) {
@@ -105,6 +121,16 @@ public final class ClusterView {
     public static boolean active(JsonNode pod) {
         String phase = pod.at("/status/phase").asText("");
         return !terminating(pod) && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    /** The Ready condition is True (however recently). */
+    public static boolean ready(JsonNode pod) {
+        for (JsonNode c : pod.at("/status/conditions")) {
+            if ("Ready".equals(c.path("type").asText())) {
+                return "True".equals(c.path("status").asText());
+            }
+        }
+        return false;
     }
 
     /** Active, Ready, and Ready for at least minReadySeconds at {@code nowMillis}. */

@@ -61,6 +61,14 @@ public final class InvariantChecker {
         expectedDeletions.add(namespace + "/" + name);
     }
 
+    /**
+     * The run is about to delete this workload (by uid): from now on its pods going away are the deletion's doing,
+     * not a rollout's, so the update budgets no longer apply to it.
+     */
+    public void expectWorkloadDeletion(String workloadUid) {
+        view.deletionRequested(workloadUid);
+    }
+
     public synchronized void onPod(PodEvent.Type type, JsonNode pod, long atMillis) {
         podEvents.incrementAndGet();
         JsonNode previous = view.pod(ClusterView.uid(pod));

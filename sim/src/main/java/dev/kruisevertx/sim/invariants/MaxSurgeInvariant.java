@@ -36,7 +36,7 @@ public final class MaxSurgeInvariant implements Invariant {
 
     private void check(String uid, ClusterView view, long now, Violations out) {
         JsonNode w = view.workload(uid);
-        if (w == null || ClusterView.terminating(w)) {
+        if (w == null || view.retiring(w)) {
             return;
         }
         WorkloadKind kind = view.kind(uid);

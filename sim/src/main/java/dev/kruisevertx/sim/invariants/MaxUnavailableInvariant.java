@@ -2,7 +2,9 @@ package dev.kruisevertx.sim.invariants;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -41,9 +43,24 @@ public final class MaxUnavailableInvariant implements Invariant {
         }
     }
 
+    /** Each pod not available and why, so a report says what the checker saw: names and states only. */
+    private static String describe(List<JsonNode> pods, int minReady, long now) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode p : pods) {
+            if (ClusterView.available(p, minReady, now)) {
+                continue;
+            }
+            String name = p.at("/metadata/name").asText();
+            String why = ClusterView.terminating(p) ? "terminating" : !ClusterView.active(p) ? "finished"
+                    : ClusterView.ready(p) ? "ready for less than minReadySeconds " + minReady : "not ready";
+            out.add(name + " " + why + " at revision " + ClusterView.revision(p));
+        }
+        return String.join(", ", out);
+    }
+
     private void check(String uid, ClusterView view, long now, Violations out) {
         JsonNode w = view.workload(uid);
-        if (w == null || ClusterView.terminating(w)) {
+        if (w == null || view.retiring(w)) {
             armedAt.remove(uid);
             return;
         }
@@ -65,7 +82,8 @@ public final class MaxUnavailableInvariant implements Invariant {
         if (unavailable > budget) {
             if (breached.add(uid)) {
                 out.report(new Violation(name(), ClusterView.key(w), unavailable + " of " + replicas
-                        + " pods unavailable, maxUnavailable allows " + budget, now));
+                        + " pods unavailable, maxUnavailable allows " + budget + " (" + describe(view.podsOf(uid),
+                        minReady, now) + ")", now));
             }
         } else {
             breached.remove(uid);

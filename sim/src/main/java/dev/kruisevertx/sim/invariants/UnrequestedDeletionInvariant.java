@@ -77,7 +77,7 @@ public final class UnrequestedDeletionInvariant implements Invariant {
     /** Null when some spec asked for the deletion, else what was wrong. */
     private String unjustified(Pending p, ClusterView view) {
         JsonNode w = view.workload(p.workloadUid());
-        if (w == null || ClusterView.terminating(w) || p.finished() || p.listedThen()
+        if (w == null || view.retiring(w) || p.finished() || p.listedThen()
                 || expectedDeletions.contains(p.podKey()) || listed(w, p.podName())) {
             return null;
         }

@@ -10,15 +10,19 @@ import java.util.regex.Pattern;
  * controller (DaemonSet, ...) adds its kind here and its own {@link Invariant}s.
  *
  * @param defaultMaxUnavailable the budget when the spec leaves it out, as OpenKruise defaults it
+ * @param minReadySecondsPath   where the kind keeps minReadySeconds (Advanced StatefulSet has it in its rolling update
+ *                              strategy, not in the spec as CloneSet does)
  */
 public record WorkloadKind(String apiVersion, String kind, String maxUnavailablePath, String maxSurgePath,
-                           String defaultMaxUnavailable, boolean ordinals) {
+                           String defaultMaxUnavailable, boolean ordinals, String minReadySecondsPath) {
     private static final Pattern ORDINAL = Pattern.compile("-(\\d+)$");
 
     public static final WorkloadKind CLONESET = new WorkloadKind("apps.kruise.io/v1alpha1", "CloneSet",
-            "/spec/updateStrategy/maxUnavailable", "/spec/updateStrategy/maxSurge", "20%", false);
+            "/spec/updateStrategy/maxUnavailable", "/spec/updateStrategy/maxSurge", "20%", false,
+            "/spec/minReadySeconds");
     public static final WorkloadKind ADVANCED_STATEFULSET = new WorkloadKind("apps.kruise.io/v1beta1", "StatefulSet",
-            "/spec/updateStrategy/rollingUpdate/maxUnavailable", null, "1", true);
+            "/spec/updateStrategy/rollingUpdate/maxUnavailable", null, "1", true,
+            "/spec/updateStrategy/rollingUpdate/minReadySeconds");
 
     public boolean matches(String apiVersion, String kind) {
         return this.kind.equals(kind) && this.apiVersion.split("/")[0].equals(apiVersion.split("/")[0]);
@@ -45,7 +49,7 @@ public record WorkloadKind(String apiVersion, String kind, String maxUnavailable
     }
 
     public int minReadySeconds(JsonNode workload) {
-        return workload.at("/spec/minReadySeconds").asInt(0);
+        return workload.at(minReadySecondsPath).asInt(0);
     }
 
     /** The pod's ordinal from its name, or -1 for kinds without ordinals. */

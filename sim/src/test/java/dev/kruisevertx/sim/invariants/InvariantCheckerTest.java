@@ -117,6 +117,59 @@ class InvariantCheckerTest {
         assertEquals(List.of("max-unavailable"), fired());
     }
 
+    /** Two of the set's three pods replaced by pods Ready only a moment ago (one second of the minute run). */
+    List<String> stsWithTwoFreshPods(ObjectNode sts) {
+        checker.onWorkload(WorkloadKind.ADVANCED_STATEFULSET, ADDED, sts, T0);
+        readyPods("sts-", "sts", "sts-uid", "sts-r1", 3);
+        for (int i = 1; i <= 2; i++) {
+            ObjectNode fresh = pod("sts-" + i, "sts", "sts-uid", "sts-r2", true);
+            ((ObjectNode) fresh.at("/status/conditions").get(0)).put("lastTransitionTime", "2025-01-01T00:00:55Z");
+            checker.onPod(MODIFIED, fresh, T0 + 56_000);
+        }
+        return fired();
+    }
+
+    @Test
+    void advancedStatefulSetMinReadySecondsIsReadFromItsRollingUpdateStrategy() {
+        ObjectNode sts = sts(3);
+        ((ObjectNode) sts.get("spec")).putObject("updateStrategy").putObject("rollingUpdate")
+                .put("minReadySeconds", 30);
+        assertEquals(List.of("max-unavailable"), stsWithTwoFreshPods(sts),
+                "pods Ready for 1 s are not available with rollingUpdate.minReadySeconds 30");
+    }
+
+    @Test
+    void advancedStatefulSetHasNoSpecMinReadySeconds() {
+        // OpenKruise's v1beta1 StatefulSetSpec has no minReadySeconds: the controller ignores the field, so must the
+        // checker (it counted these Ready pods unavailable and reported a breach the controller never made).
+        ObjectNode sts = sts(3);
+        ((ObjectNode) sts.get("spec")).put("minReadySeconds", 30);
+        assertEquals(List.of(), stsWithTwoFreshPods(sts));
+    }
+
+    @Test
+    void aWorkloadTheRunDeletesIsNoLongerHeldToItsBudgets() {
+        checker.onWorkload(WorkloadKind.ADVANCED_STATEFULSET, ADDED, sts(3), T0);
+        readyPods("sts-", "sts", "sts-uid", "sts-r1", 3);
+        // Background deletion: the garbage collector's pod deletions may reach the pod watch before the workload
+        // watch says the set is gone.
+        checker.expectWorkloadDeletion("sts-uid");
+        for (int i = 0; i < 3; i++) {
+            checker.onPod(MODIFIED, terminating(pod("sts-" + i, "sts", "sts-uid", "sts-r1", true)), T0 + 1000);
+        }
+        assertEquals(List.of(), fired());
+    }
+
+    @Test
+    void aMaxUnavailableViolationNamesThePodsAndWhy() {
+        checker.onWorkload(WorkloadKind.ADVANCED_STATEFULSET, ADDED, sts(3), T0);
+        readyPods("sts-", "sts", "sts-uid", "sts-r1", 3);
+        checker.onPod(MODIFIED, terminating(pod("sts-2", "sts", "sts-uid", "sts-r1", true)), T0 + 1);
+        checker.onPod(MODIFIED, unready(pod("sts-1", "sts", "sts-uid", "sts-r2", true)), T0 + 2);
+        String detail = checker.violations().get(0).toString();
+        assertTrue(detail.contains("sts-2 terminating") && detail.contains("sts-1 not ready at revision sts-r2"), detail);
+    }
+
     @Test
     void maxSurgeFiresAboveReplicasPlusSurgeButAllowsAScaleDownToDrain() {
         checker.onWorkload(WorkloadKind.CLONESET, ADDED, cloneSet(5, "1", "1", "r1"), T0);

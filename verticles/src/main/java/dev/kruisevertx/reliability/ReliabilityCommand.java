@@ -27,6 +27,10 @@ public final class ReliabilityCommand {
     @Option(names = "--fault-rate", defaultValue = "0.2", description = "Rate of the fault class under test per request. Default: ${DEFAULT-VALUE}")
     double faultRate;
 
+    @Option(names = "--only", description = "Run only the scenarios whose label contains this text (to replay a finding "
+            + "with its seed), e.g. \"Advanced StatefulSet in-place\" or \"leader partitioned\".")
+    String only;
+
     private final CommandLine commandLine = new CommandLine(this);
 
     public CommandLine commandLine() {
@@ -55,7 +59,7 @@ public final class ReliabilityCommand {
     public int run(PrintStream out, PrintStream err) {
         ReliabilitySuite.Options options;
         try {
-            options = new ReliabilitySuite.Options(parseDuration(duration), seed, replicas, faultRate);
+            options = new ReliabilitySuite.Options(parseDuration(duration), seed, replicas, faultRate, only);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 2;
@@ -65,6 +69,9 @@ public final class ReliabilityCommand {
             out.println();
             out.print(report.toText());
             return report.passed() ? 0 : 1;
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
         } catch (Exception e) {
             err.println("error: reliability run failed: " + e.getMessage());
             return 1;

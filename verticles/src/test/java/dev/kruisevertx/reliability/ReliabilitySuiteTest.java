@@ -47,5 +47,13 @@ class ReliabilitySuiteTest {
                 () -> ReliabilityCommand.parseDuration("ten"));
         assertTrue(e.getMessage().contains("--duration"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new ReliabilitySuite.Options(Duration.ofSeconds(1), 1, 3, 1.5));
+        IllegalArgumentException only = assertThrows(IllegalArgumentException.class, () -> {
+            try (ReliabilitySuite s = new ReliabilitySuite(new ReliabilitySuite.Options(Duration.ofSeconds(1), 1, 3,
+                    0.2, "no such scenario"), System.out)) {
+                s.run();
+            }
+        });
+        assertTrue(only.getMessage().contains("--only") && only.getMessage().contains(ReliabilitySuite.LEADER_PARTITIONED),
+                only.getMessage());
     }
 }

@@ -18,6 +18,19 @@ public final class ApiErrors {
         return e.getCode() == 409;
     }
 
+    /**
+     * A 409 on create that may mean the object is there (AlreadyExists), maybe from an earlier attempt whose answer
+     * was lost. Only a 409 whose reason is Conflict (an admission webhook or a proxy refusing the request) surely
+     * created nothing; any other reason, or none, is taken for AlreadyExists, the cautious side for expectations
+     * (fabric8's mock server answers a duplicate create with reason Invalid).
+     */
+    public static boolean isAlreadyExists(KubernetesClientException e) {
+        if (e.getCode() != 409) {
+            return false;
+        }
+        return e.getStatus() == null || !"Conflict".equals(e.getStatus().getReason());
+    }
+
     /** 404: the object (or its namespace) does not exist. */
     public static boolean isNotFound(KubernetesClientException e) {
         return e.getCode() == 404;
@@ -34,12 +47,16 @@ public final class ApiErrors {
     }
 
     /**
-     * The server refused the request as it was (a 4xx other than a conflict, a timeout or throttling): nothing was
+     * The server refused the request as it was (a 4xx other than AlreadyExists, a timeout or throttling): nothing was
      * written, so expectations raised for the write can be lowered at once.
      */
     public static boolean definitelyNotWritten(KubernetesClientException e) {
         int code = e.getCode();
-        return code >= 400 && code < 500 && code != 409 && code != 408 && code != 429;
+        if (code == 409) {
+            // An AlreadyExists may be this controller's own earlier attempt: its event is still to come.
+            return !isAlreadyExists(e);
+        }
+        return code >= 400 && code < 500 && code != 408 && code != 429;
     }
 
     /** Runs a call whose 404 means "nothing to do": returns null then. */
@@ -49,7 +66,7 @@ public final class ApiErrors {
 
     /** Runs a create whose 409 means "it exists already" (e.g. the cache has not shown it yet): returns null then. */
     public static <T> T ignoringAlreadyExists(Callable<T> create) throws Exception {
-        return nullWhen(ApiErrors::isConflict, create);
+        return nullWhen(ApiErrors::isAlreadyExists, create);
     }
 
     private static <T> T nullWhen(Predicate<KubernetesClientException> expected, Callable<T> call) throws Exception {

@@ -107,7 +107,7 @@ record CloneSetActuator(KubernetesClient client, KubeExecutor kube, ScaleExpecta
                 try {
                     client.persistentVolumeClaims().inNamespace(ns).resource(claim).create();
                 } catch (KubernetesClientException e) {
-                    if (!ApiErrors.isConflict(e)) {
+                    if (!ApiErrors.isAlreadyExists(e)) {
                         if (ApiErrors.definitelyNotWritten(e)) {
                             scale.observeCreate(key, claim.getMetadata().getName());
                         }

@@ -293,7 +293,7 @@ final class CloneSetReconciler implements Reconciler {
                     return ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
                             .resource(r).create();
                 } catch (KubernetesClientException e) {
-                    if (ApiErrors.isConflict(e)) {
+                    if (ApiErrors.isAlreadyExists(e)) {
                         // Created by an earlier attempt whose event the cache has not delivered yet.
                         return r;
                     }

@@ -22,10 +22,13 @@ record SubcommandFactory(String name, CommandLine commandLine, Runner runner) {
     static List<SubcommandFactory> all() {
         DemoSubcommand demo = new DemoSubcommand();
         SimNodesSubcommand simNodes = new SimNodesSubcommand();
+        dev.kruisevertx.reliability.ReliabilityCommand reliability = new dev.kruisevertx.reliability.ReliabilityCommand();
         return List.of(
                 new SubcommandFactory("demo", demo.commandLine(),
                         (out, err, env, waitForSignal) -> demo.run(out, err, waitForSignal, Logging::configure)),
                 new SubcommandFactory("sim-nodes", simNodes.commandLine(),
-                        (out, err, env, waitForSignal) -> simNodes.run(out, err, waitForSignal)));
+                        (out, err, env, waitForSignal) -> simNodes.run(out, err, waitForSignal)),
+                new SubcommandFactory("reliability", reliability.commandLine(),
+                        (out, err, env, waitForSignal) -> reliability.run(out, err)));
     }
 }

@@ -61,12 +61,15 @@ final class StatefulSetOrdinalPlanner {
      * @param priority            unorderedUpdate.priorityStrategy (Parallel only), or null for descending ordinals
      * @param now                 the time of the decision
      * @param claims              the pods' PVCs against grown templates (volumeClaimUpdateStrategy)
+     * @param updateCompleted     whether the pod's in-place update (if any) has completed: its containers run the new
+     *                            spec and no grace period or batch is pending (OpenKruise's CheckPodUpdateCompleted)
      */
     public record State(String setName, DesiredOrdinals desired, boolean parallel, boolean rollingUpdate, int partition,
                         int maxUnavailable, boolean paused, Integer scaleMaxUnavailable, int minReadySeconds,
                         String currentRevision, String updateRevision, Map<Integer, Pod> pods,
                         Function<Pod, String> revisionOf, Predicate<Pod> inPlaceUpdatable, boolean inPlaceOnly,
-                        UpdatePriorityStrategy priority, Instant now, Claims claims) {
+                        UpdatePriorityStrategy priority, Instant now, Claims claims,
+                        Predicate<Pod> updateCompleted) {
     }
 
     /**
@@ -323,9 +326,14 @@ final class StatefulSetOrdinalPlanner {
         return Pods.isRunningAndReady(pod) && Pods.isAvailable(pod, s.minReadySeconds(), s.now());
     }
 
-    /** Available for the rolling update: also, with OnPodRollingUpdate, its PVCs have the capacity they request. */
+    /**
+     * Available for the rolling update, as upstream counts it: also no in-place update in progress (a pod just updated
+     * in place can still show Ready=True until the kubelet has seen InPlaceUpdateReady=False; counted available, it
+     * would let the next pod go down with it) and, with OnPodRollingUpdate, its PVCs have the capacity they request.
+     */
     private static boolean updateAvailable(State s, Pod pod) {
-        return available(s, pod) && (!s.claims().onRollingUpdate() || s.claims().ready().test(pod));
+        return available(s, pod) && s.updateCompleted().test(pod)
+                && (!s.claims().onRollingUpdate() || s.claims().ready().test(pod));
     }
 
     /** Until the pod turns available by time passing; zero when it is or when only an event can change it. */

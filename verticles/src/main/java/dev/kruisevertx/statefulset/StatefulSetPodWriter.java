@@ -48,8 +48,9 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
             try {
                 return ctx.client().pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
             } catch (KubernetesClientException e) {
-                if (ApiErrors.isConflict(e)) {
-                    // The cache has not shown it yet; the ADDED event observes the expectation.
+                if (ApiErrors.isAlreadyExists(e)) {
+                    // The cache has not shown it yet; the ADDED event observes the expectation. (Any other 409 was a
+                    // refusal: nothing was created, so no event will come and the expectation goes below.)
                     return null;
                 }
                 scale.observeCreate(key, name);

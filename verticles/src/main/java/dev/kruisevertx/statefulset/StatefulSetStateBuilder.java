@@ -3,6 +3,8 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.features.FeatureGates;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -30,6 +32,8 @@ final class StatefulSetStateBuilder {
     /**
      * @throws IllegalArgumentException when the set's settings cannot be read (a maxUnavailable)
      */
+    private static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
+
     static StatefulSetPlanner.Input build(StatefulSetSnapshot snap, StatefulSetRevisions.Resolution revs,
                                           FeatureGates gates, Instant now) {
         StatefulSet set = snap.set();
@@ -50,7 +54,7 @@ final class StatefulSetStateBuilder {
                 settings.parallel(), settings.rollingUpdate(), settings.partition(), settings.maxUnavailable(),
                 settings.paused(), settings.scaleMaxUnavailable(), settings.minReadySeconds(), currentRevision,
                 updateRevision, snap.pods(), revisionOf, inPlaceUpdatable, settings.inPlaceOnly(), settings.priority(),
-                now, claims(snap, settings));
+                now, claims(snap, settings), p -> UPDATER.checkCompleted(p).done());
         return new StatefulSetPlanner.Input(snap, settings, state, templates);
     }
 

@@ -85,6 +85,10 @@ class CloneSetActuatorTest {
 
     /** Counts pod creations and refuses those {@link #refuse} names (403, as a quota or a webhook would). */
     void countPodCreates() {
+        countPodCreates(403, "Forbidden");
+    }
+
+    void countPodCreates(int code, String reason) {
         cluster.cluster().apiServer().setAdmission(new Admission() {
             @Override
             public Future<ObjectNode> mutate(AdmissionAttributes a) {
@@ -96,8 +100,8 @@ class CloneSetActuatorTest {
                 if (a.type().kind().equals("Pod") && a.operation().equals("CREATE")) {
                     int n = podCreates.incrementAndGet();
                     if (refuse.test(n)) {
-                        return Future.failedFuture(new ApiException(403, "Forbidden", "pods \"" + a.name()
-                                + "\" is forbidden: exceeded quota"));
+                        return Future.failedFuture(new ApiException(code, reason, "pods \"" + a.name()
+                                + "\" refused (" + reason + ")"));
                     }
                 }
                 return Future.succeededFuture();
@@ -161,6 +165,22 @@ class CloneSetActuatorTest {
         assertEquals(6, created.size(), created.toString());
         // Only the pods that exist are still expected (the cache has not seen them); refused and unsent are not.
         assertEquals(created, expectedCreates(cs));
+    }
+
+    @Test
+    void aCreateRefusedWithAConflictLeavesNoExpectationBehind() throws Exception {
+        // A 409 that is not AlreadyExists (a webhook's or a proxy's refusal) created nothing: no ADDED event will
+        // come, so an expectation kept for it would hold the CloneSet still until the expectation timeout (5 min).
+        CloneSet cs = createCloneSet("conflict", 2);
+        CloneSetPlan plan = scaleUpPlan(cs);
+        countPodCreates(409, "Conflict");
+        refuse = n -> n == 1;
+
+        Future<Void> ended = execute(cs, plan, (ns, name) -> cs);
+
+        assertTrue(ended.failed());
+        assertEquals(Set.of(), podNames("conflict"));
+        assertEquals(Set.of(), expectedCreates(cs));
     }
 
     @Test

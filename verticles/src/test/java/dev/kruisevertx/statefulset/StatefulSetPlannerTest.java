@@ -63,6 +63,7 @@ class StatefulSetPlannerTest {
         UpdatePriorityStrategy priority;
         StatefulSetOrdinalPlanner.Claims claims = StatefulSetOrdinalPlanner.Claims.NONE;
         Instant now = NOW;
+        Predicate<Pod> updateCompleted = p -> true;
 
         Builder pods(Pod... ps) {
             for (Pod p : ps) {
@@ -75,7 +76,7 @@ class StatefulSetPlannerTest {
             return StatefulSetOrdinalPlanner.plan(new StatefulSetOrdinalPlanner.State("web", desired, parallel, rolling, partition,
                     maxUnavailable, paused, scaleMax, minReady, OLD, NEW, pods,
                     p -> Pods.label(p, WellKnown.CONTROLLER_REVISION_HASH_LABEL), inPlace, inPlaceOnly, priority, now,
-                    claims));
+                    claims, updateCompleted));
         }
     }
 
@@ -204,6 +205,24 @@ class StatefulSetPlannerTest {
         StatefulSetPlan only = b.plan();
         assertTrue(only.isEmpty(), only.summary());
         assertTrue(only.summary().contains("InPlaceOnly"), only.summary());
+    }
+
+    @Test
+    void aPodWhoseInPlaceUpdateIsNotCompleteCountsUnavailableThoughStillReady() {
+        // web-2 was just updated in place: at the new revision, still Ready (the kubelet has not yet seen
+        // InPlaceUpdateReady=False), containers not yet restarted. Upstream counts it unavailable; so must we, or
+        // web-1 goes down with it and two of three pods are unavailable with maxUnavailable 1.
+        Pod updating = pod(2, NEW, "ready");
+        for (boolean parallel : new boolean[]{false, true}) {
+            Builder b = new Builder().pods(pod(0, OLD, "ready"), pod(1, OLD, "ready"), updating);
+            b.parallel = parallel;
+            b.inPlace = p -> true;
+            b.updateCompleted = p -> p != updating;
+            StatefulSetPlan held = b.plan();
+            assertTrue(held.inPlace().isEmpty() && held.deletes().isEmpty(), held.summary());
+            b.updateCompleted = p -> true;
+            assertEquals(List.of("web-1"), b.plan().inPlace(), "once complete the update moves on");
+        }
     }
 
     @Test

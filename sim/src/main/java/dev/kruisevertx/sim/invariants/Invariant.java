@@ -1,0 +1,19 @@
+package dev.kruisevertx.sim.invariants;
+
+/**
+ * One promise the controllers keep, checked on every pod and workload event. Implementations keep their own state;
+ * the checker calls them one event at a time (never concurrently).
+ */
+public interface Invariant {
+    String name();
+
+    default void onPod(PodEvent event, ClusterView view, Violations out) {
+    }
+
+    default void onWorkload(WorkloadEvent event, ClusterView view, Violations out) {
+    }
+
+    /** Called at the end of a run and periodically: decide what was waiting for later events. */
+    default void settle(ClusterView view, long nowMillis, boolean finalCheck, Violations out) {
+    }
+}

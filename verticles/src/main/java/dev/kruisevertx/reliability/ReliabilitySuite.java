@@ -1,0 +1,419 @@
+package dev.kruisevertx.reliability;
+
+import dev.kruisevertx.controller.ControllerDefinition;
+import dev.kruisevertx.demo.EmbeddedProduct;
+import dev.kruisevertx.kube.KubeClients;
+import dev.kruisevertx.manager.ControllerRegistry;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.faults.FaultClass;
+import dev.kruisevertx.sim.faults.FaultPlan;
+import dev.kruisevertx.sim.faults.FaultProxy;
+import dev.kruisevertx.sim.faults.ProxiedRequest;
+import dev.kruisevertx.sim.invariants.InvariantChecker;
+import dev.kruisevertx.sim.invariants.WorkloadKind;
+import dev.kruisevertx.sim.testing.ClusterFixture;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The reliability suite: an embedded cluster, the whole manager behind a {@link FaultProxy}, and an
+ * {@link InvariantChecker} watching every pod and workload event with a client of its own. Scenarios run in turn until
+ * the time is up: a CloneSet or Advanced StatefulSet rollout (recreate or in place, with or without minReadySeconds)
+ * under each fault class, a hard manager kill at a random point of a rollout, and a leader partitioned from the API
+ * server while a standby takes over. Everything random comes from the seed.
+ */
+public final class ReliabilitySuite implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReliabilitySuite.class);
+    static final String NAMESPACE = "reliability";
+    static final Duration LEASE = Duration.ofSeconds(6);
+    private static final List<String> ELECTION_FLAGS = List.of("--enable-leader-election=true",
+            "--leader-election-namespace=kruise-system", "--leader-election-lease-duration=" + LEASE.toSeconds() + "s",
+            "--leader-election-renew-deadline=4s", "--leader-election-retry-period=1s");
+    private static final Duration ROLLOUT_TIMEOUT = Duration.ofSeconds(150);
+    /** The end of the label of the kill scenario and of the leader-partition scenario. */
+    static final String MANAGER_KILLED = "manager killed mid-rollout";
+    static final String LEADER_PARTITIONED = "leader partitioned";
+
+    private final Options options;
+    private final PrintStream progress;
+    private final Random random;
+    private final ReliabilityReport report;
+    private final List<ControllerDefinition> controllers = ControllerRegistry.all();
+    private ClusterFixture cluster;
+    private KubernetesClient client;
+    private InvariantChecker checker;
+    private AutoCloseable watching;
+    private ManagerUnderTest manager;
+    private int workloadCounter;
+    private int proxySeed;
+
+    /**
+     * How long to run, the seed, the replicas of each workload, the rate of the fault class under test, and (to replay
+     * one finding) a text the scenarios to run must contain in their label, or null for all.
+     */
+    public record Options(Duration duration, long seed, int replicas, double faultRate, String only) {
+        public Options(Duration duration, long seed, int replicas, double faultRate) {
+            this(duration, seed, replicas, faultRate, null);
+        }
+
+        public Options {
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("--duration must be positive, got " + duration);
+            }
+            if (replicas < 2 || replicas > 20) {
+                throw new IllegalArgumentException("--replicas must be between 2 and 20, got " + replicas);
+            }
+            if (!(faultRate > 0 && faultRate < 1)) {
+                throw new IllegalArgumentException("--fault-rate must be above 0 and below 1, got " + faultRate);
+            }
+        }
+    }
+
+    public ReliabilitySuite(Options options, PrintStream progress) {
+        this.options = options;
+        this.progress = progress;
+        this.random = new Random(options.seed());
+        this.report = new ReliabilityReport(options.seed());
+    }
+
+    /** Runs the scenarios in turn until the duration is used up (a scenario started runs to its end), then reports. */
+    public ReliabilityReport run() throws Exception {
+        // Before anything starts: an --only that matches nothing is refused at once.
+        List<Runnable> rotation = rotation();
+        long start = System.currentTimeMillis();
+        long deadline = start + options.duration().toMillis();
+        startCluster();
+        manager = startManager();
+        // A pod no workload selects (created once the manager's pod webhook serves): any touch of it is reported.
+        client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName("bystander")
+                .addToLabels("app", "bystander").endMetadata().withNewSpec().addNewContainer().withName("main")
+                .withImage("nginx:1.0").endContainer().endSpec().build()).create();
+        int n = 0;
+        do {
+            rotation.get(n % rotation.size()).run();
+            n++;
+        } while (System.currentTimeMillis() < deadline);
+        retire(manager, false);
+        manager = null;
+        watching.close();
+        watching = null;
+        report.violationCounts = checker.violationCounts();
+        report.violations = checker.violations();
+        report.podEvents = checker.podEvents();
+        report.workloadEvents = checker.workloadEvents();
+        report.elapsedMillis = System.currentTimeMillis() - start;
+        return report;
+    }
+
+    private List<Runnable> rotation() {
+        List<String> labels = new ArrayList<>();
+        List<Runnable> list = new ArrayList<>();
+        int i = 0;
+        for (FaultClass fault : FaultClass.values()) {
+            Workloads.Variant v = Workloads.VARIANTS.get(i++ % Workloads.VARIANTS.size());
+            labels.add(v.label() + " under " + fault);
+            list.add(() -> faultRollout(v, fault));
+        }
+        // First in the rotation, so a short (CI) run always meets a kill and a leader partition.
+        labels.add(0, LEADER_PARTITIONED);
+        list.add(0, () -> leaderPartition(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
+        labels.add(0, MANAGER_KILLED);
+        list.add(0, () -> managerKill(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
+        if (options.only() == null) {
+            return list;
+        }
+        List<Runnable> chosen = new ArrayList<>();
+        for (int k = 0; k < list.size(); k++) {
+            if (labels.get(k).contains(options.only())) {
+                chosen.add(list.get(k));
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("--only=" + options.only() + " matches no scenario; scenarios are " + labels);
+        }
+        return chosen;
+    }
+
+    private void startCluster() throws Exception {
+        cluster = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(3));
+        EmbeddedProduct.install(cluster.cluster());
+        client = KubeClients.forTest(new ConfigBuilder(cluster.cluster().clientConfig()).withHttp2Disable(true).build());
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
+                .build()).create();
+        checker = InvariantChecker.withWorkloadInvariants();
+        watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET));
+    }
+
+    private ManagerUnderTest startManager() throws Exception {
+        return ManagerUnderTest.start(cluster.vertx(), cluster.cluster(), options.seed() + (proxySeed++),
+                FaultPlan.none(), controllers, ELECTION_FLAGS);
+    }
+
+    private void retire(ManagerUnderTest m, boolean hard) {
+        report.addFaults(m.proxy().faultCounts(), m.proxy().requests(), m.proxy().forwardedRequests());
+        if (hard) {
+            m.killHard();
+        } else {
+            m.close();
+        }
+    }
+
+    private FaultPlan planFor(FaultClass fault) {
+        double r = options.faultRate();
+        return switch (fault) {
+            case PARTITION -> FaultPlan.none();
+            case SLOW -> FaultPlan.only(fault, Math.min(0.9, r * 2)).slowDelay(Duration.ofMillis(800));
+            case TIMEOUT -> FaultPlan.only(fault, r / 2).timeoutHold(Duration.ofSeconds(2));
+            case WATCH_DROPPED, WATCH_GONE -> FaultPlan.only(fault, Math.min(0.9, r * 2))
+                    .watchDropAfterMax(Duration.ofSeconds(3));
+            default -> FaultPlan.only(fault, r).retryAfterSeconds(1);
+        };
+    }
+
+    private String newWorkload(Workloads.Variant v) {
+        String name = "w" + (++workloadCounter);
+        client.resource(Workloads.yaml(v, NAMESPACE, name, options.replicas(), "nginx:1.0")).create();
+        return name;
+    }
+
+    private void update(Workloads.Variant v, String name) {
+        Workloads.resources(client, v.kind()).inNamespace(NAMESPACE).withName(name).edit(r -> {
+            @SuppressWarnings("unchecked")
+            var spec = (java.util.Map<String, Object>) r.getAdditionalProperties().get("spec");
+            @SuppressWarnings("unchecked")
+            var template = (java.util.Map<String, Object>) ((java.util.Map<String, Object>) spec.get("template")).get("spec");
+            @SuppressWarnings("unchecked")
+            var containers = (List<java.util.Map<String, Object>>) template.get("containers");
+            containers.get(0).put("image", "nginx:1.1");
+            return r;
+        });
+    }
+
+    /** Waits for the workload to settle; the time it took, or -1 with the last thing missing in {@code why}. */
+    private long awaitRollout(Workloads.Variant v, String name, long fromMillis, StringBuilder why) {
+        long deadline = System.currentTimeMillis() + ROLLOUT_TIMEOUT.toMillis();
+        String missing = "not checked";
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                missing = Workloads.pending(client, v.kind(), NAMESPACE, name);
+            } catch (RuntimeException e) {
+                missing = "cannot read: " + e.getMessage();
+            }
+            if (missing == null) {
+                return System.currentTimeMillis() - fromMillis;
+            }
+            sleep(250);
+        }
+        why.append(missing);
+        return -1;
+    }
+
+    private void deleteWorkload(Workloads.Variant v, String name) {
+        var workload = Workloads.resources(client, v.kind()).inNamespace(NAMESPACE).withName(name);
+        var live = workload.get();
+        if (live != null) {
+            // Its pods go with it (garbage collector): no longer a rollout the budgets apply to.
+            checker.expectWorkloadDeletion(live.getMetadata().getUid());
+        }
+        workload.delete();
+        waitFor(Duration.ofSeconds(60), () -> client.pods().inNamespace(NAMESPACE).withLabel("app", name).list()
+                .getItems().isEmpty());
+    }
+
+    private void record(String scenario, Workloads.Variant v, String name, long took, StringBuilder why) {
+        boolean ok = took >= 0;
+        if (!ok) {
+            // What a lost or duplicated pod looks like at the end: the wrong number of active pods.
+            var w = Workloads.get(client, v.kind(), NAMESPACE, name);
+            if (w != null) {
+                long active = Workloads.ownedActivePods(client, w).size();
+                report.lostOrDuplicatedPods += Math.abs(active - options.replicas());
+            }
+        }
+        report.scenarios.add(new ReliabilityReport.ScenarioResult(scenario, ok, Math.max(took, 0), why.toString()));
+        progress.printf("%-60s %s %6.1f s %s%n", scenario, ok ? "ok  " : "FAIL", Math.max(took, 0) / 1000.0, why);
+    }
+
+    /** Creates, waits ready; then with the fault on, rolls out and waits for the new revision everywhere. */
+    private void faultRollout(Workloads.Variant v, FaultClass fault) {
+        String scenario = v.label() + " under " + fault;
+        StringBuilder why = new StringBuilder();
+        String name = newWorkload(v);
+        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
+            record(scenario + " (initial)", v, name, -1, why);
+            deleteWorkload(v, name);
+            return;
+        }
+        manager.proxy().plan(planFor(fault));
+        if (fault == FaultClass.WATCH_DROPPED || fault == FaultClass.WATCH_GONE) {
+            manager.proxy().dropWatches();
+        }
+        long t0 = System.currentTimeMillis();
+        update(v, name);
+        if (fault == FaultClass.PARTITION) {
+            sleep(500 + random.nextInt(1500));
+            manager.proxy().partition(Duration.ofSeconds(5));
+        }
+        long took = awaitRollout(v, name, t0, why);
+        manager.proxy().plan(FaultPlan.none());
+        record(scenario, v, name, took, why);
+        deleteWorkload(v, name);
+    }
+
+    /** Kills the manager at a random point of a rollout; a new one must finish it. Times from the new start. */
+    private void managerKill(Workloads.Variant v) {
+        String scenario = v.label() + ", " + MANAGER_KILLED;
+        StringBuilder why = new StringBuilder();
+        String name = newWorkload(v);
+        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
+            record(scenario + " (initial)", v, name, -1, why);
+            deleteWorkload(v, name);
+            return;
+        }
+        update(v, name);
+        sleep(random.nextInt(3000));
+        retire(manager, true);
+        long t0 = System.currentTimeMillis();
+        try {
+            manager = startManager();
+        } catch (Exception e) {
+            throw new IllegalStateException("the manager did not start again: " + e.getMessage(), e);
+        }
+        record(scenario, v, name, awaitRollout(v, name, t0, why), why);
+        deleteWorkload(v, name);
+    }
+
+    /**
+     * A standby joins; the leader is cut off from the API server mid-rollout. The standby must lead within the lease
+     * time and finish the rollout, and the old leader must write nothing once its lease expired.
+     */
+    private void leaderPartition(Workloads.Variant v) {
+        String scenario = v.label() + ", " + LEADER_PARTITIONED;
+        StringBuilder why = new StringBuilder();
+        ManagerUnderTest standby;
+        try {
+            standby = startManager();
+        } catch (Exception e) {
+            throw new IllegalStateException("the standby manager did not start: " + e.getMessage(), e);
+        }
+        ManagerUnderTest leader = manager;
+        waitFor(Duration.ofSeconds(30), leader::isLeader);
+        String name = newWorkload(v);
+        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
+            record(scenario + " (initial)", v, name, -1, why);
+            deleteWorkload(v, name);
+            retire(standby, false);
+            return;
+        }
+        update(v, name);
+        sleep(random.nextInt(2000));
+        Duration partition = LEASE.multipliedBy(3);
+        long t0 = System.currentTimeMillis();
+        leader.proxy().partition(partition);
+        boolean tookOver = waitFor(LEASE.multipliedBy(3), standby::isLeader);
+        long takeover = System.currentTimeMillis() - t0;
+        if (!tookOver) {
+            why.append("the standby did not take over within ").append(LEASE.multipliedBy(3).toSeconds()).append(" s; ");
+        } else if (takeover > LEASE.toMillis() + 3000) {
+            why.append("takeover took ").append(takeover).append(" ms, more than the lease + 3 s; ");
+        }
+        long took = awaitRollout(v, name, t0, why);
+        // Let the partition end and the old leader come back before judging what it wrote.
+        waitFor(partition.plusSeconds(10), () -> !leader.proxy().partitioned());
+        sleep(3000);
+        long expiry = lastLeaseWrite(leader.proxy()) + LEASE.toMillis();
+        List<ProxiedRequest> late = leader.proxy().log(r -> r.forwarded() && r.isWrite() && r.atMillis() > expiry
+                && !servesWebhooks(r.path()));
+        report.fencedWritesAfterExpiry += late.size();
+        if (!late.isEmpty()) {
+            java.util.Map<String, Long> byKind = new java.util.TreeMap<>();
+            late.forEach(r -> byKind.merge(r.method() + " " + resourceOf(r.path()), 1L, Long::sum));
+            why.append(late.size()).append(" writes after the lease expired ").append(byKind).append("; ");
+        }
+        why.append("takeover ").append(takeover).append(" ms");
+        boolean ok = took >= 0 && tookOver && late.isEmpty() && takeover <= LEASE.toMillis() + 3000;
+        record(scenario, v, name, ok ? took : -1, why);
+        // The old leader is retired; the standby carries on as the manager.
+        retire(leader, true);
+        manager = standby;
+        deleteWorkload(v, name);
+    }
+
+    /**
+     * Writes every replica makes, leader or not, as OpenKruise's webhook controller runs in every replica: the
+     * webhook configurations and the CRDs' conversion webhook. Here the replicas even disagree on them (each serves on
+     * its own loopback port with its own certificate, where a cluster has one Service and one Secret).
+     */
+    private static boolean servesWebhooks(String path) {
+        return path.contains("/admissionregistration.k8s.io/") || path.contains("/customresourcedefinitions/");
+    }
+
+    /** The resource type of an API path (names and namespaces left out), for a count by kind. */
+    private static String resourceOf(String path) {
+        String p = path.split("\\?")[0];
+        String[] parts = p.split("/");
+        for (int i = 0; i < parts.length - 1; i++) {
+            if ("namespaces".equals(parts[i]) && i + 2 < parts.length) {
+                return parts[i + 2] + (i + 4 < parts.length ? "/" + parts[i + 4] : "");
+            }
+        }
+        return parts.length >= 2 ? parts[parts.length - 2] : p;
+    }
+
+    private static long lastLeaseWrite(FaultProxy proxy) {
+        return proxy.log(r -> r.forwarded() && r.isWrite() && r.path().contains("/leases/") && r.status() < 300)
+                .stream().mapToLong(ProxiedRequest::atMillis).max().orElse(0);
+    }
+
+    private static boolean waitFor(Duration timeout, BooleanSupplier condition) {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("condition not readable yet: {}", e.toString());
+            }
+            sleep(200);
+        }
+        return false;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (watching != null) {
+            watching.close();
+        }
+        if (manager != null) {
+            retire(manager, false);
+            manager = null;
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}

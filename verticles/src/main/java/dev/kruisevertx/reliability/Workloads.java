@@ -1,0 +1,120 @@
+package dev.kruisevertx.reliability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kruisevertx.sim.invariants.ClusterView;
+import dev.kruisevertx.sim.invariants.WorkloadKind;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+
+import java.util.List;
+
+/** The workloads the scenarios roll out: CloneSet and Advanced StatefulSet, recreate or in place. */
+final class Workloads {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** A workload shape: its kind, its update policy and minReadySeconds. */
+    record Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds) {
+        String label() {
+            return (kind == WorkloadKind.CLONESET ? "CloneSet" : "Advanced StatefulSet")
+                    + (inPlace ? " in-place" : " recreate") + (minReadySeconds > 0 ? " minReady=" + minReadySeconds : "");
+        }
+    }
+
+    static final List<Variant> VARIANTS = List.of(
+            new Variant(WorkloadKind.CLONESET, false, 0),
+            new Variant(WorkloadKind.CLONESET, true, 2),
+            new Variant(WorkloadKind.ADVANCED_STATEFULSET, false, 2),
+            new Variant(WorkloadKind.ADVANCED_STATEFULSET, true, 0));
+
+    private Workloads() {
+    }
+
+    static String yaml(Variant v, String namespace, String name, int replicas, String image) {
+        if (v.kind() == WorkloadKind.CLONESET) {
+            return """
+                    apiVersion: apps.kruise.io/v1alpha1
+                    kind: CloneSet
+                    metadata: {name: %s, namespace: %s}
+                    spec:
+                      replicas: %d
+                      minReadySeconds: %d
+                      selector: {matchLabels: {app: %s}}
+                      template:
+                        metadata: {labels: {app: %s}}
+                        spec:
+                          containers: [{name: main, image: "%s"}]
+                      updateStrategy: {type: %s, maxUnavailable: 1}
+                    """.formatted(name, namespace, replicas, v.minReadySeconds(), name, name, image,
+                    v.inPlace() ? "InPlaceIfPossible" : "ReCreate");
+        }
+        // Advanced StatefulSet keeps minReadySeconds in its rolling update strategy (it has no spec.minReadySeconds).
+        return """
+                apiVersion: apps.kruise.io/v1beta1
+                kind: StatefulSet
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  replicas: %d
+                  serviceName: %s
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s}}
+                    spec:
+                      readinessGates: [{conditionType: InPlaceUpdateReady}]
+                      containers: [{name: main, image: "%s"}]
+                  updateStrategy:
+                    type: RollingUpdate
+                    rollingUpdate: {podUpdatePolicy: %s, maxUnavailable: 1, minReadySeconds: %d}
+                """.formatted(name, namespace, replicas, name, name, name, image,
+                v.inPlace() ? "InPlaceIfPossible" : "ReCreate", v.minReadySeconds());
+    }
+
+    static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+    resources(KubernetesClient client, WorkloadKind kind) {
+        return client.genericKubernetesResources(kind.apiVersion(), kind.kind());
+    }
+
+    static JsonNode get(KubernetesClient client, WorkloadKind kind, String namespace, String name) {
+        GenericKubernetesResource r = resources(client, kind).inNamespace(namespace).withName(name).get();
+        return r == null ? null : MAPPER.valueToTree(r);
+    }
+
+    /**
+     * Null when the rollout is complete and the pods are exactly right (replicas active pods, all at the update
+     * revision and Ready), else what is still missing.
+     */
+    static String pending(KubernetesClient client, WorkloadKind kind, String namespace, String name) {
+        JsonNode w = get(client, kind, namespace, name);
+        if (w == null) {
+            return "workload missing";
+        }
+        int replicas = kind.replicas(w);
+        JsonNode st = w.path("status");
+        if (st.path("observedGeneration").asLong(-1) != w.at("/metadata/generation").asLong()) {
+            return "status not observed yet";
+        }
+        String update = st.path("updateRevision").asText("");
+        List<JsonNode> pods = ownedActivePods(client, w);
+        long updatedReady = pods.stream().filter(p -> update.equals(ClusterView.revision(p)))
+                .filter(p -> ClusterView.available(p, 0, System.currentTimeMillis())).count();
+        if (pods.size() != replicas || updatedReady != replicas) {
+            return pods.size() + " active pods, " + updatedReady + " updated and ready, for " + replicas + " replicas";
+        }
+        if (st.path("updatedReplicas").asInt() != replicas || st.path("readyReplicas").asInt() != replicas) {
+            return "status says updated " + st.path("updatedReplicas").asInt() + ", ready "
+                    + st.path("readyReplicas").asInt();
+        }
+        return null;
+    }
+
+    static List<JsonNode> ownedActivePods(KubernetesClient client, JsonNode w) {
+        String uid = ClusterView.uid(w);
+        List<Pod> pods = client.pods().inNamespace(w.at("/metadata/namespace").asText()).list().getItems();
+        return pods.stream().map(p -> (JsonNode) MAPPER.valueToTree(p))
+                .filter(p -> uid.equals(ClusterView.controllerUid(p))).filter(ClusterView::active).toList();
+    }
+}

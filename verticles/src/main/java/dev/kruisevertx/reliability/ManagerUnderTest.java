@@ -27,16 +27,7 @@ import java.util.concurrent.TimeUnit;
  * One whole manager (webhook and controllers) whose every request to the API server goes through a {@link FaultProxy}
  * of its own, so the proxy's log tells what this replica wrote.
  */
-final class ManagerUnderTest implements AutoCloseable {
-    private final FaultProxy proxy;
-    private final KubernetesClient client;
-    private final ManagerApp app;
-
-    private ManagerUnderTest(FaultProxy proxy, KubernetesClient client, ManagerApp app) {
-        this.proxy = proxy;
-        this.client = client;
-        this.app = app;
-    }
+record ManagerUnderTest(FaultProxy proxy, KubernetesClient client, ManagerApp app) implements AutoCloseable {
 
     /** Blocking: call from a plain thread. {@code flags} come on top of loopback ports and no metrics security. */
     static ManagerUnderTest start(Vertx vertx, EmbeddedCluster cluster, long seed, FaultPlan plan,
@@ -74,14 +65,6 @@ final class ManagerUnderTest implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    FaultProxy proxy() {
-        return proxy;
-    }
-
-    ManagerApp app() {
-        return app;
     }
 
     boolean isLeader() {

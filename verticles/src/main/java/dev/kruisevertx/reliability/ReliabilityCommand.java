@@ -1,5 +1,7 @@
 package dev.kruisevertx.reliability;
 
+import dev.kruisevertx.cli.GoDuration;
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,19 +17,19 @@ import java.time.Duration;
         description = "Run the manager through injected API faults, kills and leader partitions on an embedded cluster, "
                 + "checking invariants on every pod event, and print a report.")
 public final class ReliabilityCommand {
-    @Option(names = "--duration", defaultValue = "10m", description = "How long to start new scenarios (e.g. 90s, 10m). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "10m", description = "How long to start new scenarios (e.g. 90s, 10m). Default: ${DEFAULT-VALUE}")
     String duration;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (faults, kill points). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of every random choice (faults, kill points). Default: ${DEFAULT-VALUE}")
     long seed;
 
-    @Option(names = "--replicas", defaultValue = "3", description = "Replicas of each workload. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "3", description = "Replicas of each workload. Default: ${DEFAULT-VALUE}")
     int replicas;
 
-    @Option(names = "--fault-rate", defaultValue = "0.2", description = "Rate of the fault class under test per request. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--fault-rate", paramLabel = "RATE", defaultValue = "0.2", description = "Rate of the fault class under test per request. Default: ${DEFAULT-VALUE}")
     double faultRate;
 
-    @Option(names = "--only", description = "Run only the scenarios whose label contains this text (to replay a finding "
+    @Option(names = "--only", paramLabel = "TEXT", description = "Run only the scenarios whose label contains this text (to replay a finding "
             + "with its seed), e.g. \"Advanced StatefulSet in-place\" or \"leader partitioned\".")
     String only;
 
@@ -38,43 +40,23 @@ public final class ReliabilityCommand {
     }
 
     static Duration parseDuration(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
         try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            }
-            long n = Long.parseLong(t.substring(0, t.length() - 1));
-            return switch (t.charAt(t.length() - 1)) {
-                case 's' -> Duration.ofSeconds(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                default -> throw new IllegalArgumentException();
-            };
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("--duration: expected a number with s, m or h (e.g. 90s, 10m), got \""
-                    + text + "\"");
+            return GoDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationException("--duration: " + e.getMessage(), e);
         }
     }
 
     public int run(PrintStream out, PrintStream err) {
-        ReliabilitySuite.Options options;
-        try {
-            options = new ReliabilitySuite.Options(parseDuration(duration), seed, replicas, faultRate, only);
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return 2;
-        }
-        try (ReliabilitySuite suite = new ReliabilitySuite(options, out)) {
+        try (ReliabilitySuite suite = new ReliabilitySuite(new ReliabilitySuite.Options(parseDuration(duration), seed,
+                replicas, faultRate, only), out)) {
             ReliabilityReport report = suite.run();
             out.println();
             out.print(report.toText());
             return report.passed() ? 0 : 1;
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return 2;
         } catch (Exception e) {
-            err.println("error: reliability run failed: " + e.getMessage());
-            return 1;
+            // Bad flags (the options say which) exit 2, as everywhere; anything else is a failed run.
+            return InvalidConfigurationException.report(e, "reliability run failed", err);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.reliability;
 
+import dev.kruisevertx.cli.InvalidConfigurationException;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.kube.KubeClients;
@@ -69,13 +70,13 @@ public final class ReliabilitySuite implements AutoCloseable {
 
         public Options {
             if (duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("--duration must be positive, got " + duration);
+                throw new InvalidConfigurationException("--duration must be positive, got " + duration);
             }
             if (replicas < 2 || replicas > 20) {
-                throw new IllegalArgumentException("--replicas must be between 2 and 20, got " + replicas);
+                throw new InvalidConfigurationException("--replicas must be between 2 and 20, got " + replicas);
             }
             if (!(faultRate > 0 && faultRate < 1)) {
-                throw new IllegalArgumentException("--fault-rate must be above 0 and below 1, got " + faultRate);
+                throw new InvalidConfigurationException("--fault-rate must be above 0 and below 1, got " + faultRate);
             }
         }
     }
@@ -140,7 +141,7 @@ public final class ReliabilitySuite implements AutoCloseable {
             }
         }
         if (chosen.isEmpty()) {
-            throw new IllegalArgumentException("--only=" + options.only() + " matches no scenario; scenarios are " + labels);
+            throw new InvalidConfigurationException("--only=" + options.only() + " matches no scenario; scenarios are " + labels);
         }
         return chosen;
     }
@@ -173,11 +174,11 @@ public final class ReliabilitySuite implements AutoCloseable {
         double r = options.faultRate();
         return switch (fault) {
             case PARTITION -> FaultPlan.none();
-            case SLOW -> FaultPlan.only(fault, Math.min(0.9, r * 2)).slowDelay(Duration.ofMillis(800));
-            case TIMEOUT -> FaultPlan.only(fault, r / 2).timeoutHold(Duration.ofSeconds(2));
+            case SLOW -> FaultPlan.only(fault, Math.min(0.9, r * 2)).timing(fault, Duration.ofMillis(800));
+            case TIMEOUT -> FaultPlan.only(fault, r / 2).timing(fault, Duration.ofSeconds(2));
             case WATCH_DROPPED, WATCH_GONE -> FaultPlan.only(fault, Math.min(0.9, r * 2))
-                    .watchDropAfterMax(Duration.ofSeconds(3));
-            default -> FaultPlan.only(fault, r).retryAfterSeconds(1);
+                    .timing(FaultClass.WATCH_DROPPED, Duration.ofSeconds(3));
+            default -> FaultPlan.only(fault, r).timing(FaultClass.TOO_MANY_REQUESTS, Duration.ofSeconds(1));
         };
     }
 
@@ -245,14 +246,26 @@ public final class ReliabilitySuite implements AutoCloseable {
         progress.printf("%-60s %s %6.1f s %s%n", scenario, ok ? "ok  " : "FAIL", Math.max(took, 0) / 1000.0, why);
     }
 
+    /**
+     * Creates a workload of {@code v} and waits until it is ready. Null when it never is: then the scenario is
+     * recorded as failed in its initial rollout and the workload deleted.
+     */
+    private String newReadyWorkload(Workloads.Variant v, String scenario, StringBuilder why) {
+        String name = newWorkload(v);
+        if (awaitRollout(v, name, System.currentTimeMillis(), why) >= 0) {
+            return name;
+        }
+        record(scenario + " (initial)", v, name, -1, why);
+        deleteWorkload(v, name);
+        return null;
+    }
+
     /** Creates, waits ready; then with the fault on, rolls out and waits for the new revision everywhere. */
     private void faultRollout(Workloads.Variant v, FaultClass fault) {
         String scenario = v.label() + " under " + fault;
         StringBuilder why = new StringBuilder();
-        String name = newWorkload(v);
-        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
-            record(scenario + " (initial)", v, name, -1, why);
-            deleteWorkload(v, name);
+        String name = newReadyWorkload(v, scenario, why);
+        if (name == null) {
             return;
         }
         manager.proxy().plan(planFor(fault));
@@ -275,10 +288,8 @@ public final class ReliabilitySuite implements AutoCloseable {
     private void managerKill(Workloads.Variant v) {
         String scenario = v.label() + ", " + MANAGER_KILLED;
         StringBuilder why = new StringBuilder();
-        String name = newWorkload(v);
-        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
-            record(scenario + " (initial)", v, name, -1, why);
-            deleteWorkload(v, name);
+        String name = newReadyWorkload(v, scenario, why);
+        if (name == null) {
             return;
         }
         update(v, name);
@@ -309,10 +320,8 @@ public final class ReliabilitySuite implements AutoCloseable {
         }
         ManagerUnderTest leader = manager;
         waitFor(Duration.ofSeconds(30), leader::isLeader);
-        String name = newWorkload(v);
-        if (awaitRollout(v, name, System.currentTimeMillis(), why) < 0) {
-            record(scenario + " (initial)", v, name, -1, why);
-            deleteWorkload(v, name);
+        String name = newReadyWorkload(v, scenario, why);
+        if (name == null) {
             retire(standby, false);
             return;
         }

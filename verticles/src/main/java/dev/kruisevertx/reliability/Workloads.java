@@ -35,42 +35,29 @@ final class Workloads {
     }
 
     static String yaml(Variant v, String namespace, String name, int replicas, String image) {
-        if (v.kind() == WorkloadKind.CLONESET) {
-            return """
-                    apiVersion: apps.kruise.io/v1alpha1
-                    kind: CloneSet
-                    metadata: {name: %s, namespace: %s}
-                    spec:
-                      replicas: %d
-                      minReadySeconds: %d
-                      selector: {matchLabels: {app: %s}}
-                      template:
-                        metadata: {labels: {app: %s}}
-                        spec:
-                          containers: [{name: main, image: "%s"}]
-                      updateStrategy: {type: %s, maxUnavailable: 1}
-                    """.formatted(name, namespace, replicas, v.minReadySeconds(), name, name, image,
-                    v.inPlace() ? "InPlaceIfPossible" : "ReCreate");
-        }
+        String podUpdatePolicy = v.inPlace() ? "InPlaceIfPossible" : "ReCreate";
+        boolean cloneSet = v.kind() == WorkloadKind.CLONESET;
         // Advanced StatefulSet keeps minReadySeconds in its rolling update strategy (it has no spec.minReadySeconds).
+        String type = "apiVersion: " + v.kind().apiVersion() + "\nkind: " + v.kind().kind();
+        String specField = cloneSet ? "minReadySeconds: " + v.minReadySeconds() : "serviceName: " + name;
+        String readinessGates = cloneSet ? "" : "readinessGates: [{conditionType: InPlaceUpdateReady}]\n      ";
+        String updateStrategy = cloneSet ? "{type: " + podUpdatePolicy + ", maxUnavailable: 1}"
+                : "{type: RollingUpdate, rollingUpdate: {podUpdatePolicy: " + podUpdatePolicy
+                + ", maxUnavailable: 1, minReadySeconds: " + v.minReadySeconds() + "}}";
         return """
-                apiVersion: apps.kruise.io/v1beta1
-                kind: StatefulSet
+                %s
                 metadata: {name: %s, namespace: %s}
                 spec:
                   replicas: %d
-                  serviceName: %s
+                  %s
                   selector: {matchLabels: {app: %s}}
                   template:
                     metadata: {labels: {app: %s}}
                     spec:
-                      readinessGates: [{conditionType: InPlaceUpdateReady}]
-                      containers: [{name: main, image: "%s"}]
-                  updateStrategy:
-                    type: RollingUpdate
-                    rollingUpdate: {podUpdatePolicy: %s, maxUnavailable: 1, minReadySeconds: %d}
-                """.formatted(name, namespace, replicas, name, name, name, image,
-                v.inPlace() ? "InPlaceIfPossible" : "ReCreate", v.minReadySeconds());
+                      %scontainers: [{name: main, image: "%s"}]
+                  updateStrategy: %s
+                """.formatted(type, name, namespace, replicas, specField, name, name, readinessGates, image,
+                updateStrategy);
     }
 
     static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>

@@ -11,10 +11,11 @@ import java.util.Map;
  */
 public final class FaultPlan {
     private final Map<FaultClass, Double> rates = new EnumMap<>(FaultClass.class);
-    private Duration slowDelay = Duration.ofMillis(500);
-    private Duration timeoutHold = Duration.ofSeconds(3);
-    private Duration watchDropAfterMax = Duration.ofSeconds(3);
-    private int retryAfterSeconds = 1;
+    private final Map<FaultClass, Duration> timings = new EnumMap<>(Map.of(
+            FaultClass.SLOW, Duration.ofMillis(500),
+            FaultClass.TIMEOUT, Duration.ofSeconds(3),
+            FaultClass.WATCH_DROPPED, Duration.ofSeconds(3),
+            FaultClass.TOO_MANY_REQUESTS, Duration.ofSeconds(1)));
 
     /** No faults: the proxy forwards everything. */
     public static FaultPlan none() {
@@ -41,63 +42,34 @@ public final class FaultPlan {
         return rates.getOrDefault(fault, 0.0);
     }
 
-    /** The most a slow answer is delayed (each one is delayed by a random part of it, at least a tenth). */
-    public FaultPlan slowDelay(Duration d) {
-        this.slowDelay = positive(d, "slow delay");
-        return this;
-    }
-
-    public Duration slowDelay() {
-        return slowDelay;
-    }
-
-    /** How long a timed-out request is held before its connection is closed. */
-    public FaultPlan timeoutHold(Duration d) {
-        this.timeoutHold = positive(d, "timeout hold");
-        return this;
-    }
-
-    public Duration timeoutHold() {
-        return timeoutHold;
-    }
-
-    /** A dropped watch is cut after a random time up to this. */
-    public FaultPlan watchDropAfterMax(Duration d) {
-        this.watchDropAfterMax = positive(d, "watch drop time");
-        return this;
-    }
-
-    public Duration watchDropAfterMax() {
-        return watchDropAfterMax;
-    }
-
-    public FaultPlan retryAfterSeconds(int seconds) {
-        if (seconds < 0) {
-            throw new IllegalArgumentException("Retry-After must not be negative, got " + seconds);
+    /**
+     * The time a time-based fault uses: for SLOW the most an answer is delayed (each one by a random part of it, at
+     * least a tenth); for TIMEOUT how long a request is held before its connection is closed; for WATCH_DROPPED the
+     * most a dropped watch lives before it is cut (a random time up to it); for TOO_MANY_REQUESTS the Retry-After
+     * sent, in whole seconds (zero allowed). The others take no time.
+     */
+    public FaultPlan timing(FaultClass fault, Duration d) {
+        if (!timings.containsKey(fault)) {
+            throw new IllegalArgumentException(fault + " takes no time");
         }
-        this.retryAfterSeconds = seconds;
+        boolean zeroAllowed = fault == FaultClass.TOO_MANY_REQUESTS;
+        if (d == null || d.isNegative() || (d.isZero() && !zeroAllowed)) {
+            throw new IllegalArgumentException("the time of " + fault + " must be " + (zeroAllowed ? "zero or more"
+                    : "positive") + ", got " + d);
+        }
+        timings.put(fault, d);
         return this;
     }
 
-    public int retryAfterSeconds() {
-        return retryAfterSeconds;
+    public Duration timing(FaultClass fault) {
+        return timings.get(fault);
     }
 
     public FaultPlan copy() {
         FaultPlan p = new FaultPlan();
         p.rates.putAll(rates);
-        p.slowDelay = slowDelay;
-        p.timeoutHold = timeoutHold;
-        p.watchDropAfterMax = watchDropAfterMax;
-        p.retryAfterSeconds = retryAfterSeconds;
+        p.timings.putAll(timings);
         return p;
-    }
-
-    private static Duration positive(Duration d, String what) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("the " + what + " must be positive, got " + d);
-        }
-        return d;
     }
 
     @Override

@@ -280,13 +280,13 @@ public final class FaultProxy implements AutoCloseable {
                 case CONFLICT -> answerStatus(req, 409, "Conflict", "the object has been modified; please apply your"
                         + " changes to the latest version and try again (injected)", fault, watch);
                 case TOO_MANY_REQUESTS -> {
-                    req.response().putHeader("Retry-After", String.valueOf(p.retryAfterSeconds()));
+                    req.response().putHeader("Retry-After", String.valueOf(p.timing(FaultClass.TOO_MANY_REQUESTS).toSeconds()));
                     answerStatus(req, 429, "TooManyRequests", "too many requests (injected)", fault, watch);
                 }
                 case INTERNAL_ERROR -> answerStatus(req, 500, "InternalError", "internal error (injected)", fault, watch);
                 case UNAVAILABLE -> answerStatus(req, 503, "ServiceUnavailable", "unavailable (injected)", fault, watch);
-                case SLOW -> vertx.setTimer(randomMillis(p.slowDelay(), 0.1), t -> forward(req, body, watch, fault));
-                case TIMEOUT -> vertx.setTimer(p.timeoutHold().toMillis(), t -> {
+                case SLOW -> vertx.setTimer(randomMillis(p.timing(FaultClass.SLOW), 0.1), t -> forward(req, body, watch, fault));
+                case TIMEOUT -> vertx.setTimer(p.timing(FaultClass.TIMEOUT).toMillis(), t -> {
                     record(method, path, watch, false, 0, fault);
                     req.connection().close();
                 });
@@ -383,7 +383,7 @@ public final class FaultProxy implements AutoCloseable {
                     resp.setChunked(true);
                 }
                 if (fault == FaultClass.WATCH_DROPPED) {
-                    vertx.setTimer(randomMillis(plan.watchDropAfterMax(), 0.05), t -> cut.run());
+                    vertx.setTimer(randomMillis(plan.timing(FaultClass.WATCH_DROPPED), 0.05), t -> cut.run());
                 }
                 cresp.pipeTo(resp).onComplete(done -> openWatches.remove(cut));
                 return null;
@@ -428,7 +428,7 @@ public final class FaultProxy implements AutoCloseable {
                 default -> 0;
             };
             if (fault == FaultClass.TIMEOUT) {
-                vertx.setTimer(plan.timeoutHold().toMillis(), t -> {
+                vertx.setTimer(plan.timing(FaultClass.TIMEOUT).toMillis(), t -> {
                     record("GET", path, true, false, 0, fault);
                     hs.reject(504);
                 });
@@ -443,7 +443,7 @@ public final class FaultProxy implements AutoCloseable {
             hs.accept().onSuccess(ws -> ws.writeTextMessage(goneEvent()).eventually(ws::close));
             return;
         }
-        long delay = fault == FaultClass.SLOW ? randomMillis(plan.slowDelay(), 0.1) : 0;
+        long delay = fault == FaultClass.SLOW ? randomMillis(plan.timing(FaultClass.SLOW), 0.1) : 0;
         Promise<Void> waited = Promise.promise();
         if (delay > 0) {
             vertx.setTimer(delay, t -> waited.complete());
@@ -514,7 +514,7 @@ public final class FaultProxy implements AutoCloseable {
             cut.run();
         });
         if (fault == FaultClass.WATCH_DROPPED) {
-            vertx.setTimer(randomMillis(plan.watchDropAfterMax(), 0.05), t -> cut.run());
+            vertx.setTimer(randomMillis(plan.timing(FaultClass.WATCH_DROPPED), 0.05), t -> cut.run());
         }
     }
 

@@ -10,18 +10,11 @@ import java.util.Set;
  * and images never change and they are never deleted (unless the run itself asked). Status changes (kubelet,
  * scheduler) are not touches.
  */
-public final class BystanderInvariant implements Invariant {
+public final class BystanderInvariant extends DeletionJudgingInvariant {
     private static final List<String> WATCHED = List.of("/metadata/labels", "/metadata/annotations",
             "/metadata/ownerReferences", "/metadata/finalizers", "/metadata/deletionTimestamp", "/spec/containers");
-    private final Set<String> expectedDeletions;
-
     BystanderInvariant(Set<String> expectedDeletions) {
-        this.expectedDeletions = expectedDeletions;
-    }
-
-    @Override
-    public String name() {
-        return "bystander-untouched";
+        super("bystander-untouched", expectedDeletions);
     }
 
     @Override
@@ -32,7 +25,7 @@ public final class BystanderInvariant implements Invariant {
         }
         String key = ClusterView.key(pod);
         boolean deleting = event.type() == PodEvent.Type.DELETED || ClusterView.terminating(pod);
-        if (deleting && expectedDeletions.contains(key)) {
+        if (deleting && runDeleted(key)) {
             return;
         }
         if (event.type() == PodEvent.Type.DELETED) {

@@ -5,35 +5,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * No more pods unavailable than the workload's maxUnavailable allows: replicas minus available pods stays within the
  * budget. Checked once the workload has been fully available at its current replica count (a scale-up or a first
  * start makes pods unavailable by nature), and again after each change of replicas.
  */
-public final class MaxUnavailableInvariant implements Invariant {
+public final class MaxUnavailableInvariant extends WorkloadPodsInvariant {
     private final Map<String, Integer> armedAt = new HashMap<>();
-    private final Set<String> breached = new HashSet<>();
 
-    @Override
-    public String name() {
-        return "max-unavailable";
-    }
-
-    @Override
-    public void onPod(PodEvent event, ClusterView view, Violations out) {
-        String owner = ClusterView.controllerUid(event.pod());
-        if (owner != null && view.workload(owner) != null) {
-            check(owner, view, event.atMillis(), out);
-        }
-    }
-
-    @Override
-    public void onWorkload(WorkloadEvent event, ClusterView view, Violations out) {
-        check(ClusterView.uid(event.workload()), view, event.atMillis(), out);
+    MaxUnavailableInvariant() {
+        super("max-unavailable");
     }
 
     @Override
@@ -58,7 +41,8 @@ public final class MaxUnavailableInvariant implements Invariant {
         return String.join(", ", out);
     }
 
-    private void check(String uid, ClusterView view, long now, Violations out) {
+    @Override
+    void check(String uid, ClusterView view, long now, Violations out) {
         JsonNode w = view.workload(uid);
         if (w == null || view.retiring(w)) {
             armedAt.remove(uid);
@@ -71,7 +55,7 @@ public final class MaxUnavailableInvariant implements Invariant {
         Integer armed = armedAt.get(uid);
         if (armed == null || armed != replicas) {
             armedAt.remove(uid);
-            breached.remove(uid);
+            forgetBreach(uid);
             if (available >= replicas) {
                 armedAt.put(uid, replicas);
             }
@@ -79,14 +63,7 @@ public final class MaxUnavailableInvariant implements Invariant {
         }
         long unavailable = replicas - available;
         int budget = kind.maxUnavailable(w);
-        if (unavailable > budget) {
-            if (breached.add(uid)) {
-                out.report(new Violation(name(), ClusterView.key(w), unavailable + " of " + replicas
-                        + " pods unavailable, maxUnavailable allows " + budget + " (" + describe(view.podsOf(uid),
-                        minReady, now) + ")", now));
-            }
-        } else {
-            breached.remove(uid);
-        }
+        judge(uid, w, unavailable > budget, () -> unavailable + " of " + replicas + " pods unavailable, maxUnavailable"
+                + " allows " + budget + " (" + describe(view.podsOf(uid), minReady, now) + ")", now, out);
     }
 }

@@ -6,12 +6,11 @@ import java.util.Map;
 import java.util.Set;
 
 /** One pod per ordinal of a workload with ordinals (Advanced StatefulSet), terminating pods included. */
-public final class OrdinalUniquenessInvariant implements Invariant {
+public final class OrdinalUniquenessInvariant extends NamedInvariant {
     private final Map<String, Set<String>> podsByOrdinal = new HashMap<>();
 
-    @Override
-    public String name() {
-        return "one-pod-per-ordinal";
+    OrdinalUniquenessInvariant() {
+        super("one-pod-per-ordinal");
     }
 
     @Override

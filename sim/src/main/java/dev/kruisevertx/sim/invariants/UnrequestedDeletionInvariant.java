@@ -13,7 +13,7 @@ import java.util.Set;
  * pods and workloads are not ordered with each other, so each deletion is judged a few seconds later, against the
  * workload as it stands then.
  */
-public final class UnrequestedDeletionInvariant implements Invariant {
+public final class UnrequestedDeletionInvariant extends DeletionJudgingInvariant {
     static final long JUDGE_AFTER_MS = 5000;
 
     private record Pending(String workloadUid, String podKey, String podName, String revision, boolean finished,
@@ -21,15 +21,8 @@ public final class UnrequestedDeletionInvariant implements Invariant {
     }
 
     private final List<Pending> pending = new ArrayList<>();
-    private final Set<String> expectedDeletions;
-
     UnrequestedDeletionInvariant(Set<String> expectedDeletions) {
-        this.expectedDeletions = expectedDeletions;
-    }
-
-    @Override
-    public String name() {
-        return "no-unrequested-deletion";
+        super("no-unrequested-deletion", expectedDeletions);
     }
 
     @Override
@@ -78,7 +71,7 @@ public final class UnrequestedDeletionInvariant implements Invariant {
     private String unjustified(Pending p, ClusterView view) {
         JsonNode w = view.workload(p.workloadUid());
         if (w == null || view.retiring(w) || p.finished() || p.listedThen()
-                || expectedDeletions.contains(p.podKey()) || listed(w, p.podName())) {
+                || runDeleted(p.podKey()) || listed(w, p.podName())) {
             return null;
         }
         int replicas = Math.min(p.replicasThen(), view.kind(p.workloadUid()).replicas(w));

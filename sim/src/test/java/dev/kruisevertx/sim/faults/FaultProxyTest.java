@@ -119,7 +119,8 @@ class FaultProxyTest {
 
     @Test
     void tooManyRequestsCarriesRetryAfter() throws Exception {
-        FaultProxy p = proxy(FaultPlan.only(FaultClass.TOO_MANY_REQUESTS, 1.0).retryAfterSeconds(2));
+        FaultProxy p = proxy(FaultPlan.only(FaultClass.TOO_MANY_REQUESTS, 1.0)
+                .timing(FaultClass.TOO_MANY_REQUESTS, Duration.ofSeconds(2)));
         HttpResponse<String> r = get(p, "/api/v1/namespaces/default/configmaps");
         assertEquals(429, r.statusCode());
         assertEquals("2", r.headers().firstValue("Retry-After").orElse(null));
@@ -139,7 +140,7 @@ class FaultProxyTest {
 
     @Test
     void slowAnswersArriveLate() throws Exception {
-        FaultProxy p = proxy(FaultPlan.only(FaultClass.SLOW, 1.0).slowDelay(Duration.ofSeconds(2)));
+        FaultProxy p = proxy(FaultPlan.only(FaultClass.SLOW, 1.0).timing(FaultClass.SLOW, Duration.ofSeconds(2)));
         long start = System.nanoTime();
         HttpResponse<String> r = get(p, "/api/v1/namespaces/default/configmaps");
         long tookMs = (System.nanoTime() - start) / 1_000_000;
@@ -151,7 +152,8 @@ class FaultProxyTest {
 
     @Test
     void timeoutsHoldThenCloseAndResetsClose() throws Exception {
-        FaultProxy p = proxy(FaultPlan.only(FaultClass.TIMEOUT, 1.0).timeoutHold(Duration.ofMillis(300)));
+        FaultProxy p = proxy(FaultPlan.only(FaultClass.TIMEOUT, 1.0)
+                .timing(FaultClass.TIMEOUT, Duration.ofMillis(300)));
         // The JDK client retries an idempotent GET once on a closed connection: one or two faults per call.
         assertThrows(IOException.class, () -> get(p, "/api/v1/namespaces/default/configmaps"));
         assertTrue(p.faults(FaultClass.TIMEOUT) >= 1);
@@ -163,7 +165,8 @@ class FaultProxyTest {
 
     @Test
     void chunkedWatchIsForwardedThenDropped() throws Exception {
-        FaultProxy p = proxy(FaultPlan.only(FaultClass.WATCH_DROPPED, 1.0).watchDropAfterMax(Duration.ofSeconds(2)));
+        FaultProxy p = proxy(FaultPlan.only(FaultClass.WATCH_DROPPED, 1.0)
+                .timing(FaultClass.WATCH_DROPPED, Duration.ofSeconds(2)));
         String n = name();
         fixture.client().configMaps().inNamespace("default").resource(cm(n)).create();
         HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(p.url()
@@ -202,7 +205,7 @@ class FaultProxyTest {
     @Test
     void informerThroughDroppedAndGoneWatchesStillSeesEverything() throws Exception {
         FaultProxy p = proxy(new FaultPlan().rate(FaultClass.WATCH_DROPPED, 0.5).rate(FaultClass.WATCH_GONE, 0.3)
-                .watchDropAfterMax(Duration.ofMillis(800)));
+                .timing(FaultClass.WATCH_DROPPED, Duration.ofMillis(800)));
         KubernetesClient c = clientVia(p);
         SharedIndexInformer<ConfigMap> informer = c.configMaps().inNamespace("default").withLabel("app", "inf-faults")
                 .inform();
@@ -240,7 +243,7 @@ class FaultProxyTest {
         assertFalse(closed.isDone(), "a watch without faults stays open");
         socket.close();
 
-        p.plan(FaultPlan.only(FaultClass.WATCH_DROPPED, 1.0).watchDropAfterMax(Duration.ofMillis(500)));
+        p.plan(FaultPlan.only(FaultClass.WATCH_DROPPED, 1.0).timing(FaultClass.WATCH_DROPPED, Duration.ofMillis(500)));
         CompletableFuture<Void> dropped = new CompletableFuture<>();
         ws.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI(uri))
                 .map(s -> s.closeHandler(v -> dropped.complete(null))).await(10, TimeUnit.SECONDS);

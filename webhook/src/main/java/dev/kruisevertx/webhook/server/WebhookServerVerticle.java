@@ -19,6 +19,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
@@ -172,7 +173,34 @@ public final class WebhookServerVerticle extends VerticleBase {
         }
         metrics.record(pathLabel(ctx.normalizedPath()), WebhookMetrics.BAD_REQUEST, 0);
         String shown = type.length() > 64 ? type.substring(0, 64) + "..." : type;
-        Responses.plainAndClose(ctx, 415, "content type '" + shown + "' is not supported: send application/json");
+        String message = "content type '" + shown + "' is not supported: send application/json";
+        HttpServerRequest request = ctx.request();
+        long declared = declaredLength(request);
+        if (declared < 0 || declared > DRAIN_BEFORE_REFUSING || request.isEnded()) {
+            Responses.plainAndClose(ctx, 415, message);
+            return;
+        }
+        // A client still sending a small body would meet a reset instead of the answer if the connection closed now:
+        // read it to the end (discarding every chunk, so it costs no memory) and answer then.
+        request.handler(chunk -> { });
+        request.exceptionHandler(e -> request.connection().close());
+        request.endHandler(v -> Responses.plainAndClose(ctx, 415, message));
+        request.resume();
+    }
+
+    /** Bodies up to this size are read (and discarded) before a refusal, so the client reads the answer. */
+    private static final long DRAIN_BEFORE_REFUSING = 1024 * 1024;
+
+    private static long declaredLength(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The metrics label of a path: registered paths as they are, anything else {@code unknown}. */

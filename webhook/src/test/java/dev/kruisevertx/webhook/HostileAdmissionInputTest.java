@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.bench.JsonTrees;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
@@ -34,10 +35,10 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
+
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -235,8 +236,9 @@ class HostileAdmissionInputTest {
     void assertNoFailures(String kind, String resource, String validJson, List<String> paths, List<String> absent)
             throws Exception {
         ObjectNode valid = (ObjectNode) Json.MAPPER.readTree(validJson);
-        Set<String> pointers = new LinkedHashSet<>();
-        collectPointers(valid, "", pointers);
+        List<String> found = new ArrayList<>();
+        JsonTrees.collectPointers(valid, "", found);
+        Set<String> pointers = new LinkedHashSet<>(found);
         pointers.addAll(absent);
         List<ObjectNode> variants = new ArrayList<>();
         for (String pointer : pointers) {
@@ -323,24 +325,6 @@ class HostileAdmissionInputTest {
             return Optional.of("message '" + message + "' for " + r.describe());
         }
         return Optional.empty();
-    }
-
-    /** Pointers of every field and array element below the root. */
-    static void collectPointers(JsonNode node, String at, Set<String> out) {
-        if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                String child = at + "/" + e.getKey().replace("~", "~0").replace("/", "~1");
-                out.add(child);
-                collectPointers(e.getValue(), child, out);
-            }
-        } else if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) {
-                String child = at + "/" + i;
-                out.add(child);
-                collectPointers(node.get(i), child, out);
-            }
-        }
     }
 
     /** A copy of {@code valid} with {@code value} at {@code pointer}, creating missing parent objects. */

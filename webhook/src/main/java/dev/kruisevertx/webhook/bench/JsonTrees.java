@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** JSON trees and bytes as the hostile generator edits them: pointers, sets that create parents, raw byte search. */
-final class JsonTrees {
+public final class JsonTrees {
     private JsonTrees() {
     }
 
@@ -46,7 +46,8 @@ final class JsonTrees {
         return -1;
     }
 
-    static void collectPointers(JsonNode node, String at, List<String> out) {
+    /** Pointers of every field and array element below {@code node}, in document order. */
+    public static void collectPointers(JsonNode node, String at, List<String> out) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();

@@ -1,14 +1,11 @@
 package dev.kruisevertx.sim.nodes;
 
+import dev.kruisevertx.scheduling.NodeMatching;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
-import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
-import io.fabric8.kubernetes.api.model.Toleration;
 
 import java.math.BigDecimal;
 import java.util.Collection;
@@ -72,66 +69,24 @@ public final class NodeFit {
 
     /** The first NoSchedule or NoExecute taint of {@code node} that {@code pod} does not tolerate. */
     static Optional<Taint> untoleratedTaint(Pod pod, Node node) {
-        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
-            return Optional.empty();
-        }
-        for (Taint t : node.getSpec().getTaints()) {
-            if (("NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect())) && !tolerates(pod, t)) {
-                return Optional.of(t);
-            }
-        }
-        return Optional.empty();
+        return NodeMatching.untoleratedTaint(pod.getSpec(), node);
     }
 
     /** The pod's nodeSelector and required node affinity (matchExpressions on labels, matchFields on the name). */
     static boolean matchesNodeSelectorAndAffinity(Pod pod, Node node) {
-        Map<String, String> labels = labels(node);
-        Map<String, String> selector = pod.getSpec().getNodeSelector();
-        if (selector != null) {
-            for (Map.Entry<String, String> e : selector.entrySet()) {
-                if (!e.getValue().equals(labels.get(e.getKey()))) {
-                    return false;
-                }
-            }
-        }
-        return requiredAffinityMatches(pod, node, labels);
+        return NodeMatching.matchesNodeSelectorAndAffinity(pod.getSpec(), node);
     }
 
     static Map<String, String> labels(Node node) {
-        return node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+        return NodeMatching.labels(node);
     }
 
-    /**
-     * The sum of the weights of the pod's preferred node affinity terms that {@code node} matches (the NodeAffinity
-     * score plugin's raw score).
-     */
     static long preferredAffinityWeight(Pod pod, Node node) {
-        if (pod.getSpec().getAffinity() == null || pod.getSpec().getAffinity().getNodeAffinity() == null
-                || pod.getSpec().getAffinity().getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution() == null) {
-            return 0;
-        }
-        long sum = 0;
-        for (PreferredSchedulingTerm t : pod.getSpec().getAffinity().getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution()) {
-            if (t.getPreference() != null && t.getWeight() != null && t.getWeight() != 0
-                    && termMatches(t.getPreference(), node, labels(node))) {
-                sum += t.getWeight();
-            }
-        }
-        return sum;
+        return NodeMatching.preferredAffinityWeight(pod.getSpec(), node);
     }
 
-    /** How many PreferNoSchedule taints of {@code node} the pod does not tolerate (TaintToleration's raw score). */
     static int untoleratedPreferNoSchedule(Pod pod, Node node) {
-        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
-            return 0;
-        }
-        int n = 0;
-        for (Taint t : node.getSpec().getTaints()) {
-            if ("PreferNoSchedule".equals(t.getEffect()) && !tolerates(pod, t)) {
-                n++;
-            }
-        }
-        return n;
+        return NodeMatching.untoleratedPreferNoSchedule(pod.getSpec(), node);
     }
 
     /** Pods in a terminal phase free their resources. */
@@ -141,11 +96,7 @@ public final class NodeFit {
     }
 
     static boolean isReady(Node node) {
-        if (node.getStatus() == null || node.getStatus().getConditions() == null) {
-            return false;
-        }
-        return node.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return NodeMatching.isReady(node);
     }
 
     /** The pod's effective request: the sum over containers, or the largest init container if bigger. */
@@ -174,100 +125,6 @@ public final class NodeFit {
     }
 
     static boolean tolerates(Pod pod, Taint taint) {
-        List<Toleration> tolerations = pod.getSpec().getTolerations();
-        if (tolerations == null) {
-            return false;
-        }
-        for (Toleration t : tolerations) {
-            if (t.getEffect() != null && !t.getEffect().isEmpty() && !t.getEffect().equals(taint.getEffect())) {
-                continue;
-            }
-            if (t.getKey() == null || t.getKey().isEmpty()) {
-                if ("Exists".equals(t.getOperator())) {
-                    return true;
-                }
-                continue;
-            }
-            if (!t.getKey().equals(taint.getKey())) {
-                continue;
-            }
-            if ("Exists".equals(t.getOperator())) {
-                return true;
-            }
-            String want = t.getValue() == null ? "" : t.getValue();
-            String have = taint.getValue() == null ? "" : taint.getValue();
-            if (want.equals(have)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean requiredAffinityMatches(Pod pod, Node node, Map<String, String> labels) {
-        if (pod.getSpec().getAffinity() == null || pod.getSpec().getAffinity().getNodeAffinity() == null
-                || pod.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
-            return true;
-        }
-        List<NodeSelectorTerm> terms = pod.getSpec().getAffinity().getNodeAffinity()
-                .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms();
-        if (terms == null || terms.isEmpty()) {
-            return false;
-        }
-        for (NodeSelectorTerm term : terms) {
-            if (termMatches(term, node, labels)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean termMatches(NodeSelectorTerm term, Node node, Map<String, String> labels) {
-        boolean any = false;
-        if (term.getMatchExpressions() != null) {
-            for (NodeSelectorRequirement r : term.getMatchExpressions()) {
-                any = true;
-                if (!requirementMatches(r, labels.get(r.getKey()))) {
-                    return false;
-                }
-            }
-        }
-        if (term.getMatchFields() != null) {
-            for (NodeSelectorRequirement r : term.getMatchFields()) {
-                any = true;
-                String value = "metadata.name".equals(r.getKey()) ? node.getMetadata().getName() : null;
-                if (!requirementMatches(r, value)) {
-                    return false;
-                }
-            }
-        }
-        return any;
-    }
-
-    private static boolean requirementMatches(NodeSelectorRequirement r, String value) {
-        List<String> values = r.getValues() == null ? List.of() : r.getValues();
-        switch (r.getOperator()) {
-            case "In":
-                return value != null && values.contains(value);
-            case "NotIn":
-                return value == null || !values.contains(value);
-            case "Exists":
-                return value != null;
-            case "DoesNotExist":
-                return value == null;
-            case "Gt":
-            case "Lt":
-                if (value == null || values.size() != 1) {
-                    return false;
-                }
-                try {
-                    long have = Long.parseLong(value);
-                    long want = Long.parseLong(values.get(0));
-                    return r.getOperator().equals("Gt") ? have > want : have < want;
-                } catch (NumberFormatException e) {
-                    return false;
-                }
-            default:
-                return false;
-        }
+        return NodeMatching.tolerates(pod.getSpec().getTolerations(), taint);
     }
 }

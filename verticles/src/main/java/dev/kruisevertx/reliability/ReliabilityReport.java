@@ -104,13 +104,13 @@ public final class ReliabilityReport {
         for (ScenarioResult s : scenarios) {
             byKind.computeIfAbsent(s.name().replaceAll(" #\\d+$", ""), k -> new ArrayList<>()).add(s);
         }
-        b.append(String.format("  %-44s %5s %5s %9s %9s%n", "scenario", "runs", "ok", "mean s", "max s"));
+        b.append(String.format("  %-80s %5s %5s %9s %9s%n", "scenario", "runs", "ok", "mean s", "max s"));
         byKind.forEach((name, runs) -> {
             long ok = runs.stream().filter(ScenarioResult::converged).count();
             double mean = runs.stream().filter(ScenarioResult::converged).mapToLong(ScenarioResult::recoveryMillis)
                     .average().orElse(0) / 1000.0;
             double max = runs.stream().mapToLong(ScenarioResult::recoveryMillis).max().orElse(0) / 1000.0;
-            b.append(String.format("  %-44s %5d %5d %9.1f %9.1f%n", name, runs.size(), ok, mean, max));
+            b.append(String.format("  %-80s %5d %5d %9.1f %9.1f%n", name, runs.size(), ok, mean, max));
         });
         for (ScenarioResult s : scenarios) {
             if (!s.converged() || !s.detail().isEmpty()) {

@@ -30,9 +30,11 @@ import java.util.function.BooleanSupplier;
 /**
  * The reliability suite: an embedded cluster, the whole manager behind a {@link FaultProxy}, and an
  * {@link InvariantChecker} watching every pod and workload event with a client of its own. Scenarios run in turn until
- * the time is up: a CloneSet or Advanced StatefulSet rollout (recreate or in place, with or without minReadySeconds)
- * under each fault class, a hard manager kill at a random point of a rollout, and a leader partitioned from the API
- * server while a standby takes over. Everything random comes from the seed.
+ * the time is up: a CloneSet or Advanced StatefulSet rollout (recreate or in place, with or without minReadySeconds,
+ * with or without a lifecycle hook a {@link HookHandler} releases) under each fault class, a hard manager kill at a
+ * random point of a rollout (in process, and a manager process killed with SIGKILL), a leader partitioned from the
+ * API server while a standby takes over, and the API server restarted mid-rollout. Everything random comes from the
+ * seed.
  */
 public final class ReliabilitySuite implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReliabilitySuite.class);
@@ -499,15 +501,23 @@ public final class ReliabilitySuite implements AutoCloseable {
             return;
         }
         update(v, name);
-        sleep(random.nextInt(2000));
+        // Soon after the update: an in-place rollout of a few pods may be over within a second.
+        sleep(random.nextInt(400));
         Duration downtime = Duration.ofMillis(1000 + random.nextInt(2000));
+        String pendingAtRestart;
+        try {
+            pendingAtRestart = Workloads.pending(client, v.kind(), NAMESPACE, name);
+        } catch (RuntimeException e) {
+            pendingAtRestart = "not readable";
+        }
         try {
             cluster.cluster().restartApiServer(downtime).await(60, java.util.concurrent.TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("the API server did not restart: " + e.getMessage(), e);
         }
         long t0 = System.currentTimeMillis();
-        why.append("down ").append(downtime.toMillis()).append(" ms; ");
+        why.append("down ").append(downtime.toMillis()).append(" ms, ")
+                .append(pendingAtRestart == null ? "rollout already done at the restart" : "at the restart: " + pendingAtRestart);
         record(scenario, v, name, awaitRollout(v, name, t0, why), why);
         deleteWorkload(v, name);
     }

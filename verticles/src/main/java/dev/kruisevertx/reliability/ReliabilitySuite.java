@@ -233,6 +233,16 @@ public final class ReliabilitySuite implements AutoCloseable {
         });
     }
 
+    /** What the rollout still lacks now, for the report of a disruption: "rollout already done" when nothing. */
+    private String progressAt(Workloads.Variant v, String name, String event) {
+        try {
+            String pending = Workloads.pending(client, v.kind(), NAMESPACE, name);
+            return pending == null ? "rollout already done at the " + event : "at the " + event + ": " + pending;
+        } catch (RuntimeException e) {
+            return "rollout not readable at the " + event;
+        }
+    }
+
     /** Waits for the workload to settle; the time it took, or -1 with the last thing missing in {@code why}. */
     private long awaitRollout(Workloads.Variant v, String name, long fromMillis, StringBuilder why) {
         long deadline = System.currentTimeMillis() + ROLLOUT_TIMEOUT.toMillis();
@@ -338,6 +348,7 @@ public final class ReliabilitySuite implements AutoCloseable {
         }
         update(v, name);
         sleep(random.nextInt(3000));
+        why.append(progressAt(v, name, "kill")).append("; ");
         retire(manager, true);
         long t0 = System.currentTimeMillis();
         try {
@@ -463,6 +474,7 @@ public final class ReliabilitySuite implements AutoCloseable {
             }
             update(v, name);
             sleep(random.nextInt(3000));
+            why.append(progressAt(v, name, "kill")).append("; ");
             LOG.info("killing the manager process {} with SIGKILL", first.pid());
             first.kill9();
             long t0 = System.currentTimeMillis();
@@ -504,20 +516,14 @@ public final class ReliabilitySuite implements AutoCloseable {
         // Soon after the update: an in-place rollout of a few pods may be over within a second.
         sleep(random.nextInt(400));
         Duration downtime = Duration.ofMillis(1000 + random.nextInt(2000));
-        String pendingAtRestart;
-        try {
-            pendingAtRestart = Workloads.pending(client, v.kind(), NAMESPACE, name);
-        } catch (RuntimeException e) {
-            pendingAtRestart = "not readable";
-        }
+        String atRestart = progressAt(v, name, "restart");
         try {
             cluster.cluster().restartApiServer(downtime).await(60, java.util.concurrent.TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("the API server did not restart: " + e.getMessage(), e);
         }
         long t0 = System.currentTimeMillis();
-        why.append("down ").append(downtime.toMillis()).append(" ms, ")
-                .append(pendingAtRestart == null ? "rollout already done at the restart" : "at the restart: " + pendingAtRestart);
+        why.append("down ").append(downtime.toMillis()).append(" ms, ").append(atRestart).append("; ");
         record(scenario, v, name, awaitRollout(v, name, t0, why), why);
         deleteWorkload(v, name);
     }

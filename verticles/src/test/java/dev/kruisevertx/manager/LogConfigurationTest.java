@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LogConfigurationTest {
     private static final String LEADER_ELECTOR = "io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector";
     private static final String REFLECTOR = "io.fabric8.kubernetes.client.informers.impl.cache.Reflector";
+    private static final String WATCH_MANAGER = "io.fabric8.kubernetes.client.dsl.internal.AbstractWatchManager";
 
     private static Configuration load(String resource) throws IOException {
         try (InputStream in = LogConfigurationTest.class.getClassLoader().getResourceAsStream(resource)) {
@@ -54,7 +55,7 @@ class LogConfigurationTest {
     @ValueSource(strings = {"log4j2-text.xml", "log4j2-json.xml"})
     void fabric8sExpectedFailuresAreOneLineWithoutAStackTrace(String resource) throws IOException {
         Configuration config = load(resource);
-        for (String logger : new String[]{LEADER_ELECTOR, REFLECTOR}) {
+        for (String logger : new String[]{LEADER_ELECTOR, REFLECTOR, WATCH_MANAGER}) {
             LoggerConfig lc = config.getLoggerConfig(logger);
             assertFalse(lc.isAdditive(), logger + " goes to its own appender only");
             assertTrue(lc.getLevel().isLessSpecificThan(Level.WARN), logger + " warnings still show");

@@ -582,6 +582,8 @@ public final class ReliabilitySuite implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        hookHandlers.values().forEach(HookHandler::close);
+        hookHandlers.clear();
         if (watching != null) {
             watching.close();
         }

@@ -8,7 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * Sorts the failures of a reconcile into the {@link Kind kinds} the controller runtime treats alike, once for every
  * controller: an optimistic-concurrency conflict or an object that already exists (409, or a guarded patch whose
  * resourceVersion test failed), an object deleted meanwhile (404, 410), a write refused because this manager no longer
- * leads, a server that is overloaded or unreachable (429, 5xx, timeouts), and anything else (a bug or a refusal that
+ * leads, a server that is overloaded or unreachable (429, 5xx, timeouts, connections refused, reset or closed before the
+ * answer), and anything else (a bug or a refusal that
  * needs a person). Only the last keeps its stack trace in the log.
  */
 public final class ExpectedFailures {
@@ -62,6 +63,12 @@ public final class ExpectedFailures {
             if (t instanceof java.io.InterruptedIOException || t instanceof java.util.concurrent.TimeoutException
                     || t instanceof java.net.ConnectException) {
                 return new Classified(Kind.TRANSIENT, "API server unreachable or slow: " + oneLine(t.toString()));
+            }
+            // A connection closed or reset before the answer (fabric8: "HTTP/1.1 header parser received no bytes",
+            // an EOF): the request may be retried like a timeout. Reconciles do no other IO; a JSON error (also an
+            // IOException to Jackson) is a bug.
+            if (t instanceof java.io.IOException && !(t instanceof com.fasterxml.jackson.core.JacksonException)) {
+                return new Classified(Kind.TRANSIENT, "API server connection lost: " + oneLine(t.toString()));
             }
             if (t.getCause() == t) {
                 break;

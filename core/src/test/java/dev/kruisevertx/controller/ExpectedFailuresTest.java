@@ -88,6 +88,18 @@ class ExpectedFailuresTest {
                 new KubernetesClientException("timeout", new InterruptedIOException("timed out"))).kind());
         assertEquals(ExpectedFailures.Kind.TRANSIENT, ExpectedFailures.classify(
                 new java.util.concurrent.CompletionException(new java.net.ConnectException("refused"))).kind());
+        // A connection closed before the answer (a reset, a proxy or API server going away), as fabric8 wraps it.
+        ExpectedFailures.Classified closed = ExpectedFailures.classify(new java.util.concurrent.CompletionException(
+                new KubernetesClientException("Operation: [get]  for kind: [StatefulSet]  with name: [w2]  failed.",
+                        new java.io.IOException("HTTP/1.1 header parser received no bytes",
+                                new java.io.EOFException("EOF reached while reading")))));
+        assertEquals(ExpectedFailures.Kind.TRANSIENT, closed.kind());
+        assertEquals("API server connection lost: java.io.IOException: HTTP/1.1 header parser received no bytes",
+                closed.reason());
+        assertEquals(ExpectedFailures.Kind.TRANSIENT, ExpectedFailures.classify(
+                new KubernetesClientException("failed", new java.net.SocketException("Connection reset"))).kind());
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(new IllegalStateException(
+                new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected character"))).kind());
         assertEquals(ExpectedFailures.Kind.UNEXPECTED,
                 ExpectedFailures.classify(api(422, "Invalid", "spec.replicas: Invalid value")).kind());
         assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(api(403, "Forbidden", "no")).kind());

@@ -62,6 +62,26 @@ final class ApiVerticle extends VerticleBase {
         return http.listen(options.host(), options.port()).onSuccess(p -> port = p);
     }
 
+    /**
+     * Stops serving (every connection and watch closed), waits {@code downtimeMillis}, then listens again on the same
+     * host and port with the same store; the event log is compacted as a restarted kube-apiserver's watch cache is.
+     * Runs on this verticle's context.
+     */
+    Future<Void> restart(long downtimeMillis) {
+        io.vertx.core.Promise<Void> done = io.vertx.core.Promise.promise();
+        context.runOnContext(v -> http.close()
+                .compose(closed -> {
+                    api.store().compactEventLogs();
+                    io.vertx.core.Promise<Void> waited = io.vertx.core.Promise.promise();
+                    vertx.setTimer(Math.max(1, downtimeMillis), t -> waited.complete());
+                    return waited.future();
+                })
+                .compose(w -> http.listen(options.host(), port))
+                .<Void>mapEmpty()
+                .onComplete(done));
+        return done.future();
+    }
+
     @Override
     public Future<?> stop() {
         return http == null ? Future.succeededFuture() : http.close();

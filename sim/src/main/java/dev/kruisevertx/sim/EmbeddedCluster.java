@@ -170,6 +170,18 @@ public final class EmbeddedCluster {
         return verticle.api();
     }
 
+    /**
+     * Restarts the API server in place, as a kube-apiserver restart looks to its clients: every connection and watch
+     * is closed, requests are refused for {@code downtime}, then it serves again on the same URL with the same store
+     * (objects, resourceVersions, the resourceVersion counter). Its event log starts afresh, so a watch resuming from
+     * a resourceVersion older than the restart gets 410 Gone and its client must list again. Admission webhooks,
+     * nodes and built-in controllers keep running (they are clients and reconnect).
+     */
+    public Future<Void> restartApiServer(java.time.Duration downtime) {
+        LOG.info("restarting the API server on {} ({} ms down)", url, downtime.toMillis());
+        return verticle.restart(downtime.toMillis());
+    }
+
     /** Runs {@code action} on the API server's context (where the store may be read) and returns its result. */
     public <T> Future<T> onApiContext(Callable<T> action) {
         Promise<T> p = Promise.promise();

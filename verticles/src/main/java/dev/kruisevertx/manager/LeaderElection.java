@@ -1,6 +1,7 @@
 package dev.kruisevertx.manager;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -63,6 +64,7 @@ public final class LeaderElection implements AutoCloseable {
         return t;
     });
     private volatile CompletableFuture<?> running;
+    private volatile LeaderElector elector;
 
     public LeaderElection(KubernetesClient client, Settings settings, Listener listener, MeterRegistry registry) {
         this.client = client;
@@ -108,11 +110,14 @@ public final class LeaderElection implements AutoCloseable {
                         .withLeaseDuration(settings.leaseDuration())
                         .withRenewDeadline(settings.renewDeadline())
                         .withRetryPeriod(settings.retryPeriod())
-                        .withReleaseOnCancel(true)
+                        // Released by close() itself: fabric8's release on cancel logs a failure (the API server
+                        // unreachable, as for a partitioned or stopping replica) as an ERROR with a stack trace.
+                        .withReleaseOnCancel(false)
                         .withLeaderCallbacks(new LeaderCallbacks(this::onStart, this::onStop, this::onNewLeader))
                         .build())
                 .build();
         LOG.info("campaigning for lease {}/{} as {}", settings.namespace(), settings.name(), settings.identity());
+        this.elector = elector;
         running = elector.start();
         running.whenComplete((v, error) -> {
             if (error != null && !closed.get()) {
@@ -140,21 +145,62 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void onNewLeader(String identity) {
+        // A released lease names no holder (fabric8 reports the release it wrote as a change of leader to null).
+        if (identity == null || identity.isEmpty()) {
+            return;
+        }
         if (!identity.equals(settings.identity())) {
             slowPath.increment();
             LOG.info("current leader of {}/{} is {}", settings.namespace(), settings.name(), identity);
         }
     }
 
+    /**
+     * Stops campaigning; a leader drops its fence first, then gives the lease up so a standby takes over at once. The
+     * release is a blocking API call: call from a thread that may block, as the manager's close does.
+     */
     @Override
     public void close() {
         closed.set(true);
+        // Read first: cancelling calls onStop, which drops the flag.
+        boolean wasLeader = leader.get();
         CompletableFuture<?> current = running;
         if (current != null) {
-            // Cancelling releases the lease (releaseOnCancel), so a standby takes over at once.
             current.cancel(true);
         }
         onStop();
         restarter.shutdownNow();
+        LeaderElector last = elector;
+        if (wasLeader && last != null) {
+            release(last);
+        }
+    }
+
+    /** Gives the lease up; a failure is expected when the API server is unreachable, and said in one line. */
+    private void release(LeaderElector last) {
+        try {
+            if (last.release()) {
+                LOG.info("released lease {}/{}", settings.namespace(), settings.name());
+            }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                LOG.debug("lease {}/{} changed meanwhile; leadership was already lost", settings.namespace(), settings.name());
+            } else {
+                LOG.warn("could not release lease {}/{} ({}); a standby takes over when it expires in {} s",
+                        settings.namespace(), settings.name(), reason(e), settings.leaseDuration().toSeconds());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("could not release lease {}/{} ({}); a standby takes over when it expires in {} s",
+                    settings.namespace(), settings.name(), e.toString(), settings.leaseDuration().toSeconds());
+        }
+    }
+
+    private static String reason(KubernetesClientException e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String code = e.getCode() > 0 ? "HTTP " + e.getCode() + ": " : "";
+        return code + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
     }
 }

@@ -29,6 +29,10 @@ record SubcommandFactory(String name, CommandLine commandLine, Runner runner) {
                 new SubcommandFactory("sim-nodes", simNodes.commandLine(),
                         (out, err, env, waitForSignal) -> simNodes.run(out, err, waitForSignal)),
                 new SubcommandFactory("reliability", reliability.commandLine(),
-                        (out, err, env, waitForSignal) -> reliability.run(out, err)));
+                        (out, err, env, waitForSignal) -> {
+                            // The project's log format and levels, as the manager has them, before any logger exists.
+                            Logging.configure("text", 0);
+                            return reliability.run(out, err);
+                        }));
     }
 }

@@ -14,7 +14,8 @@ import java.time.Duration;
  * checker) for a while and prints the report. Exit 0 when it passed, 1 when it did not, 2 on bad flags.
  */
 @Command(name = "reliability", mixinStandardHelpOptions = true,
-        description = "Run the manager through injected API faults, kills and leader partitions on an embedded cluster, "
+        description = "Run the manager through injected API faults, kills (in process and kill -9 of a manager process), "
+                + "leader partitions, API server restarts and lifecycle-hooked rollouts on an embedded cluster, "
                 + "checking invariants on every pod event, and print a report.")
 public final class ReliabilityCommand {
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "10m", description = "How long to start new scenarios (e.g. 90s, 10m). Default: ${DEFAULT-VALUE}")

@@ -27,6 +27,11 @@ public final class ReliabilityReport {
     long workloadEvents;
     long fencedWritesAfterExpiry;
     long lostOrDuplicatedPods;
+    /** Holds of lifecycle hooks the test's hook handlers released, and pods the manager acted on while held. */
+    long hookReleases;
+    final List<String> hookViolations = new ArrayList<>();
+    /** Leader takeovers: ms from the old leader's last lease renewal to the standby's acquisition. */
+    final List<Long> takeovers = new ArrayList<>();
 
     ReliabilityReport(long seed) {
         this.seed = seed;
@@ -61,6 +66,18 @@ public final class ReliabilityReport {
         return lostOrDuplicatedPods;
     }
 
+    public List<String> hookViolations() {
+        return List.copyOf(hookViolations);
+    }
+
+    public long hookReleases() {
+        return hookReleases;
+    }
+
+    public List<Long> takeovers() {
+        return List.copyOf(takeovers);
+    }
+
     public long failedScenarios() {
         return scenarios.stream().filter(s -> !s.converged()).count();
     }
@@ -72,7 +89,7 @@ public final class ReliabilityReport {
     /** Zero violations, zero lost or duplicated pods, no write after a lost lease, every scenario converged. */
     public boolean passed() {
         return totalViolations() == 0 && lostOrDuplicatedPods == 0 && fencedWritesAfterExpiry == 0
-                && failedScenarios() == 0 && !scenarios.isEmpty();
+                && hookViolations.isEmpty() && failedScenarios() == 0 && !scenarios.isEmpty();
     }
 
     public String toText() {
@@ -87,13 +104,13 @@ public final class ReliabilityReport {
         for (ScenarioResult s : scenarios) {
             byKind.computeIfAbsent(s.name().replaceAll(" #\\d+$", ""), k -> new ArrayList<>()).add(s);
         }
-        b.append(String.format("  %-44s %5s %5s %9s %9s%n", "scenario", "runs", "ok", "mean s", "max s"));
+        b.append(String.format("  %-80s %5s %5s %9s %9s%n", "scenario", "runs", "ok", "mean s", "max s"));
         byKind.forEach((name, runs) -> {
             long ok = runs.stream().filter(ScenarioResult::converged).count();
             double mean = runs.stream().filter(ScenarioResult::converged).mapToLong(ScenarioResult::recoveryMillis)
                     .average().orElse(0) / 1000.0;
             double max = runs.stream().mapToLong(ScenarioResult::recoveryMillis).max().orElse(0) / 1000.0;
-            b.append(String.format("  %-44s %5d %5d %9.1f %9.1f%n", name, runs.size(), ok, mean, max));
+            b.append(String.format("  %-80s %5d %5d %9.1f %9.1f%n", name, runs.size(), ok, mean, max));
         });
         for (ScenarioResult s : scenarios) {
             if (!s.converged() || !s.detail().isEmpty()) {
@@ -105,6 +122,16 @@ public final class ReliabilityReport {
                 .append(" workload events watched):\n");
         violationCounts.forEach((k, v) -> b.append(String.format("  %-26s %6d violations%n", k, v)));
         violations.stream().limit(20).forEach(v -> b.append("  - ").append(v).append('\n'));
+        b.append("\nlifecycle hooks: ").append(hookReleases).append(" holds released by the hook handlers, ")
+                .append(hookViolations.size()).append(" pods acted on while held\n");
+        hookViolations.stream().limit(20).forEach(v -> b.append("  - ").append(v).append('\n'));
+        if (!takeovers.isEmpty()) {
+            b.append(String.format("leader takeovers (old leader's last lease renewal to the standby's acquisition, "
+                            + "bound %d-%d ms): %d, min %d ms, max %d ms%n", ReliabilitySuite.LEASE.toMillis() - 500,
+                    ReliabilitySuite.TAKEOVER_BOUND.toMillis(), takeovers.size(),
+                    takeovers.stream().mapToLong(Long::longValue).min().orElse(0),
+                    takeovers.stream().mapToLong(Long::longValue).max().orElse(0)));
+        }
         b.append("\nlost or duplicated pods: ").append(lostOrDuplicatedPods).append('\n');
         b.append("writes by a deposed leader after its lease expired: ").append(fencedWritesAfterExpiry).append('\n');
         b.append("\nresult: ").append(passed() ? "PASS" : "FAIL").append('\n');

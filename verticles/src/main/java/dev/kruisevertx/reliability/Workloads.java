@@ -17,15 +17,50 @@ import java.util.List;
 final class Workloads {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /** A workload shape: its kind, its update policy and minReadySeconds. */
-    record Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds) {
-        String label() {
-            return (kind == WorkloadKind.CLONESET ? "CloneSet" : "Advanced StatefulSet")
-                    + (inPlace ? " in-place" : " recreate") + (minReadySeconds > 0 ? " minReady=" + minReadySeconds : "");
+    /**
+     * The lifecycle hook a workload carries, which a {@link HookHandler} (the user's controller) releases: none, an
+     * {@code inPlaceUpdate} hook by label (on an in-place variant) or a {@code preDelete} hook by finalizer (on a
+     * recreate variant).
+     */
+    enum Hook {
+        NONE(""),
+        IN_PLACE_UPDATE_LABEL(", inPlaceUpdate hook"),
+        PRE_DELETE_FINALIZER(", preDelete hook");
+
+        private final String label;
+
+        Hook(String label) {
+            this.label = label;
         }
     }
 
+    /** The label of the inPlaceUpdate hook: on every pod from the template, removed to let an update start. */
+    static final String HOLD_UPDATE_LABEL = "reliability.kruise.io/hold-update";
+    /** The finalizer of the preDelete hook: on every pod from the template, removed to let a deletion go ahead. */
+    static final String PROTECT_FINALIZER = "reliability.kruise.io/protect";
+
+    /** A workload shape: its kind, its update policy, minReadySeconds and lifecycle hook. */
+    record Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds, Hook hook) {
+        Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds) {
+            this(kind, inPlace, minReadySeconds, Hook.NONE);
+        }
+
+        String label() {
+            return (kind == WorkloadKind.CLONESET ? "CloneSet" : "Advanced StatefulSet")
+                    + (inPlace ? " in-place" : " recreate") + (minReadySeconds > 0 ? " minReady=" + minReadySeconds : "")
+                    + hook.label;
+        }
+    }
+
+    /**
+     * Hooked variants first: the fault-class rollouts take variants in this order, so a short (CI) run rolls out a
+     * hooked CloneSet and a hooked Advanced StatefulSet, each under a fault, before the others.
+     */
     static final List<Variant> VARIANTS = List.of(
+            new Variant(WorkloadKind.CLONESET, true, 2, Hook.IN_PLACE_UPDATE_LABEL),
+            new Variant(WorkloadKind.ADVANCED_STATEFULSET, false, 2, Hook.PRE_DELETE_FINALIZER),
+            new Variant(WorkloadKind.CLONESET, false, 0, Hook.PRE_DELETE_FINALIZER),
+            new Variant(WorkloadKind.ADVANCED_STATEFULSET, true, 0, Hook.IN_PLACE_UPDATE_LABEL),
             new Variant(WorkloadKind.CLONESET, false, 0),
             new Variant(WorkloadKind.CLONESET, true, 2),
             new Variant(WorkloadKind.ADVANCED_STATEFULSET, false, 2),
@@ -41,6 +76,17 @@ final class Workloads {
         String type = "apiVersion: " + v.kind().apiVersion() + "\nkind: " + v.kind().kind();
         String specField = cloneSet ? "minReadySeconds: " + v.minReadySeconds() : "serviceName: " + name;
         String readinessGates = cloneSet ? "" : "readinessGates: [{conditionType: InPlaceUpdateReady}]\n      ";
+        String podMeta = switch (v.hook()) {
+            case NONE -> "{labels: {app: " + name + "}}";
+            case IN_PLACE_UPDATE_LABEL -> "{labels: {app: " + name + ", " + HOLD_UPDATE_LABEL + ": \"true\"}}";
+            case PRE_DELETE_FINALIZER -> "{labels: {app: " + name + "}, finalizers: [" + PROTECT_FINALIZER + "]}";
+        };
+        String lifecycle = switch (v.hook()) {
+            case NONE -> "";
+            case IN_PLACE_UPDATE_LABEL -> "\n  lifecycle: {inPlaceUpdate: {labelsHandler: {" + HOLD_UPDATE_LABEL
+                    + ": \"true\"}}}";
+            case PRE_DELETE_FINALIZER -> "\n  lifecycle: {preDelete: {finalizersHandler: [" + PROTECT_FINALIZER + "]}}";
+        };
         String updateStrategy = cloneSet ? "{type: " + podUpdatePolicy + ", maxUnavailable: 1}"
                 : "{type: RollingUpdate, rollingUpdate: {podUpdatePolicy: " + podUpdatePolicy
                 + ", maxUnavailable: 1, minReadySeconds: " + v.minReadySeconds() + "}}";
@@ -52,12 +98,12 @@ final class Workloads {
                   %s
                   selector: {matchLabels: {app: %s}}
                   template:
-                    metadata: {labels: {app: %s}}
+                    metadata: %s
                     spec:
                       %scontainers: [{name: main, image: "%s"}]
-                  updateStrategy: %s
-                """.formatted(type, name, namespace, replicas, specField, name, name, readinessGates, image,
-                updateStrategy);
+                  updateStrategy: %s%s
+                """.formatted(type, name, namespace, replicas, specField, name, podMeta, readinessGates, image,
+                updateStrategy, lifecycle);
     }
 
     static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
@@ -94,6 +140,22 @@ final class Workloads {
         if (st.path("updatedReplicas").asInt() != replicas || st.path("readyReplicas").asInt() != replicas) {
             return "status says updated " + st.path("updatedReplicas").asInt() + ", ready "
                     + st.path("readyReplicas").asInt();
+        }
+        return null;
+    }
+
+    /** Null when every active pod of the workload is in lifecycle state Normal, else the first one that is not. */
+    static String notNormal(KubernetesClient client, WorkloadKind kind, String namespace, String name) {
+        JsonNode w = get(client, kind, namespace, name);
+        if (w == null) {
+            return "workload missing";
+        }
+        for (JsonNode p : ownedActivePods(client, w)) {
+            String state = p.at("/metadata/labels").path(dev.kruisevertx.api.common.WellKnown.LIFECYCLE_STATE_LABEL)
+                    .asText("");
+            if (!"Normal".equals(state)) {
+                return "pod " + p.at("/metadata/name").asText() + " in lifecycle state '" + state + "'";
+            }
         }
         return null;
     }

@@ -2,7 +2,10 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.kube.KubeClients;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import dev.kruisevertx.testing.CapturedLog;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
+import org.apache.logging.log4j.Level;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,6 +85,46 @@ class LeaderElectionTest {
         assertEquals(List.of("start"), b.events);
         assertEquals("replica-b",
                 client.leases().inNamespace("kruise-system").withName("kruise-manager").get().getSpec().getHolderIdentity());
+    }
+
+    @Test
+    void closingALeaderReleasesTheLeaseAfterDroppingTheFence() throws Exception {
+        Recorder a = new Recorder();
+        LeaderElection first = candidate("replica-a", a, new SimpleMeterRegistry());
+        first.start();
+        TestManagers.await("replica-a leads", Duration.ofSeconds(20), first::isLeader, () -> a.events);
+        try (CapturedLog log = CapturedLog.of(LeaderElection.class)) {
+            first.close();
+            assertFalse(first.isLeader());
+            Lease lease = client.leases().inNamespace("kruise-system").withName("kruise-manager").get();
+            // fabric8's release: the lease shortened to 1 s from now (its merge patch cannot clear the holder).
+            assertEquals(1, lease.getSpec().getLeaseDurationSeconds(), "released: " + lease.getSpec());
+            assertTrue(log.lines().stream().anyMatch(l -> l.message().startsWith("released lease kruise-system/kruise-manager")),
+                    log.lines().toString());
+        }
+    }
+
+    @Test
+    void aLeaseThatCannotBeReleasedIsOneWarningLineNotAStackTrace() throws Exception {
+        Recorder a = new Recorder();
+        LeaderElection first = candidate("replica-a", a, new SimpleMeterRegistry());
+        first.start();
+        TestManagers.await("replica-a leads", Duration.ofSeconds(20), first::isLeader, () -> a.events);
+        // The API server fails every read of the lease from now on, as a partitioned replica's would.
+        server.expect().get().withPath("/apis/coordination.k8s.io/v1/namespaces/kruise-system/leases/kruise-manager")
+                .andReturn(503, "unavailable").always();
+        try (CapturedLog fabric8 = CapturedLog.of(LeaderElector.class); CapturedLog ours = CapturedLog.of(LeaderElection.class)) {
+            first.close();
+            assertFalse(first.isLeader());
+            assertTrue(fabric8.lines().stream().noneMatch(l -> l.thrown() != null || l.level().isMoreSpecificThan(Level.ERROR)),
+                    "fabric8's elector logged " + fabric8.lines());
+            List<CapturedLog.Line> warnings = ours.lines().stream()
+                    .filter(l -> l.level() == Level.WARN && l.message().contains("release")).toList();
+            assertEquals(1, warnings.size(), ours.lines().toString());
+            assertTrue(warnings.get(0).message().startsWith("could not release lease kruise-system/kruise-manager (HTTP 503"),
+                    warnings.get(0).message());
+            assertTrue(ours.lines().stream().allMatch(l -> l.thrown() == null), "no stack trace: " + ours.lines());
+        }
     }
 
     @Test

@@ -37,6 +37,24 @@ class ManagerFlagsTest {
     }
 
     @Test
+    void theReliabilityCommandInstallsTheProjectsLogConfiguration() {
+        String before = System.getProperty("log4j2.configurationFile");
+        System.clearProperty("log4j2.configurationFile");
+        try {
+            // A bad duration: refused (exit 2) after the logging is chosen and before anything starts.
+            Run r = run("reliability", "--duration=ten");
+            assertEquals(2, r.code(), r.err());
+            assertEquals("log4j2-text.xml", System.getProperty("log4j2.configurationFile"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("log4j2.configurationFile");
+            } else {
+                System.setProperty("log4j2.configurationFile", before);
+            }
+        }
+    }
+
+    @Test
     void defaultsAreOpenKruises() {
         ManagerConfig c = parse();
         assertEquals(8080, c.metricsAddr().port());

@@ -14,27 +14,41 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The short seeded run CI does: faults injected, every scenario converged, no invariant broken. */
 class ReliabilitySuiteTest {
     @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void aShortSeededRunPasses() throws Exception {
-        // 100 s: the kill and the leader partition (first in the rotation) and then a few fault-class rollouts,
-        // both Advanced StatefulSet variants among them; about two minutes in all.
-        Duration duration = Duration.ofSeconds(Long.getLong("kruise.reliability.seconds", 100));
-        try (ReliabilitySuite suite = new ReliabilitySuite(new ReliabilitySuite.Options(duration, 7, 3, 0.2,
-                System.getProperty("kruise.reliability.only")), System.out)) {
+        // The first 6 scenarios of the rotation however long they take: the in-process kill, the leader partition, the
+        // manager process killed with SIGKILL, the API server restart, then a CloneSet with an inPlaceUpdate hook and
+        // an Advanced StatefulSet with a preDelete hook, each under a fault class; about four minutes in all.
+        Duration duration = Duration.ofSeconds(Long.getLong("kruise.reliability.seconds", 30));
+        String only = System.getProperty("kruise.reliability.only");
+        try (ReliabilitySuite suite = new ReliabilitySuite(new ReliabilitySuite.Options(duration, 7, 3, 0.2, only),
+                System.out).atLeast(only == null ? 6 : 1)) {
             ReliabilityReport report = suite.run();
             System.out.println(report.toText());
-            assertTrue(report.faultsInjected() > 0, "faults were injected");
-            if (System.getProperty("kruise.reliability.only") == null) {
+            if (only == null) {
                 List<String> ran = report.scenarios().stream().map(ReliabilityReport.ScenarioResult::name).toList();
-                assertTrue(ran.stream().anyMatch(n -> n.endsWith(ReliabilitySuite.MANAGER_KILLED)),
-                        "the manager-kill scenario ran: " + ran);
-                assertTrue(ran.stream().anyMatch(n -> n.endsWith(ReliabilitySuite.LEADER_PARTITIONED)),
-                        "the leader-partition scenario ran: " + ran);
-                assertTrue(ran.size() >= 3, "fault-class rollouts ran too: " + ran);
+                for (String kind : List.of(ReliabilitySuite.MANAGER_KILLED, ReliabilitySuite.LEADER_PARTITIONED,
+                        ReliabilitySuite.PROCESS_KILLED, ReliabilitySuite.API_SERVER_RESTARTED)) {
+                    assertTrue(ran.stream().anyMatch(n -> n.endsWith(kind)), "the " + kind + " scenario ran: " + ran);
+                }
+                assertTrue(ran.stream().anyMatch(n -> n.startsWith("CloneSet") && n.contains(" hook under ")),
+                        "a hooked CloneSet rollout under a fault ran: " + ran);
+                assertTrue(ran.stream().anyMatch(n -> n.startsWith("Advanced StatefulSet") && n.contains(" hook under ")),
+                        "a hooked Advanced StatefulSet rollout under a fault ran: " + ran);
+                assertTrue(report.faultsInjected() > 0, "faults were injected");
+                assertTrue(report.hookReleases() > 0, "the hook handlers released held pods");
+                // The takeover is judged against the lease: never before it ran out, at most one retry (with
+                // fabric8's jitter) and a second of slack after.
+                assertEquals(1, report.takeovers().size(), report.toText());
+                for (long t : report.takeovers()) {
+                    assertTrue(t >= ReliabilitySuite.LEASE.toMillis() - 500 && t <= ReliabilitySuite.TAKEOVER_BOUND.toMillis(),
+                            "takeover " + t + " ms");
+                }
             }
             assertEquals(0, report.totalViolations(), report.toText());
             assertEquals(0, report.lostOrDuplicatedPods(), report.toText());
             assertEquals(0, report.fencedWritesAfterExpiry(), report.toText());
+            assertEquals(List.of(), report.hookViolations(), report.toText());
             assertTrue(report.passed(), report.toText());
         }
     }

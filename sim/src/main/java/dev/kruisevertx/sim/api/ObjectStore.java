@@ -115,6 +115,17 @@ public final class ObjectStore {
     }
 
     /**
+     * Forgets every event recorded so far, as kube-apiserver's watch cache does when the server restarts: objects and
+     * resourceVersions stay, and a watch resuming from a resourceVersion older than the current one gets 410 Gone.
+     */
+    public void compactEventLogs() {
+        for (Bucket bucket : buckets.values()) {
+            bucket.log.clear();
+            bucket.compactedThrough = resourceVersion;
+        }
+    }
+
+    /**
      * Events after {@code fromResourceVersion}, or null when the log no longer reaches back that far (the caller
      * answers 410 Gone).
      */

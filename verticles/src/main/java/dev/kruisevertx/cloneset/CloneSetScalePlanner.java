@@ -183,7 +183,8 @@ final class CloneSetScalePlanner {
         // 5. Scale down.
         if (diff.scaleDownNum() > 0) {
             if (numToDelete > 0) {
-                return CloneSetPlan.builder(Phase.SCALE, diff).build("scale down by " + diff.scaleDownNum()
+                // b keeps the hook reasons of the pods being deleted: they are what this waits for.
+                return b.build("scale down by " + diff.scaleDownNum()
                         + " waits for " + numToDelete + " pods already being deleted");
             }
             List<Pod> updated = new ArrayList<>();

@@ -130,10 +130,16 @@ public final class Reasons {
         return " (" + String.join(", ", shown) + (count > shown.size() ? ", ... " + count + " in all" : "") + ")";
     }
 
-    /** Seconds up to two minutes, then whole minutes rounded up: stable while a test or a user reads it. */
+    /**
+     * Seconds up to two minutes, then whole minutes up to two hours, then whole hours, each rounded up: stable
+     * while a user (or a test) reads it.
+     */
     static String approx(Duration d) {
         long s = Math.max(0, d.toSeconds() + (d.toNanosPart() > 0 ? 1 : 0));
-        return s < 120 ? s + "s" : ((s + 59) / 60) + "m";
+        if (s < 120) {
+            return s + "s";
+        }
+        return s < 7200 ? ((s + 59) / 60) + "m" : ((s + 3599) / 3600) + "h";
     }
 
     static String quoted(String message) {

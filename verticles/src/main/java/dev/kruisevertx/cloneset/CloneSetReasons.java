@@ -37,7 +37,7 @@ final class CloneSetReasons {
 
     /** Updated pods not yet available while maxSurge extra pods are in use. */
     static BlockReason maxSurge(CloneSet cs, List<Pod> pods, String updateRevision, int maxSurge, long waiting,
-                                int minReady, Instant now) {
+                                String action, int minReady, Instant now) {
         List<String> surge = new ArrayList<>();
         for (Pod p : pods) {
             if (Pods.atRevision(p, updateRevision) && !Pods.isServing(p, minReady, now)) {
@@ -45,7 +45,7 @@ final class CloneSetReasons {
             }
         }
         surge.sort(null);
-        return Reasons.maxSurge("updateStrategy.maxSurge", maxSurge, surge, surge.size(), waiting, "replaced");
+        return Reasons.maxSurge("updateStrategy.maxSurge", maxSurge, surge, surge.size(), waiting, action);
     }
 
     static BlockReason hook(Pod pod, String hookName, LifecycleHook hook) {

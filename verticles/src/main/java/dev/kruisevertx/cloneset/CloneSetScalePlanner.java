@@ -170,10 +170,12 @@ final class CloneSetScalePlanner {
             CloneSetDiff.Limits limits = CloneSetDiff.Limits.of(cs);
             if (limits.maxSurge() > 0 && diff.useSurge() > 0) {
                 b.reasons.add(CloneSetReasons.maxSurge(cs, s.pods(), s.updateRevision(), limits.maxSurge(),
-                        heldSpecified, minReady, s.now()));
+                        heldSpecified, "replaced", minReady, s.now()));
             }
-            b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", limits.maxUnavailable(),
-                    CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), heldSpecified, "deleted"));
+            if (limits.maxUnavailable() > 0 || limits.maxSurge() == 0) {
+                b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", limits.maxUnavailable(),
+                        CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), heldSpecified, "deleted"));
+            }
         }
         if (!toDelete.isEmpty()) {
             addDeletes(b, cs, toDelete, s.pvcs());

@@ -126,9 +126,18 @@ final class CloneSetUpdatePlanner {
         List<Pod> chosen = limit(s, diff, candidates, target, minReady);
         int max = Math.abs(diff.updateNum());
         if (chosen.size() < max && candidates.size() > chosen.size()) {
-            b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", diff.updateMaxUnavailable(),
-                    CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()),
-                    Math.min(max, candidates.size()) - chosen.size(), forward ? "updated" : "rolled back"));
+            // The budget is maxUnavailable plus maxSurge: name the one the user set (both when both are set).
+            CloneSetDiff.Limits limits = CloneSetDiff.Limits.of(cs);
+            int waiting = Math.min(max, candidates.size()) - chosen.size();
+            String action = forward ? "updated" : "rolled back";
+            if (limits.maxSurge() > 0) {
+                b.reasons.add(CloneSetReasons.maxSurge(cs, s.pods(), target, limits.maxSurge(), waiting, action,
+                        minReady, s.now()));
+            }
+            if (limits.maxUnavailable() > 0 || limits.maxSurge() == 0) {
+                b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", limits.maxUnavailable(),
+                        CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), waiting, action));
+            }
         }
 
         CloneSetUpdateStrategyType type = us == null ? CloneSetUpdateStrategyType.RECREATE

@@ -52,6 +52,14 @@ public final class WriteRejections {
             verb = "delete";
         }
         StringBuilder b = new StringBuilder(verb == null ? "a write" : verb);
+        if (kind == null) {
+            // fabric8 names the URL it called: ".../namespaces/NS/pods." or ".../pods/NAME."
+            java.util.regex.Matcher m = java.util.regex.Pattern
+                    .compile(" at: \\S*/namespaces/[^/\\s]+/([a-z]+)(?:/[^/\\s.]+)?\\.?\\s").matcher(text + " ");
+            if (m.find()) {
+                kind = m.group(1);
+            }
+        }
         if (kind != null) {
             b.append(' ').append(kind);
         }

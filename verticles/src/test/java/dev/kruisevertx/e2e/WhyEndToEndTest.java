@@ -414,7 +414,7 @@ class WhyEndToEndTest {
 
     @Test
     void aStuckRolloutGetsAnEventAndTheBlockedMetric() throws Exception {
-        apply(cloneSet("web", 2, "progressDeadlineSeconds: 3\nupdateStrategy: {maxUnavailable: 1}", ""));
+        apply(cloneSet("web", 2, "progressDeadlineSeconds: 10\nupdateStrategy: {maxUnavailable: 1}", ""));
         awaitReady("web", 2);
         patch(CLONESETS, "web", NOWHERE_PATCH);
         Event stuck = Await.waitFor("RolloutStuck event", WAIT, () -> product.client().v1().events()
@@ -423,7 +423,7 @@ class WhyEndToEndTest {
                 java.util.Objects::nonNull);
         assertEquals("Warning", stuck.getType());
         assertEquals("web", stuck.getInvolvedObject().getName());
-        assertTrue(stuck.getMessage().startsWith("rollout has not progressed for 3s: MaxUnavailable: "
+        assertTrue(stuck.getMessage().startsWith("rollout has not progressed for 10s: MaxUnavailable: "
                 + "updateStrategy.maxUnavailable 1 reached: 1 unavailable now ("), stuck.getMessage());
         assertTrue(stuck.getMessage().contains("; Unschedulable: 1 pod cannot be scheduled ("), stuck.getMessage());
         String metrics = get("http://127.0.0.1:" + product.app().metricsPort() + "/metrics").body();

@@ -1,5 +1,7 @@
 package dev.kruisevertx.controller;
 
+import dev.kruisevertx.controller.reason.BlockReason;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,14 +19,32 @@ import java.util.Objects;
  * @param counts         named numbers the decision was made from or produced (pods to create, updateNum, ...)
  * @param actions        one line per action, at most {@link #MAX_ACTIONS}
  * @param omittedActions actions beyond {@link #MAX_ACTIONS}, counted but not listed (a 10k-pod scale-up stays small)
+ * @param reasons        what held the workload back in this decision (partition, maxUnavailable, ...): what
+ *                       {@code kubectl kruise why} prints
  */
-public record PlanSummary(String summary, Map<String, Long> counts, List<String> actions, int omittedActions) {
+public record PlanSummary(String summary, Map<String, Long> counts, List<String> actions, int omittedActions,
+                          List<BlockReason> reasons) {
     public static final int MAX_ACTIONS = 50;
 
     public PlanSummary {
         Objects.requireNonNull(summary, "summary");
         counts = Collections.unmodifiableMap(new LinkedHashMap<>(counts));
         actions = List.copyOf(actions);
+        reasons = reasons == null ? List.of() : List.copyOf(reasons);
+    }
+
+    public PlanSummary(String summary, Map<String, Long> counts, List<String> actions, int omittedActions) {
+        this(summary, counts, actions, omittedActions, List.of());
+    }
+
+    /** This summary with {@code more} reasons after its own. */
+    public PlanSummary withReasons(List<BlockReason> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BlockReason> all = new ArrayList<>(reasons);
+        all.addAll(more);
+        return new PlanSummary(summary, counts, actions, omittedActions, all);
     }
 
     /** A decision that is only a reason (nothing to do, waiting, an error). */
@@ -41,6 +61,7 @@ public record PlanSummary(String summary, Map<String, Long> counts, List<String>
         private final String summary;
         private final Map<String, Long> counts = new LinkedHashMap<>();
         private final List<String> actions = new ArrayList<>();
+        private final List<BlockReason> reasons = new ArrayList<>();
         private int omitted;
 
         private Builder(String summary) {
@@ -65,8 +86,14 @@ public record PlanSummary(String summary, Map<String, Long> counts, List<String>
             return this;
         }
 
+        /** What held the workload back. */
+        public Builder reasons(List<BlockReason> more) {
+            reasons.addAll(more);
+            return this;
+        }
+
         public PlanSummary build() {
-            return new PlanSummary(summary, counts, actions, omitted);
+            return new PlanSummary(summary, counts, actions, omitted, reasons);
         }
     }
 }

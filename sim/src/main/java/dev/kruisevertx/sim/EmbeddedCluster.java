@@ -155,6 +155,14 @@ public final class EmbeddedCluster {
         return client;
     }
 
+    /**
+     * The API server's service proxy ({@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/...}): map a Service's
+     * port to a process on this machine, such as the manager's metrics listener.
+     */
+    public dev.kruisevertx.sim.api.ServiceProxy serviceProxy() {
+        return verticle.http().serviceProxy();
+    }
+
     /** The simulated nodes, or null when started with {@code nodes(0)}. */
     public SimNodes nodes() {
         return nodes;

@@ -3,6 +3,7 @@ package dev.kruisevertx.cloneset;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.BlockReason;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -28,11 +29,13 @@ import java.util.List;
  * @param statusWrites    pods whose in-place update finished: InPlaceUpdateReady becomes True
  * @param requeueAfter    when to look again without an event (a grace period running out, a ready pod turning
  *                        available after minReadySeconds), zero for never
+ * @param reasons         what held pods back that the spec asks to create, delete or update (partition,
+ *                        maxUnavailable, a hook, ...): what {@code kubectl kruise why} prints
  */
 public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<Create> creates,
                            List<LifecycleChange> lifecycle, List<Delete> deletes, List<PersistentVolumeClaim> pvcDeletes,
                            List<Pod> recreates, List<InPlace> inPlace, List<PodWrite> podWrites, List<Pod> statusWrites,
-                           Duration requeueAfter) {
+                           Duration requeueAfter, List<BlockReason> reasons) {
 
     public enum Phase { NONE, WAIT, SCALE, UPDATE }
 
@@ -66,6 +69,26 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         podWrites = List.copyOf(podWrites);
         statusWrites = List.copyOf(statusWrites);
         requeueAfter = requeueAfter == null ? Duration.ZERO : requeueAfter;
+        reasons = reasons == null ? List.of() : List.copyOf(reasons);
+    }
+
+    public CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<Create> creates,
+                        List<LifecycleChange> lifecycle, List<Delete> deletes, List<PersistentVolumeClaim> pvcDeletes,
+                        List<Pod> recreates, List<InPlace> inPlace, List<PodWrite> podWrites, List<Pod> statusWrites,
+                        Duration requeueAfter) {
+        this(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace, podWrites, statusWrites,
+                requeueAfter, List.of());
+    }
+
+    /** This plan with {@code more} reasons after its own. */
+    public CloneSetPlan withReasons(List<BlockReason> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BlockReason> all = new ArrayList<>(reasons);
+        all.addAll(more);
+        return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
+                podWrites, statusWrites, requeueAfter, all);
     }
 
     public boolean hasActions() {
@@ -79,7 +102,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
             return this;
         }
         return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
-                podWrites, statusWrites, d);
+                podWrites, statusWrites, d, reasons);
     }
 
     /** A compact one-line description: the reason and the counts of each action. */
@@ -102,7 +125,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
      * naming pods, PVCs, revisions and states. Never the pods themselves: their specs carry env values and secrets.
      */
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(summary());
+        PlanSummary.Builder b = PlanSummary.builder(summary()).reasons(reasons);
         if (diff != null) {
             b.count("scaleUpNum", diff.scaleUpNum()).count("scaleUpNumOldRevision", diff.scaleUpNumOldRevision())
                     .count("scaleDownNum", diff.scaleDownNum())
@@ -159,6 +182,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
         final List<InPlace> inPlace = new ArrayList<>();
         final List<PodWrite> podWrites = new ArrayList<>();
         final List<Pod> statusWrites = new ArrayList<>();
+        final List<BlockReason> reasons = new ArrayList<>();
         Duration requeueAfter = Duration.ZERO;
 
         Builder(Phase phase, CloneSetDiff diff) {
@@ -179,7 +203,7 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
 
         CloneSetPlan build(String reason) {
             return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates, inPlace,
-                    podWrites, statusWrites, requeueAfter);
+                    podWrites, statusWrites, requeueAfter, reasons);
         }
     }
 

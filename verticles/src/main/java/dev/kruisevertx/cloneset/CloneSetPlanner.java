@@ -3,6 +3,7 @@ package dev.kruisevertx.cloneset;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
 import dev.kruisevertx.cloneset.CloneSetPlan.Phase;
+import dev.kruisevertx.controller.reason.PodBlockers;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -96,7 +97,9 @@ public final class CloneSetPlanner {
     public static CloneSetPlan plan(State s, Random random) {
         CloneSetPlan scale = CloneSetScalePlanner.planScale(s, random);
         CloneSetPlan plan = scale.hasActions() || scale.phase() == Phase.WAIT ? scale
-                : CloneSetUpdatePlanner.planUpdate(s, scale);
+                : CloneSetUpdatePlanner.planUpdate(s, scale).withReasons(scale.reasons());
+        // What the pods themselves wait for (the scheduler, minReadySeconds): what the budgets above wait for.
+        plan = plan.withReasons(PodBlockers.of(s.pods(), s.cs().getSpec().getMinReadySeconds(), s.now()));
         // Every step (maxUnavailable budgets, the status) counts available pods, and a ready pod turns available
         // only by time passing, which no event announces: look again when the first one does.
         return plan.requeueWithin(Pods.nextAvailableIn(s.pods(), s.cs().getSpec().getMinReadySeconds(), s.now()));

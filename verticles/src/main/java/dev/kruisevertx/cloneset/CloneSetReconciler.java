@@ -11,6 +11,10 @@ import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
+import dev.kruisevertx.controller.reason.RolloutWatch;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import dev.kruisevertx.controller.StalePlanException;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
@@ -65,6 +69,9 @@ final class CloneSetReconciler implements Reconciler {
     private final CloneSetActuator actuator;
     private final Clock clock;
     private final Random random;
+    private final CloneSetEvents events;
+    private final WriteRejections rejections = new WriteRejections();
+    private final RolloutWatch rollouts;
 
     CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
                        ResourceVersionExpectations versionExpectations, OrphanCandidates orphans, Clock clock,
@@ -80,8 +87,10 @@ final class CloneSetReconciler implements Reconciler {
         this.versionExpectations = versionExpectations;
         this.clock = clock;
         this.random = random;
+        this.events = new CloneSetEvents(ctx.client(), ctx.kube(), clock);
+        this.rollouts = new RolloutWatch(CloneSet.KIND, ctx.registry());
         this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
-                new CloneSetEvents(ctx.client(), ctx.kube(), clock), clock, ctx.gates().enabled(Feature.CloneSetShortHash),
+                events, clock, ctx.gates().enabled(Feature.CloneSetShortHash),
                 clonesets::get);
     }
 
@@ -91,6 +100,8 @@ final class CloneSetReconciler implements Reconciler {
         if (cs == null) {
             scaleExpectations.delete(request.key());
             orphans.forget(request.key());
+            rejections.clear(request.key());
+            rollouts.forget(request.namespace(), request.name());
             ctx.plans().forget(CloneSetController.NAME, request);
             return Future.succeededFuture(Result.done());
         }
@@ -112,7 +123,9 @@ final class CloneSetReconciler implements Reconciler {
 
         ScaleExpectations.Satisfied satisfied = scaleExpectations.satisfied(request.key());
         if (!satisfied.satisfied()) {
-            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details(), null);
+            ctx.plans().record(CloneSetController.NAME, request, PlanSummary.builder(
+                    "waiting for the cache to see our own creates/deletes: " + satisfied.details())
+                    .reasons(List.of(Reasons.expectations(satisfied))).build());
             Duration left = ctx.settings().expectationTimeout().minus(satisfied.unsatisfiedFor());
             return Future.succeededFuture(Result.requeueAfter(left.isNegative() ? STALE_CACHE_RECHECK : left));
         }
@@ -132,7 +145,10 @@ final class CloneSetReconciler implements Reconciler {
                 });
             }
             if (snap.unsatisfied() != null) {
-                record(request, "waiting for the cache to see our update of pod " + snap.unsatisfied(), null);
+                ctx.plans().record(CloneSetController.NAME, request, PlanSummary.builder(
+                        "waiting for the cache to see our update of pod " + snap.unsatisfied())
+                        .reasons(List.of(Reasons.expectations("this controller's update of pod " + snap.unsatisfied(),
+                                List.of(snap.unsatisfied())))).build());
                 return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
             }
             RevisionResolution revs = RevisionResolution.resolve(cs, snap.history());
@@ -234,7 +250,8 @@ final class CloneSetReconciler implements Reconciler {
                                RevisionResolution revs, CloneSetPlan plan) {
         String updateRevision = revs.update().getMetadata().getName();
         String currentRevision = revs.current().getMetadata().getName();
-        record(request, plan.summary(), plan);
+        CloneSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
+        record(request, plan.summary(), decided);
 
         CloneSetConditionType step = plan.phase() == CloneSetPlan.Phase.UPDATE ? CloneSetConditionType.FAILED_UPDATE
                 : plan.phase() == CloneSetPlan.Phase.SCALE ? CloneSetConditionType.FAILED_SCALE : null;
@@ -244,18 +261,59 @@ final class CloneSetReconciler implements Reconciler {
                 return Future.succeededFuture(Result.done());
             }
             String failure = ar.failed() ? String.valueOf(ar.cause().getMessage()) : null;
+            CloneSetPlan shown = decided;
+            if (ar.failed() && rejections.record(request.key(), ar.cause())) {
+                shown = plan.withReasons(List.of(rejections.last(request.key()).orElseThrow()));
+                record(request, plan.summary(), shown);
+            } else if (ar.succeeded() && plan.hasActions()) {
+                rejections.clear(request.key());
+            }
+            List<BlockReason> reasons = shown.reasons();
             // Off the event loop: both walk every pod.
-            Future<Void> written = ctx.vertx().executeBlocking(() -> {
+            Future<Duration> written = ctx.vertx().executeBlocking(() -> {
                 CloneSetStatus status = CloneSetStatusCalculator.calculate(cs, owned, currentRevision, updateRevision,
                         revs.collisionCount(), step, failure, clock.instant());
                 return new Outcome(status, liveRevisions(revs, owned, status));
-            }, false).compose(o -> writeStatus(cs, o.status())
-                    .compose(v -> pruneHistory(cs, history, o.liveRevisions())));
+            }, false).compose(o -> {
+                Duration recheck = watchProgress(cs, o.status(), reasons);
+                return writeStatus(cs, o.status()).compose(v -> pruneHistory(cs, history, o.liveRevisions()))
+                        .map(v -> recheck);
+            });
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
-            return written.map(v -> plan.requeueAfter().isZero() ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
+            return written.map(recheck -> {
+                Duration after = earliest(plan.requeueAfter(), recheck);
+                return after.isZero() ? Result.done() : Result.requeueAfter(after);
+            });
         });
+    }
+
+    /**
+     * Notices a rollout that has not progressed for its deadline (spec.progressDeadlineSeconds, else
+     * {@code --workload-progress-deadline}): one RolloutStuck Event and the blocked metric. Returns when to look
+     * again to notice the deadline passing (zero: no need).
+     */
+    private Duration watchProgress(CloneSet cs, CloneSetStatus status, List<BlockReason> reasons) {
+        Integer seconds = cs.getSpec().getProgressDeadlineSeconds();
+        Duration deadline = seconds != null && seconds > 0 ? Duration.ofSeconds(seconds)
+                : RolloutWatch.defaultDeadline(ctx.settings());
+        String progress = status.getReplicas() + "/" + status.getReadyReplicas() + "/" + status.getAvailableReplicas()
+                + "/" + status.getUpdatedReplicas() + "/" + status.getUpdatedReadyReplicas() + "/"
+                + status.getUpdateRevision();
+        RolloutWatch.Verdict v = rollouts.observe(cs.getMetadata().getNamespace(), cs.getMetadata().getName(),
+                progress, reasons, deadline, clock.instant());
+        if (v.becameStuck()) {
+            events.warning(cs, RolloutWatch.EVENT_REASON, v.message());
+        }
+        return v.recheckIn();
+    }
+
+    private static Duration earliest(Duration a, Duration b) {
+        if (a.isZero()) {
+            return b;
+        }
+        return b.isZero() || a.compareTo(b) <= 0 ? a : b;
     }
 
     /** The status and the revisions still in use. */

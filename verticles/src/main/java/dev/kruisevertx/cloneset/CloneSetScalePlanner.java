@@ -92,8 +92,11 @@ final class CloneSetScalePlanner {
             }
             int count = diff.scaleUpLimit();
             if (count <= 0) {
-                return CloneSetPlan.builder(Phase.SCALE, diff)
-                        .build("scale up by " + diff.scaleUpNum() + " held: scaleStrategy.maxUnavailable reached");
+                CloneSetPlan.Builder held = CloneSetPlan.builder(Phase.SCALE, diff);
+                held.reasons.add(CloneSetReasons.maxUnavailable("scaleStrategy.maxUnavailable",
+                        CloneSetDiff.Limits.of(cs).scaleMaxUnavailable(),
+                        CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), diff.scaleUpNum(), "created"));
+                return held.build("scale up by " + diff.scaleUpNum() + " held: scaleStrategy.maxUnavailable reached");
             }
             count = Math.min(count, CloneSetPlanner.MAX_CREATES_PER_PLAN);
             List<String> ids = instanceIds(count, s.pods(), s.pvcs(), s.terminatingIds(), random);
@@ -130,6 +133,8 @@ final class CloneSetScalePlanner {
             for (Pod p : preDeleting) {
                 if (LifecycleTransitions.beforeDelete(p, lifecycle) == LifecycleTransitions.DeleteStep.DELETE) {
                     b.deletes.add(new CloneSetPlan.Delete(p, claimsOf(p, s.pvcs())));
+                } else {
+                    b.reasons.add(CloneSetReasons.hook(p, "preDelete", lifecycle.getPreDelete()));
                 }
             }
             if (b.hasActions()) {
@@ -148,6 +153,7 @@ final class CloneSetScalePlanner {
             }
             (Pods.atRevision(p, s.updateRevision()) ? specifiedNew : specifiedOld).add(p);
         }
+        int heldSpecified = 0;
         for (List<Pod> group : List.of(specifiedNew, specifiedOld)) {
             for (Pod p : group) {
                 if (!Pods.isServing(p, 0, s.now())) {
@@ -155,7 +161,20 @@ final class CloneSetScalePlanner {
                 } else if (readyBudget > 0) {
                     toDelete.add(p);
                     readyBudget--;
+                } else {
+                    heldSpecified++;
                 }
+            }
+        }
+        if (heldSpecified > 0) {
+            CloneSetDiff.Limits limits = CloneSetDiff.Limits.of(cs);
+            if (limits.maxSurge() > 0 && diff.useSurge() > 0) {
+                b.reasons.add(CloneSetReasons.maxSurge(cs, s.pods(), s.updateRevision(), limits.maxSurge(),
+                        heldSpecified, "replaced", minReady, s.now()));
+            }
+            if (limits.maxUnavailable() > 0 || limits.maxSurge() == 0) {
+                b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", limits.maxUnavailable(),
+                        CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), heldSpecified, "deleted"));
             }
         }
         if (!toDelete.isEmpty()) {
@@ -166,7 +185,8 @@ final class CloneSetScalePlanner {
         // 5. Scale down.
         if (diff.scaleDownNum() > 0) {
             if (numToDelete > 0) {
-                return CloneSetPlan.builder(Phase.SCALE, diff).build("scale down by " + diff.scaleDownNum()
+                // b keeps the hook reasons of the pods being deleted: they are what this waits for.
+                return b.build("scale down by " + diff.scaleDownNum()
                         + " waits for " + numToDelete + " pods already being deleted");
             }
             List<Pod> updated = new ArrayList<>();
@@ -185,6 +205,11 @@ final class CloneSetScalePlanner {
                     toDelete.add(p);
                     readyBudget--;
                 }
+            }
+            if (toDelete.size() < chosen.size()) {
+                b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable",
+                        CloneSetDiff.Limits.of(cs).maxUnavailable(), CloneSetReasons.unavailable(cs, s.pods(), minReady,
+                                s.now()), chosen.size() - toDelete.size(), "deleted"));
             }
             addDeletes(b, cs, toDelete, s.pvcs());
             return b.build(toDelete.isEmpty() ? "scale down by " + diff.scaleDownNum() + " held: maxUnavailable reached"

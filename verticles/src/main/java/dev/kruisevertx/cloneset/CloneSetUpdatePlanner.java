@@ -7,6 +7,7 @@ import dev.kruisevertx.api.common.Lifecycle;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cloneset.CloneSetPlan.Phase;
+import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
 import dev.kruisevertx.inplace.InPlaceUpdateOptions;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
@@ -80,6 +81,10 @@ final class CloneSetUpdatePlanner {
             return b.build("refresh pod states");
         }
         if (us != null && us.isPaused()) {
+            long waiting = s.pods().stream().filter(p -> !Pods.atRevision(p, s.updateRevision())).count();
+            if (waiting > 0) {
+                b.reasons.add(Reasons.paused("updateStrategy.paused", waiting));
+            }
             return b.build("updateStrategy.paused");
         }
         // A grace period running out is no event either: whatever the update step decides, keep its look.
@@ -90,6 +95,12 @@ final class CloneSetUpdatePlanner {
                 s.options().scalingExcludePreparingDelete());
         b = CloneSetPlan.builder(Phase.UPDATE, diff);
         b.requeueWithin(refreshRequeue);
+        int partition = CloneSetDiff.Limits.of(cs).partition();
+        long notUpdated = s.pods().stream().filter(p -> !Pods.atRevision(p, s.updateRevision())).count();
+        long kept = notUpdated - Math.max(0, diff.updateNum());
+        if (partition > 0 && kept > 0) {
+            b.reasons.add(Reasons.partition("updateStrategy.partition", partition, kept));
+        }
         if (diff.updateNum() == 0) {
             return b.build(scale.reason() + "; revisions as partition wants");
         }
@@ -113,6 +124,21 @@ final class CloneSetUpdatePlanner {
 
         // 4. Within |updateNum| and maxUnavailable, in all revisions and in the target revision.
         List<Pod> chosen = limit(s, diff, candidates, target, minReady);
+        int max = Math.abs(diff.updateNum());
+        if (chosen.size() < max && candidates.size() > chosen.size()) {
+            // The budget is maxUnavailable plus maxSurge: name the one the user set (both when both are set).
+            CloneSetDiff.Limits limits = CloneSetDiff.Limits.of(cs);
+            int waiting = Math.min(max, candidates.size()) - chosen.size();
+            String action = forward ? "updated" : "rolled back";
+            if (limits.maxSurge() > 0) {
+                b.reasons.add(CloneSetReasons.maxSurge(cs, s.pods(), target, limits.maxSurge(), waiting, action,
+                        minReady, s.now()));
+            }
+            if (limits.maxUnavailable() > 0 || limits.maxSurge() == 0) {
+                b.reasons.add(CloneSetReasons.maxUnavailable("updateStrategy.maxUnavailable", limits.maxUnavailable(),
+                        CloneSetReasons.unavailable(cs, s.pods(), minReady, s.now()), waiting, action));
+            }
+        }
 
         CloneSetUpdateStrategyType type = us == null ? CloneSetUpdateStrategyType.RECREATE
                 : us.typeValue().orElse(CloneSetUpdateStrategyType.RECREATE);
@@ -131,8 +157,9 @@ final class CloneSetUpdatePlanner {
                         case TO_PREPARING_UPDATE, TO_PREPARING_UPDATE_WITH_HANDLER -> b.lifecycle.add(
                                 new CloneSetPlan.LifecycleChange(p, LifecycleState.PREPARING_UPDATE,
                                         LifecycleTransitions.inPlaceUpdateMarkPodNotReady(lifecycle)));
-                        case WAIT, NOT_ALLOWED -> {
-                            // Held by the inPlaceUpdate hook, or in a state that cannot be updated.
+                        case WAIT -> b.reasons.add(CloneSetReasons.hook(p, "inPlaceUpdate", lifecycle.getInPlaceUpdate()));
+                        case NOT_ALLOWED -> {
+                            // In a lifecycle state that cannot be updated (PreparingDelete, Updating...).
                         }
                     }
                     continue;

@@ -87,6 +87,7 @@ public final class DemoRunner implements AutoCloseable {
         ManagerConfig config = managerConfig(controllers);
         managerClient = cluster.newClient();
         manager = await(ManagerApp.start(config, managerClient, controllers), "manager start");
+        EmbeddedProduct.exposeManager(cluster, manager.metricsPort());
         out.println("demo: manager running; webhook on https://127.0.0.1:" + manager.webhookPort()
                 + ", /metrics on port " + manager.metricsPort() + ", /healthz on port " + manager.healthPort()
                 + ", /debug/plans on port " + manager.debugPort());

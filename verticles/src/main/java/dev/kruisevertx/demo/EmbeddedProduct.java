@@ -51,6 +51,35 @@ public final class EmbeddedProduct {
                     control-plane: openkruise
                 """);
         ManifestApplier.applyResource(cluster.client(), "/demo/webhook-configurations.yaml");
+        // The chart's Service of the manager's metrics listener, which kubectl kruise why reaches through the API
+        // server's service proxy (selector as the chart's; no pod matches here: see exposeManager).
+        ManifestApplier.apply(cluster.client(), """
+                apiVersion: v1
+                kind: Service
+                metadata:
+                  name: %s
+                  namespace: %s
+                spec:
+                  ports:
+                    - name: metrics
+                      port: %d
+                      targetPort: metrics
+                      protocol: TCP
+                  selector:
+                    control-plane: controller-manager
+                """.formatted(MANAGER_SERVICE, MANAGER_NAMESPACE, MANAGER_SERVICE_PORT));
+    }
+
+    public static final String MANAGER_NAMESPACE = "kruise-system";
+    public static final String MANAGER_SERVICE = "kruise-manager";
+    public static final int MANAGER_SERVICE_PORT = 8080;
+
+    /**
+     * The manager runs on this machine, not in a pod: the service proxy sends the requests for the manager's Service
+     * to its metrics listener, as the Service's endpoint would in a cluster.
+     */
+    public static void exposeManager(EmbeddedCluster cluster, int metricsPort) {
+        cluster.serviceProxy().map(MANAGER_NAMESPACE, MANAGER_SERVICE, MANAGER_SERVICE_PORT, "127.0.0.1:" + metricsPort);
     }
 
     /**

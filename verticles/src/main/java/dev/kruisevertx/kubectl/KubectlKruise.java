@@ -28,7 +28,8 @@ import java.util.function.Function;
  */
 @Command(name = "kubectl-kruise", mixinStandardHelpOptions = true, version = "kubectl-kruise (kruise-vertx) 0.1.0",
         description = "kubectl plugin for OpenKruise workloads (CloneSet, Advanced StatefulSet).",
-        subcommands = {KubectlKruise.Rollout.class, KubectlKruise.SetCommand.class, KubectlKruise.UninstallCheckCommand.class})
+        subcommands = {KubectlKruise.Rollout.class, KubectlKruise.SetCommand.class, KubectlKruise.Why.class,
+                KubectlKruise.UninstallCheckCommand.class})
 public final class KubectlKruise {
     @Option(names = {"-n", "--namespace"}, description = "Namespace (default: the kubeconfig context's, else default).")
     String namespace;
@@ -229,6 +230,34 @@ public final class KubectlKruise {
                 }
             }
             new RolloutOperations(set.root.workloads(), set.root.out).setImage(WorkloadKinds.target(target), images);
+            return 0;
+        }
+    }
+
+    @Command(name = "why", mixinStandardHelpOptions = true, description = "Show what holds a workload back: the "
+            + "reasons of its controller's last decision (partition, maxUnavailable, a hook, an unschedulable pod...), "
+            + "asked of the manager through the API server's service proxy.")
+    static final class Why implements Callable<Integer> {
+        @ParentCommand
+        KubectlKruise root;
+        @Parameters(arity = "1..2", paramLabel = "TYPE/NAME")
+        List<String> target;
+        @Option(names = {"-o", "--output"}, description = "text (default) or json.")
+        String output;
+        @Option(names = "--manager-url", paramLabel = "URL", description = "Ask the manager at this URL (its metrics "
+                + "listener, e.g. http://127.0.0.1:8080) instead of through the API server.")
+        String managerUrl;
+        @Option(names = "--manager-service", paramLabel = "NAMESPACE/NAME:PORT", defaultValue = WhyOperations.DEFAULT_SERVICE,
+                description = "The manager's Service, reached through the API server's service proxy. Default: ${DEFAULT-VALUE}")
+        String managerService;
+        @Option(names = "--show-decision", description = "Also print the decision's summary, time and reconcile id.")
+        boolean showDecision;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            WorkloadKinds.Target t = WorkloadKinds.target(target);
+            new WhyOperations(root.client(), root.workloads(), root.out).why(t, output, managerUrl, managerService,
+                    showDecision);
             return 0;
         }
     }

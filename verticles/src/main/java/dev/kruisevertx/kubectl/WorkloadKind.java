@@ -25,6 +25,11 @@ public interface WorkloadKind {
     /** The rollout state of one object (read as JSON). */
     RolloutState rolloutState(JsonNode object);
 
+    /** The manager's controller of this kind (its {@code /why/CONTROLLER/...} path), e.g. {@code cloneset}. */
+    default String controller() {
+        return kind().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** {@code cloneset.apps.kruise.io/name}, as kubectl names objects in its output. */
     default String displayName(String name) {
         return kind().toLowerCase(java.util.Locale.ROOT) + "." + context().getGroup() + "/" + name;

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -39,8 +40,16 @@ public final class DebugEndpoints implements AutoCloseable {
     private final Supplier<?> controllers;
     private final WorkerExecutor render;
     private final ObjectMapper json = Serialization.jsonMapper();
+    private final BooleanSupplier leading;
 
     public DebugEndpoints(Vertx vertx, EventBusMetrics eventBus, PlanRecorder plans, Supplier<?> controllers) {
+        this(vertx, eventBus, plans, controllers, () -> true);
+    }
+
+    /** {@code leading}: whether this replica runs the controllers now (only the leader has plans to show). */
+    public DebugEndpoints(Vertx vertx, EventBusMetrics eventBus, PlanRecorder plans, Supplier<?> controllers,
+                          BooleanSupplier leading) {
+        this.leading = leading;
         this.vertx = vertx;
         this.eventBus = eventBus;
         this.plans = plans;
@@ -66,8 +75,52 @@ public final class DebugEndpoints implements AutoCloseable {
             badRequest(ctx, e.getMessage());
             return;
         }
-        answer(ctx, () -> view(plans.page(controller == null || controller.isEmpty() ? null : controller,
-                token == null || token.isEmpty() ? null : token, limit)));
+        String format = ctx.queryParams().get("format");
+        if (format != null && !format.equals("json") && !format.equals("text")) {
+            badRequest(ctx, "format must be json or text, got \"" + format + "\"");
+            return;
+        }
+        Callable<PlanRecorder.Page> page = () -> plans.page(controller == null || controller.isEmpty() ? null
+                : controller, token == null || token.isEmpty() ? null : token, limit);
+        if ("text".equals(format)) {
+            answerText(ctx, () -> PlanViews.text(page.call()));
+        } else {
+            answer(ctx, () -> view(page.call()));
+        }
+    }
+
+    /**
+     * {@code /why/CONTROLLER/NAMESPACE/NAME}: the last decision about one object with the reasons that held it, for
+     * {@code kubectl kruise why}. Served on the metrics listener (reachable through the API server's service proxy,
+     * guarded like /metrics with --metrics-secure); names, counts and reasons only. A standby answers 503: only the
+     * leader decides, so the caller asks again and the Service sends it elsewhere.
+     */
+    public void why(RoutingContext ctx) {
+        String[] parts = ctx.normalizedPath().substring("/why/".length()).split("/");
+        if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty() || parts[2].isEmpty()) {
+            badRequest(ctx, "expected /why/CONTROLLER/NAMESPACE/NAME, e.g. /why/cloneset/default/web");
+            return;
+        }
+        if (!leading.getAsBoolean()) {
+            ctx.response().setStatusCode(503).putHeader("Content-Type", "application/json")
+                    .end("{\"leader\":false,\"message\":\"this replica is not the leader; only the leader decides\"}");
+            return;
+        }
+        PlanRecorder.Entry entry = plans.last(parts[0], new dev.kruisevertx.controller.Request(parts[1], parts[2]));
+        if (entry == null) {
+            ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
+                    .end(new io.vertx.core.json.JsonObject().put("leader", true).put("message",
+                            "no decision recorded by controller " + parts[0] + " for " + parts[1] + "/" + parts[2]
+                                    + " (not reconciled yet, or no such object)").encode());
+            return;
+        }
+        answer(ctx, () -> {
+            Map<String, Object> m = PlanViews.item(new PlanRecorder.Item(parts[0], parts[1] + "/" + parts[2], entry));
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("leader", true);
+            out.putAll(m);
+            return out;
+        });
     }
 
     static int limit(String text) {
@@ -89,25 +142,7 @@ public final class DebugEndpoints implements AutoCloseable {
     private static Map<String, Object> view(PlanRecorder.Page page) {
         List<Map<String, Object>> items = new ArrayList<>(page.items().size());
         for (PlanRecorder.Item item : page.items()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("controller", item.controller());
-            m.put("object", item.key());
-            m.put("at", item.entry().at().toString());
-            if (item.entry().reconcileId() > 0) {
-                m.put("reconcileId", item.entry().reconcileId());
-                m.put("trigger", item.entry().trigger());
-            }
-            m.put("summary", item.entry().plan().summary());
-            if (!item.entry().plan().counts().isEmpty()) {
-                m.put("counts", item.entry().plan().counts());
-            }
-            if (!item.entry().plan().actions().isEmpty()) {
-                m.put("actions", item.entry().plan().actions());
-            }
-            if (item.entry().plan().omittedActions() > 0) {
-                m.put("omittedActions", item.entry().plan().omittedActions());
-            }
-            items.add(m);
+            items.add(PlanViews.item(item));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("items", items);
@@ -127,6 +162,19 @@ public final class DebugEndpoints implements AutoCloseable {
             }
         }, false);
         body.onSuccess(b -> ctx.response().putHeader("Content-Type", "application/json").end(b))
+                .onFailure(e -> {
+                    if (e instanceof IllegalArgumentException) {
+                        badRequest(ctx, e.getMessage());
+                    } else {
+                        ctx.fail(e);
+                    }
+                });
+    }
+
+    /** Builds a text view on the render pool. */
+    private void answerText(RoutingContext ctx, Callable<String> view) {
+        render.executeBlocking(view::call, false)
+                .onSuccess(text -> ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end(text))
                 .onFailure(e -> {
                     if (e instanceof IllegalArgumentException) {
                         badRequest(ctx, e.getMessage());

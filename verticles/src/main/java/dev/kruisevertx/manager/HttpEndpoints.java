@@ -66,6 +66,11 @@ public final class HttpEndpoints {
                 .onSuccess(text -> ctx.response()
                         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8").end(text))
                 .onFailure(ctx::fail));
+        // kubectl kruise why reaches this through the API server's service proxy: the listener a Service exposes.
+        if (security.access() != null) {
+            metrics.get("/why/*").handler(security.access());
+        }
+        metrics.get("/why/*").handler(debug::why);
 
         Router probes = Router.router(vertx);
         probes.get("/healthz").handler(ctx -> health(ctx, liveness));

@@ -116,7 +116,7 @@ public final class ManagerApp {
                 : "webhook not ready" + (webhook.readiness() == null || webhook.readiness().lastProblem() == null
                 ? "" : ": " + webhook.readiness().lastProblem()));
         this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness,
-                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view));
+                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view, this::isLeader));
         this.metricsAccess = config.metricsSecure() ? new MetricsAccessReview(client, kube) : null;
     }
 

@@ -1,5 +1,6 @@
 package dev.kruisevertx.manager;
 
+import dev.kruisevertx.controller.reason.RolloutWatch;
 import dev.kruisevertx.cli.GoDuration;
 import dev.kruisevertx.cloneset.CloneSetController;
 import dev.kruisevertx.controller.ControllerDefinition;
@@ -130,6 +131,13 @@ public class ManagerCommand {
             + "apps.kruise.io/cloneset-scaling-exclude-preparing-delete). Default: ${DEFAULT-VALUE}")
     boolean clonesetScalingExcludePreparingDelete;
 
+    @Option(names = "--workload-progress-deadline", defaultValue = "10m",
+            description = "How long a rollout may make no progress while something holds it (maxUnavailable, a hook, "
+            + "an unschedulable pod...) before it gets a RolloutStuck Event and the kruise_workload_blocked metric, "
+            + "for workloads without spec.progressDeadlineSeconds (Advanced StatefulSet, CloneSets that leave it "
+            + "unset). Default: ${DEFAULT-VALUE}")
+    String workloadProgressDeadline;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -198,7 +206,9 @@ public class ManagerCommand {
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers,
                 Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
-                        Boolean.toString(clonesetScalingExcludePreparingDelete)));
+                        Boolean.toString(clonesetScalingExcludePreparingDelete),
+                        RolloutWatch.DEADLINE_FLAG, Long.toString(positive("--workload-progress-deadline",
+                                duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis())));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {
@@ -237,6 +247,13 @@ public class ManagerCommand {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Duration positive(String flag, Duration d) {
+        if (d.isZero()) {
+            throw new IllegalArgumentException(flag + ": must be more than 0, got 0");
+        }
+        return d;
     }
 
     private static String identity() {

@@ -21,6 +21,11 @@ final class StatefulSetEvents {
         this.recorder = new EventRecorder(client, kube, clock, COMPONENT, StatefulSet.API_VERSION, StatefulSet.KIND);
     }
 
+    /** A rollout that stopped moving: {@link dev.kruisevertx.controller.reason.RolloutWatch}. */
+    void stuck(StatefulSet set, String reason, String message) {
+        emit(set, EventRecorder.WARNING, reason, message);
+    }
+
     void podAction(StatefulSet set, String verb, String pod, Throwable failure) {
         String setName = set.getMetadata().getName();
         if (failure == null) {

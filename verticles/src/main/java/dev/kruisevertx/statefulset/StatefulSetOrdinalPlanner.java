@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Duration;
 import java.time.Instant;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +96,7 @@ final class StatefulSetOrdinalPlanner {
         List<StatefulSetPlan.Delete> deletes = new ArrayList<>();
         List<String> inPlace = new ArrayList<>();
         List<String> resize = new ArrayList<>();
+        List<BlockReason> reasons = new ArrayList<>();
         DesiredOrdinals desired = s.desired();
         TreeMap<Integer, Pod> pods = new TreeMap<>(s.pods());
         boolean monotonic = !s.parallel();
@@ -113,10 +117,10 @@ final class StatefulSetOrdinalPlanner {
 
         // 1. Every desired ordinal exists and is healthy.
         String blockedBy = monotonic ? orderedStep(s, pods, creates, deletes) : parallelStep(s, pods, unavailable,
-                creates, deletes);
+                creates, deletes, reasons);
         if (monotonic && blockedBy != null) {
             return new StatefulSetPlan(creates, deletes, inPlace, resize,
-                    StatefulSetPlan.summary(s.desired(), creates, deletes, inPlace, resize, blockedBy), requeue);
+                    StatefulSetPlan.summary(s.desired(), creates, deletes, inPlace, resize, blockedBy), requeue, reasons);
         }
 
         // 2. Condemned pods go, highest ordinal first.
@@ -145,11 +149,14 @@ final class StatefulSetOrdinalPlanner {
         }
         if (monotonic && blockedBy != null) {
             return new StatefulSetPlan(creates, deletes, inPlace, resize,
-                    StatefulSetPlan.summary(s.desired(), creates, deletes, inPlace, resize, blockedBy), requeue);
+                    StatefulSetPlan.summary(s.desired(), creates, deletes, inPlace, resize, blockedBy), requeue, reasons);
         }
 
         // 3. Rolling update of ordinals from the partition on.
         String updateNote = null;
+        if (s.rollingUpdate()) {
+            addPartitionAndPause(s, pods, reasons);
+        }
         if (!s.rollingUpdate()) {
             updateNote = "OnDelete: pods are updated when deleted";
         } else if (s.paused()) {
@@ -185,16 +192,19 @@ final class StatefulSetOrdinalPlanner {
             if (s.parallel() && s.priority() != null) {
                 order = UpdateOrder.sort(all, waiting, s.priority(), null);
             }
-            for (int idx : order) {
-                Pod pod = all.get(idx);
+            int heldByBudget = 0;
+            for (int i = 0; i < order.size(); i++) {
+                Pod pod = all.get(order.get(i));
                 boolean healthy = updateAvailable(s, pod);
                 if (healthy && updateUnavailable >= budget) {
                     // Unavailable pods later in the order may still be updated: that costs no availability.
                     updateNote = "maxUnavailable " + budget + " reached";
+                    heldByBudget++;
                     continue;
                 }
                 if (monotonic && updateUnavailable > 0 && healthy) {
                     updateNote = "waiting for updated pods to be ready";
+                    heldByBudget += order.size() - i;
                     break;
                 }
                 String name = pod.getMetadata().getName();
@@ -230,6 +240,17 @@ final class StatefulSetOrdinalPlanner {
                     updateUnavailable++;
                 }
             }
+            if (heldByBudget > 0) {
+                List<String> down = new ArrayList<>();
+                for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
+                    if (desired.contains(e.getKey()) && (Pods.isTerminating(e.getValue())
+                            || !updateAvailable(s, e.getValue()))) {
+                        down.add(e.getValue().getMetadata().getName());
+                    }
+                }
+                reasons.add(Reasons.maxUnavailable("updateStrategy.rollingUpdate.maxUnavailable", budget, down,
+                        down.size(), heldByBudget, "updated"));
+            }
         }
         // Status changes of PVCs being expanded enqueue the set; a claim not yet annotated (not bound, or
         // expanded by someone else) produces no such event, so look again while any is not ready.
@@ -240,7 +261,30 @@ final class StatefulSetOrdinalPlanner {
         String note = blockedBy != null ? blockedBy : updateNote;
         return new StatefulSetPlan(creates, deletes, inPlace, resize,
                 StatefulSetPlan.summary(s.desired(), creates, deletes, inPlace, resize, note),
-                requeue);
+                requeue, reasons);
+    }
+
+    /** Pods kept at the current revision by the partition, or waiting for the update while paused. */
+    private static void addPartitionAndPause(State s, Map<Integer, Pod> pods, List<BlockReason> reasons) {
+        long kept = 0;
+        long waiting = 0;
+        for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
+            if (!s.desired().contains(e.getKey()) || Pods.isTerminating(e.getValue())
+                    || s.updateRevision().equals(s.revisionOf().apply(e.getValue()))) {
+                continue;
+            }
+            if (e.getKey() < s.partition()) {
+                kept++;
+            } else {
+                waiting++;
+            }
+        }
+        if (kept > 0) {
+            reasons.add(Reasons.partition("updateStrategy.rollingUpdate.partition", s.partition(), kept));
+        }
+        if (s.paused() && waiting > 0) {
+            reasons.add(Reasons.paused("updateStrategy.rollingUpdate.paused", waiting));
+        }
     }
 
     /**
@@ -286,7 +330,8 @@ final class StatefulSetOrdinalPlanner {
      * @return the limit that held creation back, or null
      */
     private static String parallelStep(State s, TreeMap<Integer, Pod> pods, int unavailable,
-                                       List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes) {
+                                       List<StatefulSetPlan.Create> creates, List<StatefulSetPlan.Delete> deletes,
+                                       List<BlockReason> reasons) {
         for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
             Pod pod = e.getValue();
             if (!s.desired().contains(e.getKey()) || Pods.isTerminating(pod)) {
@@ -304,6 +349,16 @@ final class StatefulSetOrdinalPlanner {
             }
             // Neither limit loosens further on: the first missing ordinal held back holds back every later one.
             if (s.scaleMaxUnavailable() != null && unavailable >= s.scaleMaxUnavailable()) {
+                List<String> down = new ArrayList<>();
+                for (Map.Entry<Integer, Pod> e : pods.entrySet()) {
+                    if (s.desired().contains(e.getKey()) && !available(s, e.getValue())) {
+                        down.add(e.getValue().getMetadata().getName());
+                    }
+                }
+                long missing = s.desired().size() - creates.size() - pods.keySet().stream()
+                        .filter(o -> s.desired().contains(o)).count();
+                reasons.add(Reasons.maxUnavailable("scaleStrategy.maxUnavailable", s.scaleMaxUnavailable(), down,
+                        down.size(), missing, "created"));
                 return "scaleStrategy.maxUnavailable " + s.scaleMaxUnavailable() + " reached";
             }
             if (creates.size() >= MAX_CREATES_PER_PLAN) {

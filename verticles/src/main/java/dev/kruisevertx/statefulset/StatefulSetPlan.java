@@ -2,6 +2,7 @@ package dev.kruisevertx.statefulset;
 
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.BlockReason;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,9 +20,12 @@ import java.util.List;
  * @param requeueAfter when to look again although no event will come (minReadySeconds or an in-place grace period
  *                     running out); zero for never
  * @param actions      the writes that carry this out, and the pods held back (by a hook, a stale PVC...)
+ * @param reasons      what held back pods the spec asks to create, delete or update (partition, maxUnavailable, a
+ *                     hook, ...): what {@code kubectl kruise why} prints
  */
 public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
-                              String summary, Duration requeueAfter, StatefulSetActions actions) {
+                              String summary, Duration requeueAfter, StatefulSetActions actions,
+                              List<BlockReason> reasons) {
     /** Lists in a summary show this many names, then the count. */
     private static final int SUMMARY_NAMES = 10;
 
@@ -30,12 +34,29 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
         deletes = List.copyOf(deletes);
         inPlace = List.copyOf(inPlace);
         resize = List.copyOf(resize);
+        reasons = reasons == null ? List.of() : List.copyOf(reasons);
     }
 
     /** Which ordinals move, before it was decided how. */
     public StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
                            String summary, Duration requeueAfter) {
-        this(creates, deletes, inPlace, resize, summary, requeueAfter, StatefulSetActions.NONE);
+        this(creates, deletes, inPlace, resize, summary, requeueAfter, StatefulSetActions.NONE, List.of());
+    }
+
+    /** Which ordinals move and what held others back, before it was decided how. */
+    public StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<String> inPlace, List<String> resize,
+                           String summary, Duration requeueAfter, List<BlockReason> reasons) {
+        this(creates, deletes, inPlace, resize, summary, requeueAfter, StatefulSetActions.NONE, reasons);
+    }
+
+    /** This plan with {@code more} reasons after its own. */
+    public StatefulSetPlan withReasons(List<BlockReason> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BlockReason> all = new java.util.ArrayList<>(reasons);
+        all.addAll(more);
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, requeueAfter, actions, all);
     }
 
     /** A pod to create at {@code revision}. */
@@ -60,17 +81,17 @@ public record StatefulSetPlan(List<Create> creates, List<Delete> deletes, List<S
         if (d == null || d.isZero() || d.isNegative() || (!requeueAfter.isZero() && requeueAfter.compareTo(d) <= 0)) {
             return this;
         }
-        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d, actions);
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, d, actions, reasons);
     }
 
     /** This plan carried out by {@code how}. */
     StatefulSetPlan withActions(StatefulSetActions how) {
-        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, requeueAfter, how);
+        return new StatefulSetPlan(creates, deletes, inPlace, resize, summary, requeueAfter, how, reasons);
     }
 
     /** This plan as {@code /debug/plans} shows it: one line per action, naming pods, ordinals and revisions. */
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(summary);
+        PlanSummary.Builder b = PlanSummary.builder(summary).reasons(reasons);
         creates.forEach(c -> b.action("create pod " + c.name() + " (ordinal " + c.ordinal() + ") at revision "
                 + c.revision()));
         deletes.forEach(d -> b.action("delete pod " + d.name() + " (" + d.reason() + ")"));

@@ -14,6 +14,10 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Instant;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.HookReasons;
+import dev.kruisevertx.controller.reason.PodBlockers;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +97,23 @@ public final class StatefulSetPlanner {
         StatefulSetActions actions = new StatefulSetActions(List.copyOf(creations), List.copyOf(deletions),
                 List.copyOf(inPlace), List.copyOf(hooks), List.copyOf(resizes), List.copyOf(held),
                 StatefulSetUpkeepPlanner.upkeep(in), StatefulSetUpkeepPlanner.refresh(in, UPDATER));
-        return order.withActions(actions).requeueWithin(UPDATER.nextGraceDue(in.snapshot().owned(), in.now()));
+        List<BlockReason> reasons = new ArrayList<>();
+        Lifecycle lifecycle = in.lifecycle();
+        for (StatefulSetActions.Hold h : held) {
+            Pod pod = in.pod(h.pod());
+            if (pod == null || lifecycle == null) {
+                continue;
+            }
+            if (h.why() == StatefulSetActions.Why.PRE_DELETE_HOOK) {
+                reasons.add(HookReasons.of(pod, "preDelete", lifecycle.getPreDelete()));
+            } else if (h.why() == StatefulSetActions.Why.IN_PLACE_UPDATE_HOOK) {
+                reasons.add(HookReasons.of(pod, "inPlaceUpdate", lifecycle.getInPlaceUpdate()));
+            }
+        }
+        // What the pods themselves wait for (the scheduler, minReadySeconds): what the ordered steps wait for.
+        reasons.addAll(PodBlockers.of(in.snapshot().owned(), in.state().minReadySeconds(), in.now()));
+        return order.withActions(actions).withReasons(reasons)
+                .requeueWithin(UPDATER.nextGraceDue(in.snapshot().owned(), in.now()));
     }
 
     /** The pod and its missing PVCs; held while a PVC of its name still references an earlier pod (whenScaled). */

@@ -10,6 +10,10 @@ import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
+import dev.kruisevertx.controller.reason.RolloutWatch;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import dev.kruisevertx.controller.StalePlanException;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
@@ -62,16 +66,24 @@ final class StatefulSetReconciler implements Reconciler {
         this.reader = new StatefulSetSnapshotReader(ctx.cache().resource(Pod.class), claims,
                 ctx.cache().resource(ControllerRevision.class), versions);
         StatefulSetEvents events = new StatefulSetEvents(ctx.client(), ctx.kube(), clock);
+        this.events = events;
+        this.rollouts = new RolloutWatch(StatefulSet.KIND, ctx.registry());
         this.revisionWriter = new StatefulSetRevisionWriter(ctx);
         this.podWriter = new StatefulSetPodWriter(ctx, scale, versions, events, clock);
         this.actuator = new StatefulSetActuator(podWriter, new StatefulSetClaimWriter(ctx, events), events, sets::get);
     }
+
+    private final StatefulSetEvents events;
+    private final RolloutWatch rollouts;
+    private final WriteRejections rejections = new WriteRejections();
 
     @Override
     public Future<Result> reconcile(Request request) {
         StatefulSet set = sets.get(request.namespace(), request.name());
         if (set == null) {
             scale.delete(request.key());
+            rejections.clear(request.key());
+            rollouts.forget(request.namespace(), request.name());
             ctx.plans().forget(StatefulSetController.NAME, request);
             return Future.succeededFuture(Result.done());
         }
@@ -86,7 +98,9 @@ final class StatefulSetReconciler implements Reconciler {
         }
         ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
         if (!satisfied.satisfied()) {
-            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details());
+            ctx.plans().record(StatefulSetController.NAME, request, PlanSummary.builder(
+                    "waiting for the cache to see our own creates/deletes: " + satisfied.details())
+                    .reasons(List.of(Reasons.expectations(satisfied))).build());
             return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
         }
         int replicas = spec.getReplicas() == null ? 1 : Math.max(0, spec.getReplicas());
@@ -98,7 +112,10 @@ final class StatefulSetReconciler implements Reconciler {
                 return Future.succeededFuture(Result.done());
             }
             if (read.unsatisfied() != null) {
-                record(request, "waiting for the cache to see our update of pod " + read.unsatisfied());
+                ctx.plans().record(StatefulSetController.NAME, request, PlanSummary.builder(
+                        "waiting for the cache to see our update of pod " + read.unsatisfied())
+                        .reasons(List.of(Reasons.expectations("this controller's update of pod " + read.unsatisfied(),
+                                List.of(read.unsatisfied())))).build());
                 return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
             }
             StatefulSetSnapshot snap = read.snapshot();
@@ -131,7 +148,8 @@ final class StatefulSetReconciler implements Reconciler {
     private Future<Result> act(Request request, StatefulSetPlanner.Input input, StatefulSetRevisions.Resolution revs,
                                StatefulSetPlan plan) {
         StatefulSet set = input.set();
-        ctx.plans().record(StatefulSetController.NAME, request, plan.debugSummary());
+        StatefulSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
+        ctx.plans().record(StatefulSetController.NAME, request, decided.debugSummary());
         if (!plan.isEmpty()) {
             LOG.debug("StatefulSet {}: {}", request, plan.summary());
         }
@@ -141,15 +159,47 @@ final class StatefulSetReconciler implements Reconciler {
                 // The set changed or went while acting: the event that said so reconciles it again.
                 return Future.succeededFuture(Result.done());
             }
-            Future<Void> written = ctx.vertx().executeBlocking(() -> outcome(input, revs, failures), false)
-                    .compose(o -> writeStatus(set, o.status())
-                            .compose(v -> revisionWriter.prune(set, input.snapshot().history(), o.liveRevisions())));
+            StatefulSetPlan shown = decided;
+            if (ar.failed() && rejections.record(request.key(), ar.cause())) {
+                shown = plan.withReasons(List.of(rejections.last(request.key()).orElseThrow()));
+                ctx.plans().record(StatefulSetController.NAME, request, shown.debugSummary());
+            } else if (ar.succeeded() && !plan.isEmpty()) {
+                rejections.clear(request.key());
+            }
+            List<BlockReason> reasons = shown.reasons();
+            Future<Duration> written = ctx.vertx().executeBlocking(() -> outcome(input, revs, failures), false)
+                    .compose(o -> {
+                        Duration recheck = watchProgress(set, o.status(), reasons, input.now());
+                        return writeStatus(set, o.status())
+                                .compose(v -> revisionWriter.prune(set, input.snapshot().history(), o.liveRevisions()))
+                                .map(v -> recheck);
+                    });
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
-            return written.map(v -> plan.requeueAfter().isZero() ? Result.done()
-                    : Result.requeueAfter(plan.requeueAfter()));
+            return written.map(recheck -> {
+                Duration after = plan.requeueAfter().isZero() ? recheck
+                        : recheck.isZero() || plan.requeueAfter().compareTo(recheck) <= 0 ? plan.requeueAfter() : recheck;
+                return after.isZero() ? Result.done() : Result.requeueAfter(after);
+            });
         });
+    }
+
+    /**
+     * Notices a rollout that has not progressed for {@code --workload-progress-deadline} (the Advanced
+     * StatefulSet has no progressDeadlineSeconds field): one RolloutStuck Event and the blocked metric. Returns when
+     * to look again to notice the deadline passing (zero: no need).
+     */
+    private Duration watchProgress(StatefulSet set, StatefulSetStatus status, List<BlockReason> reasons, Instant now) {
+        String progress = status.getReplicas() + "/" + status.getReadyReplicas() + "/" + status.getAvailableReplicas()
+                + "/" + status.getUpdatedReplicas() + "/" + status.getUpdatedReadyReplicas() + "/"
+                + status.getUpdateRevision();
+        RolloutWatch.Verdict v = rollouts.observe(set.getMetadata().getNamespace(), set.getMetadata().getName(),
+                progress, reasons, RolloutWatch.defaultDeadline(ctx.settings()), now);
+        if (v.becameStuck()) {
+            events.stuck(set, RolloutWatch.EVENT_REASON, v.message());
+        }
+        return v.recheckIn();
     }
 
     /** The status and the revisions still in use, computed off the event loop from every pod. */

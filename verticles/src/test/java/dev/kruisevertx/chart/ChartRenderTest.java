@@ -61,11 +61,31 @@ class ChartRenderTest {
         chart.lint("featureGates=" + ALL_GATES.replace(",", "\\,"));
     }
 
+    /** kubectl kruise why: the manager's metrics Service, and a role that reaches only its proxy (issue 17). */
+    @Test
+    void whyReaderMayProxyToTheManagerServiceOnly() {
+        JsonNode service = defaults.objects().stream().filter(o -> key(o).equals("Service/kruise-system/kruise-manager"))
+                .findFirst().orElseThrow();
+        assertEquals("metrics", service.path("spec").path("ports").get(0).path("targetPort").asText());
+        assertEquals(8080, service.path("spec").path("ports").get(0).path("port").asInt());
+        assertEquals("controller-manager", service.path("spec").path("selector").path("control-plane").asText());
+        JsonNode role = defaults.objects().stream().filter(o -> key(o).equals("ClusterRole//kruise-why-reader"))
+                .findFirst().orElseThrow();
+        JsonNode proxy = role.path("rules").get(0);
+        assertEquals("[\"services/proxy\"]", proxy.path("resources").toString());
+        assertEquals("[\"get\"]", proxy.path("verbs").toString());
+        assertEquals("[\"kruise-manager\",\"kruise-manager:8080\",\"http:kruise-manager:8080\",\"kruise-manager:metrics\","
+                + "\"http:kruise-manager:metrics\"]", proxy.path("resourceNames").toString());
+        assertEquals("[\"clonesets\",\"statefulsets\"]", role.path("rules").get(1).path("resources").toString());
+        assertEquals("[\"get\"]", role.path("rules").get(1).path("verbs").toString());
+    }
+
     @Test
     void rendersOpenKruisesObjects() {
         Set<String> expected = new TreeSet<>(List.of(
                 "Namespace//kruise-system", "Namespace//kruise-daemon-config",
                 "Service/kruise-system/kruise-webhook-service", "Secret/kruise-system/kruise-webhook-certs",
+                "Service/kruise-system/kruise-manager", "ClusterRole//kruise-why-reader",
                 "ServiceAccount/kruise-system/kruise-manager", "ServiceAccount/kruise-system/kruise-daemon",
                 "ServiceAccount/kruise-system/kruise-helm-hook",
                 "Deployment/kruise-system/kruise-controller-manager", "DaemonSet/kruise-system/kruise-daemon",

@@ -170,8 +170,13 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
 
     private ManagerApp startManager() throws Exception {
         List<ControllerDefinition> list = controllers.get();
-        return ManagerApp.start(config(list), KubeClients.forTest(http11()), list)
+        ManagerApp started = ManagerApp.start(config(list), KubeClients.forTest(http11()), list)
                 .await(3 * WEBHOOK_INITIALIZE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        if (started.metricsPort() > 0 && cluster.cluster().serviceProxy() != null) {
+            // kubectl kruise why reaches the manager through the service proxy, as in a cluster.
+            EmbeddedProduct.exposeManager(cluster.cluster(), started.metricsPort());
+        }
+        return started;
     }
 
     /**

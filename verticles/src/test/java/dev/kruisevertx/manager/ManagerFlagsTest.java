@@ -128,6 +128,16 @@ class ManagerFlagsTest {
                 .getMessage().contains("must be greater than --leader-election-renew-deadline"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("--log-format=xml"))
                 .getMessage().contains("--log-format"));
+        assertEquals("--workload-progress-deadline: must be more than 0, got 0", assertThrows(
+                IllegalArgumentException.class, () -> parse("--workload-progress-deadline=0s")).getMessage());
+    }
+
+    @Test
+    void workloadProgressDeadlineDefaultsToTenMinutes() {
+        assertEquals(java.time.Duration.ofMinutes(10),
+                dev.kruisevertx.controller.reason.RolloutWatch.defaultDeadline(parse().settings()));
+        assertEquals(java.time.Duration.ofSeconds(90), dev.kruisevertx.controller.reason.RolloutWatch
+                .defaultDeadline(parse("--workload-progress-deadline=90s").settings()));
     }
 
     @Test

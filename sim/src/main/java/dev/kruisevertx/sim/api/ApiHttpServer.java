@@ -48,10 +48,12 @@ public final class ApiHttpServer {
         this.simEndpoint = endpoint;
     }
     private HttpServer server;
+    private final ServiceProxy serviceProxy;
 
     public ApiHttpServer(Vertx vertx, ApiServer api, long bookmarkIntervalMs) {
         this.vertx = vertx;
         this.api = api;
+        this.serviceProxy = new ServiceProxy(vertx);
         this.discovery = new Discovery(api.registry());
         this.openApi = new OpenApi(api.registry());
         this.bookmarkIntervalMs = bookmarkIntervalMs;
@@ -70,7 +72,13 @@ public final class ApiHttpServer {
 
     public Future<Void> close() {
         new ArrayList<>(watches).forEach(Watch::close);
+        serviceProxy.close();
         return server == null ? Future.succeededFuture() : server.close();
+    }
+
+    /** Where {@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/...} goes. */
+    public ServiceProxy serviceProxy() {
+        return serviceProxy;
     }
 
     /** A parsed resource URL. {@code plural} is null for discovery paths. */
@@ -208,6 +216,11 @@ public final class ApiHttpServer {
         if (t.plural() == null) {
             return Future.succeededFuture(Reply.ok(discovery.resources(t.group(), t.version())));
         }
+        if (t.group().isEmpty() && t.plural().equals("services") && t.namespace() != null && t.name() != null
+                && t.subresource() != null && (t.subresource().equals("proxy") || t.subresource().startsWith("proxy/"))) {
+            proxy(req, body, t);
+            return null;
+        }
         if (t.group().isEmpty() && t.plural().equals("bindings") && method == HttpMethod.POST) {
             return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), null, json(body))));
         }
@@ -261,6 +274,35 @@ public final class ApiHttpServer {
             default:
                 throw new ApiException(405, "MethodNotAllowed", method + " is not supported on " + path);
         }
+    }
+
+    /** The service proxy: the Service must exist; the answer is the endpoint's, as it sent it. */
+    private void proxy(HttpServerRequest req, Buffer body, Target t) {
+        String nameAndPort = t.name();
+        String[] parts = nameAndPort.split(":");
+        String name = parts.length == 3 ? parts[1] : parts[0];
+        String rest = t.subresource().length() > "proxy".length() ? t.subresource().substring("proxy".length()) : "/";
+        ResourceType services = api.type("", "v1", "services");
+        api.get(services, "v1", t.namespace(), name)
+                .compose(svc -> serviceProxy.forward(t.namespace(), nameAndPort, svc, req.method(), rest, req.query(),
+                        req.headers(), body))
+                .onComplete(ar -> {
+                    HttpServerResponse resp = req.response();
+                    if (resp.closed() || resp.ended()) {
+                        return;
+                    }
+                    if (ar.succeeded()) {
+                        ServiceProxy.Answer a = ar.result();
+                        if (a.contentType() != null) {
+                            resp.putHeader("Content-Type", a.contentType());
+                        }
+                        resp.setStatusCode(a.status()).end(a.body());
+                    } else {
+                        ApiException e = ar.cause() instanceof ApiException x ? x
+                                : new ApiException(500, "InternalError", "Internal error occurred: " + ar.cause());
+                        write(resp, e.code(), e.toStatus());
+                    }
+                });
     }
 
     private Future<Reply> collection(HttpServerRequest req, ResourceType type, Target t, Buffer body, MultiMap q) {

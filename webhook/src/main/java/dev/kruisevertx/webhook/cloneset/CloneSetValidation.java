@@ -210,22 +210,12 @@ public final class CloneSetValidation {
         return Long.parseLong(digits) <= Integer.MAX_VALUE;
     }
 
+    /** A typed field since issue 17 (the stuck-rollout deadline); decoding already refused non-integers. */
     private static void validateProgressDeadline(CloneSetSpec spec, List<FieldError> errors) {
-        Map<String, Object> extra = spec.getAdditionalProperties();
-        Object raw = extra == null ? null : extra.get("progressDeadlineSeconds");
-        if (raw == null) {
+        Integer seconds = spec.getProgressDeadlineSeconds();
+        if (seconds == null) {
             return;
         }
-        if (!(raw instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())) {
-            errors.add(FieldError.invalid("spec.progressDeadlineSeconds", String.valueOf(raw), "must be an integer"));
-            return;
-        }
-        if (n.doubleValue() > Integer.MAX_VALUE || n.doubleValue() < Integer.MIN_VALUE) {
-            errors.add(FieldError.invalid("spec.progressDeadlineSeconds", String.valueOf(raw), "must be an integer "
-                    + "between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE));
-            return;
-        }
-        long seconds = n.longValue();
         if (seconds < 0) {
             errors.add(FieldError.invalid("spec.progressDeadlineSeconds", seconds, "must be greater than or equal to 0"));
         }

@@ -210,6 +210,9 @@ class CloneSetValidationTest {
         assertRejected("spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds",
                 cs -> spec(cs).put("minReadySeconds", 10).put("progressDeadlineSeconds", 10));
         assertEquals("", createErrors(cs -> spec(cs).put("minReadySeconds", 10).put("progressDeadlineSeconds", 600)));
+        // A typed field since issue 17: its rules still apply (they once read it from the unknown fields).
+        assertRejected("spec.progressDeadlineSeconds: Invalid value: -5: must be greater than or equal to 0",
+                cs -> spec(cs).put("progressDeadlineSeconds", -5));
     }
 
     @Test

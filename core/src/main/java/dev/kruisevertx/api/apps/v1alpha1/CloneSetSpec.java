@@ -62,6 +62,11 @@ public class CloneSetSpec extends UnknownFields {
     @JsonPropertyDescription("Hooks around pod creation, in-place update and deletion.")
     private Lifecycle lifecycle;
 
+    @JsonPropertyDescription("Seconds a rollout may make no progress before it is reported stuck (a RolloutStuck "
+            + "Event naming what holds it, and the kruise_workload_blocked metric); the manager's default (600) "
+            + "when unset.")
+    private Integer progressDeadlineSeconds;
+
     public Integer getReplicas() {
         return replicas;
     }
@@ -126,6 +131,14 @@ public class CloneSetSpec extends UnknownFields {
         this.minReadySeconds = minReadySeconds;
     }
 
+    public Integer getProgressDeadlineSeconds() {
+        return progressDeadlineSeconds;
+    }
+
+    public void setProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
+        this.progressDeadlineSeconds = progressDeadlineSeconds;
+    }
+
     public Lifecycle getLifecycle() {
         return lifecycle;
     }
@@ -144,13 +157,14 @@ public class CloneSetSpec extends UnknownFields {
                 && Objects.equals(scaleStrategy, that.scaleStrategy)
                 && Objects.equals(updateStrategy, that.updateStrategy)
                 && Objects.equals(revisionHistoryLimit, that.revisionHistoryLimit)
-                && Objects.equals(lifecycle, that.lifecycle) && unknownFieldsEqual(that);
+                && Objects.equals(lifecycle, that.lifecycle)
+                && Objects.equals(progressDeadlineSeconds, that.progressDeadlineSeconds) && unknownFieldsEqual(that);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(replicas, selector, template, volumeClaimTemplates, scaleStrategy, updateStrategy,
-                revisionHistoryLimit, minReadySeconds, lifecycle, unknownFieldsHash());
+                revisionHistoryLimit, minReadySeconds, lifecycle, progressDeadlineSeconds, unknownFieldsHash());
     }
 
     @Override
@@ -158,6 +172,7 @@ public class CloneSetSpec extends UnknownFields {
         return "CloneSetSpec{replicas=" + replicas + ", selector=" + selector + ", template=" + template
                 + ", volumeClaimTemplates=" + volumeClaimTemplates + ", scaleStrategy=" + scaleStrategy
                 + ", updateStrategy=" + updateStrategy + ", revisionHistoryLimit=" + revisionHistoryLimit
-                + ", minReadySeconds=" + minReadySeconds + ", lifecycle=" + lifecycle + '}';
+                + ", minReadySeconds=" + minReadySeconds + ", lifecycle=" + lifecycle
+                + ", progressDeadlineSeconds=" + progressDeadlineSeconds + '}';
     }
 }

@@ -96,7 +96,9 @@ class CloneSetSerializationTest {
         JsonNode written = JSON.readTree(ApiJson.toJson(cs));
         assertEquals(original, written);
 
-        assertEquals(600, cs.getSpec().getAdditionalProperties().get("progressDeadlineSeconds"));
+        // progressDeadlineSeconds became a typed field with issue 17 (the stuck-rollout deadline); it round-trips so.
+        assertEquals(600, cs.getSpec().getProgressDeadlineSeconds());
+        assertEquals(null, cs.getSpec().getAdditionalProperties().get("progressDeadlineSeconds"));
         // Plain Jackson (e.g. Vert.x's JSON codec) keeps them too: nothing depends on fabric8's mapper set-up.
         CloneSetSpec viaPlainJackson = JSON.readValue(JSON.writeValueAsString(cs.getSpec()), CloneSetSpec.class);
         assertEquals(cs.getSpec(), viaPlainJackson);

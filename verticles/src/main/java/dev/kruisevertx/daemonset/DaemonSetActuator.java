@@ -85,7 +85,7 @@ final class DaemonSetActuator {
         for (DaemonSetPlan.Deletion d : plan.deletions()) {
             writes.add(delete(set, key, d));
         }
-        boolean byScheduler = true;
+        boolean byScheduler = !"false".equals(ctx.settings().extra().get(DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG));
         Future<Void> creates = SlowStart.run(plan.createOnNodes(), node -> create(set, key, hash, node, byScheduler),
                 () -> PlanStaleness.reason(set, cachedSet.apply(set.getMetadata().getNamespace(), set.getMetadata().getName())),
                 // A name (and its expectation) is made only when a create starts, so skipped nodes owe nothing.

@@ -29,6 +29,8 @@ import java.util.Objects;
  */
 public final class DaemonSetController extends WorkloadControllerDefinition {
     public static final String NAME = "daemonset";
+    /** The manager flag {@code --assign-pods-by-scheduler} (OpenKruise's, default true), in the settings' extras. */
+    public static final String ASSIGN_PODS_BY_SCHEDULER_FLAG = "assign-pods-by-scheduler";
 
     public DaemonSetController() {
         this(Clock.systemUTC());

@@ -28,7 +28,8 @@ final class DaemonSetManagePlanner {
     record Result(List<String> createOnNodes, List<Deletion> deletions, Duration requeueAfter, int newPodNodes) {
     }
 
-    static Result plan(DaemonSet set, DaemonNodes nodes, String updateRevision, boolean surge, Instant now) {
+    static Result plan(DaemonSet set, DaemonNodes nodes, String updateRevision, boolean surge, Instant now,
+                       java.util.function.Function<String, Duration> failedPodBackoff) {
         List<String> create = new ArrayList<>();
         List<Deletion> delete = new ArrayList<>();
         Duration requeue = Duration.ZERO;
@@ -52,7 +53,13 @@ final class DaemonSetManagePlanner {
                         continue;
                     }
                     if (Pods.PHASE_FAILED.equals(Pods.phase(p))) {
-                        delete.add(new Deletion(p, node, DeleteReason.FAILED));
+                        Duration wait = failedPodBackoff.apply(node);
+                        if (wait.isZero()) {
+                            delete.add(new Deletion(p, node, DeleteReason.FAILED));
+                        } else if (requeue.isZero() || wait.compareTo(requeue) < 0) {
+                            // kube's hot-loop guard: the kubelet may keep failing it; look again when the wait ends
+                            requeue = wait;
+                        }
                     } else if (Pods.isPreparingDelete(p)) {
                         delete.add(new Deletion(p, node, DeleteReason.PREPARING_DELETE));
                     } else {

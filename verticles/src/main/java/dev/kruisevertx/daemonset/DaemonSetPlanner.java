@@ -53,7 +53,8 @@ public final class DaemonSetPlanner {
         RollingUpdateDaemonSet ru = rolling ? spec.getUpdateStrategy().getRollingUpdate() : null;
         boolean surge = rolling && DaemonSetUpdatePlanner.limits(set, 1).maxSurge() > 0;
 
-        DaemonSetManagePlanner.Result manage = DaemonSetManagePlanner.plan(set, nodes, snap.updateRevision(), surge, snap.now());
+        DaemonSetManagePlanner.Result manage = DaemonSetManagePlanner.plan(set, nodes, snap.updateRevision(), surge, snap.now(),
+                snap.failedPodBackoff());
         int burst = burstReplicas(set);
         counts.put("burstReplicas", (long) burst);
         Hooked manageHooked = throughPreDelete(set, manage.deletions());

@@ -62,6 +62,7 @@ final class DaemonSetReconciler implements Reconciler {
     private final ResourceVersionExpectations versions;
     private final Clock clock;
     private final DaemonSetActuator actuator;
+    private final FailedPodBackoff failedPods = new FailedPodBackoff();
 
     DaemonSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions, Clock clock) {
         this.ctx = ctx;
@@ -126,10 +127,18 @@ final class DaemonSetReconciler implements Reconciler {
         }
         Predicate<Pod> canInPlace = p -> Pods.hasReadinessGate(p, WellKnown.INPLACE_UPDATE_READY_CONDITION)
                 && InPlaceUpdateCalculator.canUpdateInPlace(revisionOf(p, history), revs.update(), options);
-        DaemonSetSnapshot snap = new DaemonSetSnapshot(set, read.nodes(), read.pods(), revs.hash(), canInPlace,
-                clock.instant());
+        java.time.Instant now = clock.instant();
+        long observed = set.getStatus() == null ? 0 : set.getStatus().getObservedGeneration();
+        String uid = set.getMetadata().getUid();
+        DaemonSetSnapshot snap = new DaemonSetSnapshot(set, read.nodes(), read.pods(), revs.hash(), canInPlace, now,
+                node -> failedPods.remaining(FailedPodBackoff.key(uid, observed, node), now));
         return ctx.vertx().executeBlocking(() -> {
             DaemonSetPlan plan = DaemonSetPlanner.decide(snap);
+            for (DaemonSetPlan.Deletion del : plan.deletions()) {
+                if (del.reason() == DaemonSetPlan.DeleteReason.FAILED) {
+                    failedPods.next(FailedPodBackoff.key(uid, observed, del.node()), now);
+                }
+            }
             List<DaemonSetActuator.Refresh> refresh = new ArrayList<>();
             Duration requeue = plan.requeueAfter();
             for (Pod p : read.pods()) {

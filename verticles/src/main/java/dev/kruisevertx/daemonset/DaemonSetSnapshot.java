@@ -4,8 +4,10 @@ import dev.kruisevertx.api.apps.v1beta1.DaemonSet;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -18,7 +20,15 @@ import java.util.function.Predicate;
  * @param canUpdateInPlace whether an old pod can reach the update revision in place (its revision's template differs
  *                         only in what in-place update changes); asked only for InPlaceIfPossible
  * @param now              the decision's clock
+ * @param failedPodBackoff how long a failed pod on a node must still wait before it is replaced (zero: now)
  */
 public record DaemonSetSnapshot(DaemonSet set, List<Node> nodes, List<Pod> pods, String updateRevision,
-                                Predicate<Pod> canUpdateInPlace, Instant now) {
+                                Predicate<Pod> canUpdateInPlace, Instant now,
+                                Function<String, Duration> failedPodBackoff) {
+
+    /** A snapshot in which failed pods are never held back. */
+    public DaemonSetSnapshot(DaemonSet set, List<Node> nodes, List<Pod> pods, String updateRevision,
+                             Predicate<Pod> canUpdateInPlace, Instant now) {
+        this(set, nodes, pods, updateRevision, canUpdateInPlace, now, node -> Duration.ZERO);
+    }
 }

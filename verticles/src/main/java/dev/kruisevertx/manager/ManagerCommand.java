@@ -130,6 +130,11 @@ public class ManagerCommand {
             + "apps.kruise.io/cloneset-scaling-exclude-preparing-delete). Default: ${DEFAULT-VALUE}")
     boolean clonesetScalingExcludePreparingDelete;
 
+    @Option(names = "--assign-pods-by-scheduler", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "If true, Advanced DaemonSet pods are bound to their node by the scheduler (a required node "
+            + "affinity on the node's name); if false the controller sets spec.nodeName itself. Default: ${DEFAULT-VALUE}")
+    boolean assignPodsByScheduler;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -198,7 +203,9 @@ public class ManagerCommand {
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers,
                 Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
-                        Boolean.toString(clonesetScalingExcludePreparingDelete)));
+                        Boolean.toString(clonesetScalingExcludePreparingDelete),
+                        dev.kruisevertx.daemonset.DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG,
+                        Boolean.toString(assignPodsByScheduler)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

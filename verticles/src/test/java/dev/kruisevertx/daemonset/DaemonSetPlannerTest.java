@@ -366,6 +366,34 @@ class DaemonSetPlannerTest {
     }
 
     @Test
+    void aFailedPodInBackoffWaitsAndRequeues() {
+        DaemonSetPlan plan = DaemonSetPlanner.decide(new DaemonSetSnapshot(set(""), nodes("n1,n2"),
+                pods("a@n1:new:failed,b@n2:new:failed"), NEW, p -> true, NOW,
+                node -> node.equals("n1") ? Duration.ofSeconds(30) : Duration.ZERO));
+        assertEquals(List.of("b:FAILED"), plan.deletions().stream().map(d -> d.pod().getMetadata().getName() + ":" + d.reason()).toList());
+        assertEquals(Duration.ofSeconds(30), plan.requeueAfter());
+    }
+
+    @Test
+    void failedPodBackoffDoublesUpToFifteenMinutes() {
+        FailedPodBackoff b = new FailedPodBackoff();
+        String key = FailedPodBackoff.key("uid", 1, "n1");
+        assertEquals(Duration.ZERO, b.remaining(key, NOW));
+        b.next(key, NOW);
+        assertEquals(Duration.ofSeconds(1), b.remaining(key, NOW));
+        b.next(key, NOW.plusSeconds(1));
+        assertEquals(Duration.ofSeconds(2), b.remaining(key, NOW.plusSeconds(1)));
+        Instant t = NOW.plusSeconds(1);
+        for (int i = 0; i < 20; i++) {
+            t = t.plusSeconds(60);
+            b.next(key, t);
+        }
+        assertEquals(FailedPodBackoff.MAX, b.remaining(key, t));
+        assertEquals(Duration.ZERO, b.remaining(FailedPodBackoff.key("uid", 2, "n1"), t), "a new generation starts over");
+        assertEquals(Duration.ZERO, b.remaining(key, t.plus(FailedPodBackoff.MAX)));
+    }
+
+    @Test
     void debugSummaryHasNamesCountsAndReasonsOnly() {
         DaemonSetPlan plan = decide("mu=2", "n1,n2,n3", "a@n1:old:avail,b@n2:old:avail,c@n3:old:avail");
         var summary = plan.debugSummary();

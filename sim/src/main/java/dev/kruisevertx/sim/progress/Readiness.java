@@ -41,6 +41,10 @@ public record Readiness(boolean ready, String summary) {
             return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + wantUpdated + " updated"
                     + (replicas != desired ? ", " + replicas + " replicas" : "") + (observed ? "" : ", generation not observed yet"));
         }
+        if (kind.equals("DaemonSet") && !status.has("desiredNumberScheduled")) {
+            // A daemon workload's status always has it once its controller has looked at it.
+            return new Readiness(false, "no status yet");
+        }
         if (status.has("desiredNumberScheduled")) {
             long desired = status.path("desiredNumberScheduled").asLong();
             long readyCount = status.path("numberReady").asLong(0);

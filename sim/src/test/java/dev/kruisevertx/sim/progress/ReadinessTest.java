@@ -57,6 +57,7 @@ class ReadinessTest {
                 metadata: {generation: 1}
                 status: {observedGeneration: 1, desiredNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 1}
                 """).ready());
+        assertFalse(of("kind: DaemonSet\nmetadata: {generation: 1}").ready(), "no status yet");
         Readiness partitioned = of("""
                 kind: DaemonSet
                 metadata: {generation: 2}

@@ -32,8 +32,14 @@ final class DaemonNodes {
     /** Pods per target node, oldest first; includes nodes that do not exist. */
     final Map<String, List<Pod>> podsByNode = new HashMap<>();
     int podsWithoutNode;
+    private final int minReadySeconds;
+    private final Instant now;
+    /** Availability per pod, worked out once per decision (it parses the Ready condition's time). */
+    private final Map<Pod, Boolean> available = new java.util.IdentityHashMap<>();
 
-    DaemonNodes(DaemonPlacement placement, List<Node> nodeList, List<Pod> pods) {
+    DaemonNodes(DaemonPlacement placement, List<Node> nodeList, List<Pod> pods, int minReadySeconds, Instant now) {
+        this.minReadySeconds = minReadySeconds;
+        this.now = now;
         for (Node n : nodeList) {
             if (n.getMetadata() != null && n.getMetadata().getName() != null) {
                 nodes.put(n.getMetadata().getName(), n);
@@ -49,6 +55,11 @@ final class DaemonNodes {
             podsByNode.computeIfAbsent(target, k -> new ArrayList<>()).add(p);
         }
         podsByNode.values().forEach(l -> l.sort(OLDEST_FIRST));
+    }
+
+    /** {@link Pods#isAvailable} with the set's minReadySeconds at the decision's time, memoised. */
+    boolean available(Pod pod) {
+        return available.computeIfAbsent(pod, p -> Pods.isAvailable(p, minReadySeconds, now));
     }
 
     List<Pod> podsOn(String node) {

@@ -35,9 +35,8 @@ final class DaemonSetManagePlanner {
         Duration requeue = Duration.ZERO;
         int minReady = set.getSpec().getMinReadySeconds();
         int newPodNodes = 0;
-        for (Map.Entry<String, DaemonPlacement.Fit> e : new java.util.TreeMap<>(nodes.fit).entrySet()) {
-            String node = e.getKey();
-            DaemonPlacement.Fit fit = e.getValue();
+        for (String node : nodes.nodes.keySet()) {
+            DaemonPlacement.Fit fit = nodes.fit.get(node);
             List<Pod> pods = nodes.podsOn(node);
             boolean exists = nodes.podsByNode.containsKey(node);
             DaemonNodes.NewAndOld no = DaemonNodes.newAndOld(pods, updateRevision);
@@ -96,7 +95,7 @@ final class DaemonSetManagePlanner {
                     }
                 }
                 if (oldestNew != null && oldestOld != null) {
-                    if (!Pods.isReady(oldestOld) || Pods.isAvailable(oldestNew, minReady, now)) {
+                    if (!Pods.isReady(oldestOld) || nodes.available(oldestNew)) {
                         delete.add(new Deletion(oldestOld, node, DeleteReason.SURGE_REPLACED));
                     } else if (Pods.isReady(oldestNew) && minReady > 0) {
                         Duration wait = Pods.availableIn(oldestNew, minReady, now).orElse(Duration.ZERO);

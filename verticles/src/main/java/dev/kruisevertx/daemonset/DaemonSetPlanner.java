@@ -43,7 +43,8 @@ public final class DaemonSetPlanner {
             return skipped("the DaemonSet selects every pod; a non-empty selector is required", counts);
         }
         PodSpec template = spec.getTemplate().getSpec() == null ? new PodSpec() : spec.getTemplate().getSpec();
-        DaemonNodes nodes = new DaemonNodes(DaemonPlacement.of(template), snap.nodes(), snap.pods());
+        DaemonNodes nodes = new DaemonNodes(DaemonPlacement.of(template), snap.nodes(), snap.pods(),
+                spec.getMinReadySeconds(), snap.now());
         int desired = nodes.desired();
         counts.put("nodes", (long) nodes.nodes.size());
         counts.put("desired", (long) desired);

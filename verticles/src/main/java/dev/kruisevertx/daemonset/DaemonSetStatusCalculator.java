@@ -38,7 +38,7 @@ final class DaemonSetStatusCalculator {
                     Pod pod = pods.get(0);
                     if (Pods.isReady(pod)) {
                         ready++;
-                        if (isDaemonPodAvailable(pod, minReady, now)) {
+                        if (nodes.available(pod) && inPlaceReady(pod)) {
                             available++;
                         } else {
                             readyNotAvailable.add(pod);
@@ -72,11 +72,8 @@ final class DaemonSetStatusCalculator {
         return new Result(s, requeue);
     }
 
-    /** Available, and not in the middle of an in-place update (upstream's isDaemonPodAvailable). */
-    static boolean isDaemonPodAvailable(Pod pod, int minReadySeconds, Instant now) {
-        if (!Pods.isAvailable(pod, minReadySeconds, now)) {
-            return false;
-        }
+    /** Not in the middle of an in-place update: with availability, upstream's isDaemonPodAvailable. */
+    static boolean inPlaceReady(Pod pod) {
         if (Pods.hasReadinessGate(pod, WellKnown.INPLACE_UPDATE_READY_CONDITION)) {
             return Pods.condition(pod, WellKnown.INPLACE_UPDATE_READY_CONDITION)
                     .map(c -> "True".equals(c.getStatus())).orElse(true);

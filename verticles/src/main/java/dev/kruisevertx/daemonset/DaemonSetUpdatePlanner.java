@@ -56,7 +56,6 @@ final class DaemonSetUpdatePlanner {
 
     static Result plan(DaemonSet set, DaemonNodes nodes, String updateRevision, Instant now) {
         Limits limits = limits(set, nodes.desired());
-        int minReady = set.getSpec().getMinReadySeconds();
         List<String> candidates = nodesToUpdate(set, nodes, updateRevision, limits.partition());
         List<Deletion> deletions = new ArrayList<>();
         List<String> create = new ArrayList<>();
@@ -76,13 +75,13 @@ final class DaemonSetUpdatePlanner {
                     // no pod at all, or an old and a new one side by side: either way the node is not served yet
                     unavailable++;
                 } else if (no.newPod() != null) {
-                    if (!Pods.isAvailable(no.newPod(), minReady, now)) {
+                    if (!nodes.available(no.newPod())) {
                         unavailable++;
                     }
                     if (Pods.isPreparingDelete(no.newPod())) {
                         unavailable++;
                     }
-                } else if (!Pods.isAvailable(no.oldPod(), minReady, now)) {
+                } else if (!nodes.available(no.oldPod())) {
                     allowed.add(no.oldPod());
                 } else if (unavailable < limits.maxUnavailable()) {
                     candidatePods.add(no.oldPod());
@@ -106,14 +105,14 @@ final class DaemonSetUpdatePlanner {
                 continue;
             }
             if (no.newPod() == null) {
-                if (!Pods.isAvailable(no.oldPod(), minReady, now)) {
+                if (!nodes.available(no.oldPod())) {
                     allowedNodes.add(node);
                 } else if (surging < limits.maxSurge()) {
                     candidateNodes.add(node);
                 }
                 continue;
             }
-            if (!Pods.isAvailable(no.newPod(), minReady, now) || Pods.isPreparingDelete(no.newPod())) {
+            if (!nodes.available(no.newPod()) || Pods.isPreparingDelete(no.newPod())) {
                 surging++;
                 continue;
             }

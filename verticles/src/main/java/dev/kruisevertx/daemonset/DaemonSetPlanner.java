@@ -80,7 +80,8 @@ public final class DaemonSetPlanner {
         } else if (ru != null && ru.pausedValue()) {
             reason = "the rolling update is paused";
         } else {
-            DaemonSetUpdatePlanner.Result step = DaemonSetUpdatePlanner.plan(set, nodes, snap.updateRevision(), snap.now());
+            DaemonSetUpdatePlanner.Result step = DaemonSetUpdatePlanner.plan(set, nodes, snap.updateRevision(),
+                    snap.pruneIneligibleNodes());
             counts.put("maxUnavailable", (long) step.limits().maxUnavailable());
             counts.put("maxSurge", (long) step.limits().maxSurge());
             counts.put("partition", (long) step.limits().partition());

@@ -131,7 +131,8 @@ final class DaemonSetReconciler implements Reconciler {
         long observed = set.getStatus() == null ? 0 : set.getStatus().getObservedGeneration();
         String uid = set.getMetadata().getUid();
         DaemonSetSnapshot snap = new DaemonSetSnapshot(set, read.nodes(), read.pods(), revs.hash(), canInPlace, now,
-                node -> failedPods.remaining(FailedPodBackoff.key(uid, observed, node), now));
+                node -> failedPods.remaining(FailedPodBackoff.key(uid, observed, node), now),
+                ctx.gates().enabled(dev.kruisevertx.features.Feature.DaemonSetPruneIneligibleNodes));
         return ctx.vertx().executeBlocking(() -> {
             DaemonSetPlan plan = DaemonSetPlanner.decide(snap);
             for (DaemonSetPlan.Deletion del : plan.deletions()) {

@@ -21,14 +21,16 @@ import java.util.function.Predicate;
  *                         only in what in-place update changes); asked only for InPlaceIfPossible
  * @param now              the decision's clock
  * @param failedPodBackoff how long a failed pod on a node must still wait before it is replaced (zero: now)
+ * @param pruneIneligibleNodes gate DaemonSetPruneIneligibleNodes: nodes that should not run the pod are left out of
+ *                         the rolling update (and its maxUnavailable count) instead of counting there
  */
 public record DaemonSetSnapshot(DaemonSet set, List<Node> nodes, List<Pod> pods, String updateRevision,
                                 Predicate<Pod> canUpdateInPlace, Instant now,
-                                Function<String, Duration> failedPodBackoff) {
+                                Function<String, Duration> failedPodBackoff, boolean pruneIneligibleNodes) {
 
-    /** A snapshot in which failed pods are never held back. */
+    /** A snapshot in which failed pods are never held back, with the gate off. */
     public DaemonSetSnapshot(DaemonSet set, List<Node> nodes, List<Pod> pods, String updateRevision,
                              Predicate<Pod> canUpdateInPlace, Instant now) {
-        this(set, nodes, pods, updateRevision, canUpdateInPlace, now, node -> Duration.ZERO);
+        this(set, nodes, pods, updateRevision, canUpdateInPlace, now, node -> Duration.ZERO, false);
     }
 }

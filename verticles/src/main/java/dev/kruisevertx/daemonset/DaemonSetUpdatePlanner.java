@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,9 +53,9 @@ final class DaemonSetUpdatePlanner {
         }
     }
 
-    static Result plan(DaemonSet set, DaemonNodes nodes, String updateRevision, Instant now) {
+    static Result plan(DaemonSet set, DaemonNodes nodes, String updateRevision, boolean pruneIneligible) {
         Limits limits = limits(set, nodes.desired());
-        List<String> candidates = nodesToUpdate(set, nodes, updateRevision, limits.partition());
+        List<String> candidates = nodesToUpdate(set, nodes, updateRevision, limits.partition(), pruneIneligible);
         List<Deletion> deletions = new ArrayList<>();
         List<String> create = new ArrayList<>();
         if (limits.maxSurge() == 0) {
@@ -127,12 +126,14 @@ final class DaemonSetUpdatePlanner {
     /**
      * The nodes the update may touch, in upstream's order (filterDaemonPodsNodeToUpdate): nodes already at the
      * update revision, then nodes being updated, then nodes with an old pod (only those matching the update's node
-     * selector when there is one), each group by name from last to first; cut to all - partition.
+     * selector when there is one), each group by name from last to first; cut to all - partition. Nodes that should
+     * not run the pod but still have one count too, unless gate DaemonSetPruneIneligibleNodes leaves them out.
      */
-    static List<String> nodesToUpdate(DaemonSet set, DaemonNodes nodes, String updateRevision, int partition) {
+    static List<String> nodesToUpdate(DaemonSet set, DaemonNodes nodes, String updateRevision, int partition,
+                                      boolean pruneIneligible) {
         List<String> all = new ArrayList<>();
         for (String node : nodes.nodes.keySet()) {
-            if (nodes.podsByNode.containsKey(node) || nodes.shouldRun(node)) {
+            if (nodes.shouldRun(node) || (!pruneIneligible && nodes.podsByNode.containsKey(node))) {
                 all.add(node);
             }
         }

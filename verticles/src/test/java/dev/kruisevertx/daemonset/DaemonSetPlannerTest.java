@@ -369,9 +369,23 @@ class DaemonSetPlannerTest {
     void aFailedPodInBackoffWaitsAndRequeues() {
         DaemonSetPlan plan = DaemonSetPlanner.decide(new DaemonSetSnapshot(set(""), nodes("n1,n2"),
                 pods("a@n1:new:failed,b@n2:new:failed"), NEW, p -> true, NOW,
-                node -> node.equals("n1") ? Duration.ofSeconds(30) : Duration.ZERO));
+                node -> node.equals("n1") ? Duration.ofSeconds(30) : Duration.ZERO, false));
         assertEquals(List.of("b:FAILED"), plan.deletions().stream().map(d -> d.pod().getMetadata().getName() + ":" + d.reason()).toList());
         assertEquals(Duration.ofSeconds(30), plan.requeueAfter());
+    }
+
+    @Test
+    void gateDaemonSetPruneIneligibleNodesLeavesIneligibleNodesOutOfTheUpdate() {
+        // n1 no longer fits (NoSchedule: its pod stays) and its old pod is not ready
+        String nodes = "n1!dedicated:NoSchedule,n2,n3";
+        String pods = "a@n1:old:notready,b@n2:old:avail,c@n3:old:avail";
+        for (boolean gate : new boolean[]{false, true}) {
+            DaemonSetPlan plan = DaemonSetPlanner.decide(new DaemonSetSnapshot(set(""), nodes(nodes), pods(pods), NEW,
+                    p -> true, NOW, node -> Duration.ZERO, gate));
+            assertEquals(gate ? "c:ROLLING_UPDATE" : "a:ROLLING_UPDATE,c:ROLLING_UPDATE",
+                    sorted(plan.deletions().stream().map(d -> d.pod().getMetadata().getName() + ":" + d.reason()).toList()),
+                    "gate " + gate);
+        }
     }
 
     @Test

@@ -73,13 +73,18 @@ class DaemonSetEndToEndTest {
     }
 
     static DaemonSet daemonSet(String name, String image, Consumer<DaemonSetSpec> change) {
+        return daemonSetIn(product.namespace(), name, image, change);
+    }
+
+    /** A DaemonSet for the nodes labelled with the namespace's pool (see {@link #addNodes}). */
+    static DaemonSet daemonSetIn(String namespace, String name, String image, Consumer<DaemonSetSpec> change) {
         DaemonSet ds = new DaemonSet();
         ds.getMetadata().setName(name);
-        ds.getMetadata().setNamespace(product.namespace());
+        ds.getMetadata().setNamespace(namespace);
         DaemonSetSpec spec = new DaemonSetSpec();
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
         spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addToNodeSelector(POOL, pool()).withTerminationGracePeriodSeconds(0L)
+                .withNewSpec().addToNodeSelector(POOL, namespace).withTerminationGracePeriodSeconds(0L)
                 .addNewContainer().withName("main").withImage(image).endContainer().endSpec().build());
         DaemonSetUpdateStrategy us = new DaemonSetUpdateStrategy();
         us.setType("RollingUpdate");

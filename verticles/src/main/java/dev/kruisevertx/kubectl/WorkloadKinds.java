@@ -8,12 +8,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
- * The workload kinds the plugin knows. CloneSet and Advanced StatefulSet are built in; later workloads add
+ * The workload kinds the plugin knows. CloneSet, Advanced StatefulSet and Advanced DaemonSet are built in; later workloads add
  * themselves with {@link #register(WorkloadKind)}.
  */
 public final class WorkloadKinds {
     private static final List<WorkloadKind> KINDS = new CopyOnWriteArrayList<>(List.of(
-            ReplicatedWorkloadKind.cloneSet(), ReplicatedWorkloadKind.advancedStatefulSet()));
+            ReplicatedWorkloadKind.cloneSet(), ReplicatedWorkloadKind.advancedStatefulSet(), new DaemonSetWorkloadKind()));
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */
     private static final Map<String, String> UPSTREAM = Map.of(
@@ -52,7 +52,8 @@ public final class WorkloadKinds {
         if (UPSTREAM.containsKey(t)) {
             throw new CliException("\"" + type + "\" means the built-in apps/v1 " + UPSTREAM.get(t)
                     + "; use 'kubectl rollout' for it. kubectl-kruise handles: " + supported
-                    + " (Advanced StatefulSet is 'asts' or 'statefulset.apps.kruise.io')");
+                    + " (Advanced StatefulSet is 'asts' or 'statefulset.apps.kruise.io', Advanced DaemonSet 'ads' or "
+                    + "'daemonset.apps.kruise.io')");
         }
         throw new CliException("unknown workload type \"" + type + "\"; kubectl-kruise handles: " + supported);
     }

@@ -138,6 +138,11 @@ public class ManagerCommand {
             + "unset). Default: ${DEFAULT-VALUE}")
     String workloadProgressDeadline;
 
+    @Option(names = "--assign-pods-by-scheduler", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "If true, Advanced DaemonSet pods are bound to their node by the scheduler (a required node "
+            + "affinity on the node's name); if false the controller sets spec.nodeName itself. Default: ${DEFAULT-VALUE}")
+    boolean assignPodsByScheduler;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -208,7 +213,9 @@ public class ManagerCommand {
                 Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
                         Boolean.toString(clonesetScalingExcludePreparingDelete),
                         RolloutWatch.DEADLINE_FLAG, Long.toString(positive("--workload-progress-deadline",
-                                duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis())));
+                                duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis()),
+                        dev.kruisevertx.daemonset.DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG,
+                        Boolean.toString(assignPodsByScheduler)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

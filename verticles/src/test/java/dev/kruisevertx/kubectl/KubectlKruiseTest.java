@@ -250,7 +250,7 @@ class KubectlKruiseTest {
     void unknownKindsAndObjectsGiveClearErrors() {
         Result kind = kruise("rollout", "status", "widget/x");
         assertEquals(1, kind.code());
-        assertTrue(kind.err().contains("unknown workload type \"widget\"; kubectl-kruise handles: cloneset (CloneSet), asts (StatefulSet)"), kind.err());
+        assertTrue(kind.err().contains("unknown workload type \"widget\"; kubectl-kruise handles: cloneset (CloneSet), asts (StatefulSet), ads (DaemonSet)"), kind.err());
 
         Result upstream = kruise("rollout", "pause", "deployment/x");
         assertEquals(1, upstream.code());

@@ -154,6 +154,16 @@ class ManagerFlagsTest {
     }
 
     @Test
+    void assignPodsBySchedulerReachesTheSettings() {
+        String key = dev.kruisevertx.daemonset.DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG;
+        assertEquals("true", parse().settings().extra().get(key), "on by default, as in OpenKruise");
+        assertEquals("false", parse("--assign-pods-by-scheduler=false").settings().extra().get(key));
+        Run r = run("manager", "--assign-pods-by-scheduler=sometimes");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--assign-pods-by-scheduler"), r.err());
+    }
+
+    @Test
     void unknownFeatureGateIsAStartupError() {
         Run r = run("manager", "--feature-gates=NoSuchGate=true");
         assertEquals(2, r.code());

@@ -4,6 +4,7 @@ import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
 import dev.kruisevertx.webhook.crr.NodeLookup;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
@@ -40,12 +41,14 @@ public final class KruiseWebhooks {
         CrrWebhooks.register(registry, pods, nodes, kruiseDaemon);
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
                 autoDeletePvc, autoResizePvc));
+        DaemonSetWebhooks.register(registry);
         return pipeline;
     }
 
     /** Registers every CRD converter this module implements for {@code /convert}. */
     public static ConversionRegistry registerConversions(ConversionRegistry conversions) {
         StatefulSetWebhooks.registerConversion(conversions);
+        DaemonSetWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -12,6 +12,7 @@ import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
+import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
 import dev.kruisevertx.webhook.server.WebhookMetrics;
 import dev.kruisevertx.webhook.server.WebhookServerVerticle;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
@@ -100,6 +101,27 @@ class HostileAdmissionInputTest {
                "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1,
                  "podUpdatePolicy":"ReCreate"}}}}
             """;
+    static final String DAEMONSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"DaemonSet",
+             "metadata":{"name":"agent","namespace":"default","uid":"ds-uid"},
+             "spec":{"minReadySeconds":3,"burstReplicas":"50%","revisionHistoryLimit":5,
+               "scaleStrategy":{"partitionedScaling":true},
+               "lifecycle":{"preDelete":{"finalizersHandler":["example.com/hold"]}},
+               "selector":{"matchLabels":{"app":"agent"}},
+               "template":{"metadata":{"labels":{"app":"agent"}},
+                 "spec":{"hostNetwork":true,"containers":[{"name":"c","image":"nginx"}],
+                   "nodeSelector":{"pool":"a"}}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"InPlaceIfPossible",
+                 "maxUnavailable":"20%","partition":2,"paused":false,"selector":{"matchLabels":{"tier":"x"}}}}}}
+            """;
+    static final String DAEMONSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"DaemonSet",
+             "metadata":{"name":"agent","namespace":"default","uid":"ds-uid",
+               "annotations":{"daemonset.kruise.io/progressive-create-pod":"true"}},
+             "spec":{"selector":{"matchLabels":{"app":"agent"}},
+               "template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"Surging","maxSurge":1}}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -166,6 +188,22 @@ class HostileAdmissionInputTest {
     void advancedStatefulSetV1alpha1() throws Exception {
         assertNoFailures("StatefulSet", "statefulsets", STATEFULSET_ALPHA,
                 List.of(StatefulSetWebhooks.MUTATE_PATH, StatefulSetWebhooks.VALIDATE_PATH), List.of());
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void advancedDaemonSet() throws Exception {
+        assertNoFailures("DaemonSet", "daemonsets", DAEMONSET,
+                List.of(DaemonSetWebhooks.MUTATE_PATH, DaemonSetWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/updateStrategy/rollingUpdate/maxSurge",
+                        "/spec/template/spec/activeDeadlineSeconds"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void advancedDaemonSetV1alpha1() throws Exception {
+        assertNoFailures("DaemonSet", "daemonsets", DAEMONSET_ALPHA,
+                List.of(DaemonSetWebhooks.MUTATE_PATH, DaemonSetWebhooks.VALIDATE_PATH), List.of());
     }
 
     @Test

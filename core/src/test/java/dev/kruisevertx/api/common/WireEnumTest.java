@@ -34,6 +34,8 @@ class WireEnumTest {
         m.put(ContainerRecreateRequestFailurePolicy.class, List.of("Fail", "Ignore"));
         m.put(PodManagementPolicyType.class, List.of("OrderedReady", "Parallel"));
         m.put(StatefulSetUpdateStrategyType.class, List.of("RollingUpdate", "OnDelete"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.DaemonSetUpdateStrategyType.class, List.of("RollingUpdate", "OnDelete"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.RollingUpdateType.class, List.of("Standard", "InPlaceIfPossible"));
         m.put(PodUpdateStrategyType.class, List.of("ReCreate", "InPlaceIfPossible", "InPlaceOnly"));
         m.put(PersistentVolumeClaimRetentionPolicyType.class, List.of("Retain", "Delete"));
         m.put(VolumeClaimUpdateStrategyType.class, List.of("OnDelete", "OnPodRollingUpdate"));

@@ -41,12 +41,18 @@ public record Readiness(boolean ready, String summary) {
             return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + wantUpdated + " updated"
                     + (replicas != desired ? ", " + replicas + " replicas" : "") + (observed ? "" : ", generation not observed yet"));
         }
+        if (kind.equals("DaemonSet") && !status.has("desiredNumberScheduled")) {
+            // A daemon workload's status always has it once its controller has looked at it.
+            return new Readiness(false, "no status yet");
+        }
         if (status.has("desiredNumberScheduled")) {
             long desired = status.path("desiredNumberScheduled").asLong();
             long readyCount = status.path("numberReady").asLong(0);
             long updated = status.path("updatedNumberScheduled").asLong(0);
-            boolean ok = observed && readyCount == desired && updated == desired;
-            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + desired + " updated"
+            // A partitioned rollout (Advanced DaemonSet) has converged when the nodes it should update are updated.
+            long wantUpdated = Math.max(0, desired - daemonPartition(spec, desired));
+            boolean ok = observed && readyCount == desired && updated >= wantUpdated;
+            return new Readiness(ok, readyCount + "/" + desired + " ready, " + updated + "/" + wantUpdated + " updated"
                     + (observed ? "" : ", generation not observed yet"));
         }
         for (JsonNode c : status.path("conditions")) {
@@ -63,6 +69,23 @@ public record Readiness(boolean ready, String summary) {
                     + ", " + status.path("succeeded").asLong(0) + " succeeded");
         }
         return new Readiness(true, "present");
+    }
+
+    /** {@code spec.updateStrategy.rollingUpdate.partition} as an Advanced DaemonSet scales it (percentages down). */
+    private static long daemonPartition(JsonNode spec, long desired) {
+        JsonNode p = spec.path("updateStrategy").path("rollingUpdate").path("partition");
+        if (p.isIntegralNumber()) {
+            return Math.min(Math.max(p.asLong(), 0), desired);
+        }
+        String text = p.asText("");
+        if (text.endsWith("%")) {
+            try {
+                return Math.min(Math.max(Long.parseLong(text.substring(0, text.length() - 1)) * desired / 100, 0), desired);
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return 0;
     }
 
     private static Readiness pod(JsonNode o) {

@@ -52,6 +52,26 @@ class ReadinessTest {
                 metadata: {generation: 1}
                 status: {observedGeneration: 1, desiredNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3}
                 """).ready());
+        assertFalse(of("""
+                kind: DaemonSet
+                metadata: {generation: 1}
+                status: {observedGeneration: 1, desiredNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 1}
+                """).ready());
+        assertFalse(of("kind: DaemonSet\nmetadata: {generation: 1}").ready(), "no status yet");
+        Readiness partitioned = of("""
+                kind: DaemonSet
+                metadata: {generation: 2}
+                spec: {updateStrategy: {rollingUpdate: {partition: 2}}}
+                status: {observedGeneration: 2, desiredNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 1}
+                """);
+        assertTrue(partitioned.ready(), partitioned.summary());
+        assertEquals("3/3 ready, 1/1 updated", partitioned.summary());
+        assertTrue(of("""
+                kind: DaemonSet
+                metadata: {generation: 2}
+                spec: {updateStrategy: {rollingUpdate: {partition: "50%"}}}
+                status: {observedGeneration: 2, desiredNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 2}
+                """).ready());
         assertTrue(of("kind: BroadcastJob\nstatus: {conditions: [{type: Complete, status: 'True'}]}").ready());
         assertFalse(of("kind: BroadcastJob\nstatus: {phase: running}").ready());
         Readiness pod = of("""

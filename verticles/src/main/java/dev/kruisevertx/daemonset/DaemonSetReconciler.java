@@ -1,0 +1,281 @@
+package dev.kruisevertx.daemonset;
+
+import dev.kruisevertx.api.apps.v1beta1.DaemonSet;
+import dev.kruisevertx.api.apps.v1beta1.DaemonSetStatus;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.Reconciler;
+import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.StalePlanException;
+import dev.kruisevertx.expectations.ResourceVersionExpectations;
+import dev.kruisevertx.expectations.ScaleExpectations;
+import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
+import dev.kruisevertx.inplace.InPlaceUpdateOptions;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RefreshOutcome;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.ObjectEdits;
+import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.podutil.PodPatches;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * One reconcile of an Advanced DaemonSet: wait while the cache lags this controller's own writes; read the pods,
+ * nodes and revisions (on a worker); write the update revision; let {@link DaemonSetPlanner} decide (on a worker);
+ * let {@link DaemonSetActuator} write the plan and move in-place updates in flight along; write the status; prune
+ * old revisions.
+ */
+final class DaemonSetReconciler implements Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(DaemonSetReconciler.class);
+    private static final Duration STALE_CACHE_RECHECK = Duration.ofSeconds(1);
+    private static final int MAX_REVISION_ATTEMPTS = 10;
+    private static final int DEFAULT_HISTORY_LIMIT = 10;
+    static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
+
+    private final ControllerContext ctx;
+    private final CachedResource<DaemonSet> sets;
+    private final CachedResource<Pod> pods;
+    private final CachedResource<Node> nodes;
+    private final CachedResource<ControllerRevision> revisions;
+    private final ScaleExpectations scale;
+    private final ResourceVersionExpectations versions;
+    private final Clock clock;
+    private final DaemonSetActuator actuator;
+    private final FailedPodBackoff failedPods = new FailedPodBackoff();
+
+    DaemonSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions, Clock clock) {
+        this.ctx = ctx;
+        this.sets = ctx.cache().resource(DaemonSet.class);
+        this.pods = ctx.cache().resource(Pod.class);
+        this.nodes = ctx.cache().resource(Node.class);
+        this.revisions = ctx.cache().resource(ControllerRevision.class);
+        this.scale = scale;
+        this.versions = versions;
+        this.clock = clock;
+        this.actuator = new DaemonSetActuator(ctx, scale, versions, clock, sets::get);
+    }
+
+    private record Read(List<Pod> pods, List<Node> nodes, List<ControllerRevision> history, String unsatisfied) {
+    }
+
+    @Override
+    public Future<Result> reconcile(Request request) {
+        DaemonSet set = sets.get(request.namespace(), request.name());
+        if (set == null) {
+            scale.delete(request.key());
+            ctx.plans().forget(DaemonSetController.NAME, request);
+            return Future.succeededFuture(Result.done());
+        }
+        if (set.getMetadata().getDeletionTimestamp() != null) {
+            // Pods and revisions go with the set through their ownerReferences.
+            return Future.succeededFuture(Result.done());
+        }
+        if (set.getSpec() == null || set.getSpec().getSelector() == null || set.getSpec().getTemplate() == null) {
+            record(request, "invalid DaemonSet: spec.selector and spec.template are required");
+            return Future.succeededFuture(Result.done());
+        }
+        ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
+        if (!satisfied.satisfied()) {
+            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details());
+            return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+        }
+        String uid = set.getMetadata().getUid();
+        return ctx.vertx().executeBlocking(() -> {
+            List<Pod> owned = pods.controlledBy(uid);
+            for (Pod p : owned) {
+                if (!versions.isSatisfied(p)) {
+                    return new Read(owned, List.of(), List.of(), p.getMetadata().getName());
+                }
+            }
+            return new Read(owned, nodes.list(), revisions.controlledBy(uid), null);
+        }, false).compose(read -> {
+            if (read.unsatisfied() != null) {
+                record(request, "waiting for the cache to see our update of pod " + read.unsatisfied());
+                return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
+            return writeRevision(set, DaemonSetRevisions.resolve(set, read.history()))
+                    .compose(revs -> sync(request, set, read, revs));
+        });
+    }
+
+    private Future<Result> sync(Request request, DaemonSet set, Read read, DaemonSetRevisions.Resolution revs) {
+        InPlaceUpdateOptions options = InPlaceUpdateOptions.of(ctx.gates()).withRevisionName(DaemonSetRevisions::hashOf);
+        List<ControllerRevision> history = new ArrayList<>(read.history());
+        if (revs.toCreate() != null) {
+            history.add(revs.update());
+        }
+        Predicate<Pod> canInPlace = p -> Pods.hasReadinessGate(p, WellKnown.INPLACE_UPDATE_READY_CONDITION)
+                && InPlaceUpdateCalculator.canUpdateInPlace(revisionOf(p, history), revs.update(), options);
+        java.time.Instant now = clock.instant();
+        long observed = set.getStatus() == null ? 0 : set.getStatus().getObservedGeneration();
+        String uid = set.getMetadata().getUid();
+        DaemonSetSnapshot snap = new DaemonSetSnapshot(set, read.nodes(), read.pods(), revs.hash(), canInPlace, now,
+                node -> failedPods.remaining(FailedPodBackoff.key(uid, observed, node), now),
+                ctx.gates().enabled(dev.kruisevertx.features.Feature.DaemonSetPruneIneligibleNodes));
+        return ctx.vertx().executeBlocking(() -> {
+            DaemonSetPlan plan = DaemonSetPlanner.decide(snap);
+            for (DaemonSetPlan.Deletion del : plan.deletions()) {
+                if (del.reason() == DaemonSetPlan.DeleteReason.FAILED) {
+                    failedPods.next(FailedPodBackoff.key(uid, observed, del.node()), now);
+                }
+            }
+            List<DaemonSetActuator.Refresh> refresh = new ArrayList<>();
+            Duration requeue = plan.requeueAfter();
+            for (Pod p : read.pods()) {
+                if (Pods.isTerminating(p)) {
+                    continue;
+                }
+                RefreshOutcome r = UPDATER.refresh(p, snap.now());
+                if (r.action() == RefreshOutcome.Action.UPDATE_POD) {
+                    String patch = PodPatches.forPod(p, r.pod(), true);
+                    if (!PodPatches.isEmpty(patch)) {
+                        refresh.add(new DaemonSetActuator.Refresh(p, patch, false));
+                    }
+                } else if (r.action() == RefreshOutcome.Action.UPDATE_STATUS) {
+                    String patch = PodPatches.forStatus(p, r.pod());
+                    if (!PodPatches.isEmpty(patch)) {
+                        refresh.add(new DaemonSetActuator.Refresh(p, patch, true));
+                    }
+                } else if (!r.requeue().isZero() && (requeue.isZero() || r.requeue().compareTo(requeue) < 0)) {
+                    requeue = r.requeue();
+                }
+            }
+            List<DaemonSetActuator.InPlace> inPlace = new ArrayList<>();
+            for (Pod p : plan.inPlaceUpdates()) {
+                var spec = InPlaceUpdateCalculator.calculate(revisionOf(p, history), revs.update(), options);
+                if (spec != null) {
+                    inPlace.add(new DaemonSetActuator.InPlace(p, spec));
+                }
+            }
+            return new Decided(plan, refresh, inPlace, requeue);
+        }, false).compose(d -> act(request, set, read, revs, d));
+    }
+
+    private record Decided(DaemonSetPlan plan, List<DaemonSetActuator.Refresh> refresh,
+                           List<DaemonSetActuator.InPlace> inPlace, Duration requeue) {
+    }
+
+    private Future<Result> act(Request request, DaemonSet set, Read read, DaemonSetRevisions.Resolution revs, Decided d) {
+        DaemonSetPlan plan = d.plan();
+        ctx.plans().record(DaemonSetController.NAME, request, plan.debugSummary());
+        if (plan.phase() == DaemonSetPlan.Phase.SKIPPED) {
+            return Future.succeededFuture(Result.done());
+        }
+        if (!plan.statusOnly()) {
+            LOG.debug("DaemonSet {}: {}", request, plan.reason());
+        }
+        return actuator.execute(set, revs.hash(), plan, d.inPlace(), d.refresh()).transform(ar -> {
+            if (ar.failed() && ar.cause() instanceof StalePlanException) {
+                return Future.succeededFuture(Result.done());
+            }
+            DaemonSetStatus status = plan.status();
+            status.setCollisionCount(revs.collisionCount() == 0 && (set.getStatus() == null
+                    || set.getStatus().getCollisionCount() == null) ? null : revs.collisionCount());
+            Future<Void> written = writeStatus(set, status).compose(v -> prune(set, read, revs));
+            if (ar.failed()) {
+                return written.transform(ignored -> Future.failedFuture(ar.cause()));
+            }
+            return written.map(v -> d.requeue().isZero() ? Result.done() : Result.requeueAfter(d.requeue()));
+        });
+    }
+
+    private static ControllerRevision revisionOf(Pod pod, List<ControllerRevision> history) {
+        String label = Pods.revisionLabel(pod);
+        if (label == null) {
+            return null;
+        }
+        for (ControllerRevision r : history) {
+            if (Pods.shortHash(label).equals(Pods.shortHash(DaemonSetRevisions.hashOf(r)))) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Creates (or renumbers) the update revision; a name taken by other data bumps the collision count. */
+    private Future<DaemonSetRevisions.Resolution> writeRevision(DaemonSet set, DaemonSetRevisions.Resolution revs) {
+        if (revs.renumber() != null) {
+            ControllerRevision r = revs.renumber();
+            return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), r, ObjectEdits.Part.OBJECT,
+                    live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build())).map(v -> revs);
+        }
+        if (revs.toCreate() == null) {
+            return Future.succeededFuture(revs);
+        }
+        return ctx.kube().write(() -> {
+            DaemonSetRevisions.Resolution current = revs;
+            for (int attempt = 1; ; attempt++) {
+                ControllerRevision r = current.toCreate();
+                try {
+                    ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace()).resource(r).create();
+                    return current;
+                } catch (KubernetesClientException e) {
+                    if (!ApiErrors.isConflict(e) || attempt >= MAX_REVISION_ATTEMPTS) {
+                        throw e;
+                    }
+                }
+                ControllerRevision existing = ctx.client().apps().controllerRevisions()
+                        .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).get();
+                current = DaemonSetRevisions.afterConflict(set, current, existing);
+                if (current.toCreate() == null) {
+                    return current;
+                }
+                LOG.info("DaemonSet {}/{}: ControllerRevision {} exists with other data, collision count now {}",
+                        set.getMetadata().getNamespace(), set.getMetadata().getName(), r.getMetadata().getName(),
+                        current.collisionCount());
+            }
+        });
+    }
+
+    private Future<Void> writeStatus(DaemonSet set, DaemonSetStatus status) {
+        if (Objects.equals(set.getStatus(), status)) {
+            return Future.succeededFuture();
+        }
+        return ctx.kube().write(() -> StatusWrites.writeOverSameVersion(ctx.client(), DaemonSet.class, set,
+                live -> live.setStatus(status))).mapEmpty();
+    }
+
+    /** Revisions beyond revisionHistoryLimit that neither a pod nor the update revision uses. */
+    private Future<Void> prune(DaemonSet set, Read read, DaemonSetRevisions.Resolution revs) {
+        Set<String> live = new HashSet<>();
+        live.add(revs.hash());
+        for (Pod p : read.pods()) {
+            String label = Pods.revisionLabel(p);
+            if (label != null) {
+                live.add(label);
+            }
+        }
+        Integer limit = set.getSpec().getRevisionHistoryLimit();
+        List<Future<Void>> out = new ArrayList<>();
+        for (ControllerRevision r : DaemonSetRevisions.toPrune(read.history(), live, limit == null ? DEFAULT_HISTORY_LIMIT : limit)) {
+            out.add(ctx.kube().write(() -> ctx.client().apps().controllerRevisions()
+                    .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete()).mapEmpty());
+        }
+        return Future.join(out).mapEmpty();
+    }
+
+    private void record(Request request, String summary) {
+        ctx.plans().record(DaemonSetController.NAME, request, PlanSummary.of(summary));
+    }
+}

@@ -56,7 +56,7 @@ public final class CronDecision {
         prune(failed, spec.getFailedJobsHistoryLimit(), "failedJobsHistoryLimit", prune);
         prune(succeeded, spec.getSuccessfulJobsHistoryLimit(), "successfulJobsHistoryLimit", prune);
         Plan p = new Plan(kind, active, last, prune);
-        if (spec.isPaused()) {
+        if (spec.pausedOrFalse()) {
             return p.done("paused", null, null);
         }
         CronSchedule schedule;

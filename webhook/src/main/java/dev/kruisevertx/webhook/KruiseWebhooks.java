@@ -40,6 +40,7 @@ public final class KruiseWebhooks {
         CrrWebhooks.register(registry, pods, nodes, kruiseDaemon);
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
                 autoDeletePvc, autoResizePvc));
+        dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
         return pipeline;
     }
 

@@ -65,8 +65,8 @@ public class BroadcastJobSpec extends UnknownFields {
         this.paused = paused;
     }
 
-    @JsonIgnore
-    public boolean isPaused() {
+    /** Whether paused (unset is not). Not a bean getter, so it cannot shadow the {@code paused} property. */
+    public boolean pausedOrFalse() {
         return Boolean.TRUE.equals(paused);
     }
 

@@ -58,7 +58,7 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
         CachedResource<BroadcastJob> bcjs = ctx.cache().resource(BroadcastJob.class);
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock, "advancedcronjob-controller",
                 AdvancedCronJob.API_VERSION, AdvancedCronJob.KIND);
-        CronActuator actuator = new CronActuator(ctx, events, clock);
+        CronActuator actuator = new CronActuator(ctx, events);
         return new Controller(request -> {
             AdvancedCronJob acj = acjs.get(request.namespace(), request.name());
             if (acj == null) {

@@ -26,7 +26,6 @@ import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,12 +45,9 @@ final class CronActuator {
 
     private final ControllerContext ctx;
     private final EventRecorder events;
-    private final Clock clock;
-
-    CronActuator(ControllerContext ctx, EventRecorder events, Clock clock) {
+    CronActuator(ControllerContext ctx, EventRecorder events) {
         this.ctx = ctx;
         this.events = events;
-        this.clock = clock;
     }
 
     Future<Void> apply(AdvancedCronJob acj, CronPlan plan) {
@@ -147,6 +143,16 @@ final class CronActuator {
         }
         try {
             return ApiErrors.ignoringAlreadyExists(() -> ctx.client().resource(child).create());
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            if (ApiErrors.isInvalid(e) || ApiErrors.isForbidden(e)) {
+                // The API server (or an admission webhook) refuses this child: retrying the same object cannot
+                // help, the run is reported and the next one is tried at its time.
+                events.emit(acj, EventRecorder.WARNING, "FailedCreate", "Error creating job: "
+                        + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                        : "code " + e.getCode()));
+                return null;
+            }
+            throw e;
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -17,6 +17,7 @@ public final class ControllerRegistry {
                 new PodReadinessController(),
                 new CloneSetController(),
                 new ContainerRecreateRequestController(),
-                new dev.kruisevertx.statefulset.StatefulSetController());
+                new dev.kruisevertx.statefulset.StatefulSetController(),
+                new dev.kruisevertx.advancedcronjob.AdvancedCronJobController());
     }
 }

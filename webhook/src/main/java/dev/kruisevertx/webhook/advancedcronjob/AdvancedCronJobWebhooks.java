@@ -56,7 +56,11 @@ public final class AdvancedCronJobWebhooks {
                     Json.toNode(decoded.old().spec().getTemplate()), Json.toNode(acj.spec().getTemplate()));
             ObjectNode before = Json.toTree(acj);
             AdvancedCronJobDefaults.apply(acj, !templateNoDefaults && templateChanged);
-            acj.setStatus(null);
+            if (decoded.old() == null) {
+                // As OpenKruise, a new object starts without status. On an update the API server keeps the stored
+                // status (status subresource) anyway, and not every server resets it after admission.
+                acj.setStatus(null);
+            }
             return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj))));
         };
     }

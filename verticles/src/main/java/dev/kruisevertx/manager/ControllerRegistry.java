@@ -18,6 +18,7 @@ public final class ControllerRegistry {
                 new CloneSetController(),
                 new ContainerRecreateRequestController(),
                 new dev.kruisevertx.statefulset.StatefulSetController(),
-                new dev.kruisevertx.advancedcronjob.AdvancedCronJobController());
+                new dev.kruisevertx.advancedcronjob.AdvancedCronJobController(),
+                new dev.kruisevertx.broadcastjob.BroadcastJobController());
     }
 }

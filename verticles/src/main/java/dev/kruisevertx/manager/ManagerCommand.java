@@ -130,6 +130,11 @@ public class ManagerCommand {
             + "apps.kruise.io/cloneset-scaling-exclude-preparing-delete). Default: ${DEFAULT-VALUE}")
     boolean clonesetScalingExcludePreparingDelete;
 
+    @Option(names = "--assign-bcj-pods-by-scheduler", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Place BroadcastJob pods through the scheduler (a node-name affinity); false sets "
+            + "spec.nodeName directly. Default: ${DEFAULT-VALUE}")
+    boolean assignBcjPodsByScheduler;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -198,7 +203,9 @@ public class ManagerCommand {
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers,
                 Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
-                        Boolean.toString(clonesetScalingExcludePreparingDelete)));
+                        Boolean.toString(clonesetScalingExcludePreparingDelete),
+                        dev.kruisevertx.broadcastjob.BroadcastJobController.ASSIGN_BY_SCHEDULER_FLAG,
+                        Boolean.toString(assignBcjPodsByScheduler)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

@@ -41,6 +41,7 @@ public final class KruiseWebhooks {
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
                 autoDeletePvc, autoResizePvc));
         dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
+        dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.register(registry, templateNoDefaults);
         return pipeline;
     }
 

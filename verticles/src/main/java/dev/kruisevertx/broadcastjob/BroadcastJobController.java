@@ -1,0 +1,96 @@
+package dev.kruisevertx.broadcastjob;
+
+import dev.kruisevertx.api.apps.v1beta1.BroadcastJob;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.controller.Controller;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.EventMapper;
+import dev.kruisevertx.controller.ManagerSettings;
+import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.WatchSpec;
+import dev.kruisevertx.controller.WorkloadControllerDefinition;
+import dev.kruisevertx.controller.WorkloadEvents;
+import dev.kruisevertx.expectations.ScaleExpectations;
+import dev.kruisevertx.kube.EventRecorder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.vertx.core.Future;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * OpenKruise's broadcastjob controller: a pod on every node the template fits, run to completion
+ * ({@link BroadcastJobDecision}, carried out by {@link BroadcastJobActuator}). Pods reach their job through the
+ * controller ownerReference; node changes reconcile every BroadcastJob that is not finished (as OpenKruise, so nodes
+ * added while a job runs get a pod).
+ */
+public final class BroadcastJobController extends WorkloadControllerDefinition {
+    public static final String NAME = "broadcastjob";
+    /** The manager flag {@code --assign-bcj-pods-by-scheduler} (default true). */
+    public static final String ASSIGN_BY_SCHEDULER_FLAG = "assign-bcj-pods-by-scheduler";
+
+    public BroadcastJobController() {
+        this(Clock.systemUTC());
+    }
+
+    public BroadcastJobController(Clock clock) {
+        super(NAME, BroadcastJob.class, clock);
+    }
+
+    @Override
+    public List<Class<? extends HasMetadata>> requiredTypes() {
+        return List.of(BroadcastJob.class, Pod.class, Node.class);
+    }
+
+    static boolean assignByScheduler(ManagerSettings settings) {
+        return Boolean.parseBoolean(settings.extra().getOrDefault(ASSIGN_BY_SCHEDULER_FLAG, "true"));
+    }
+
+    @Override
+    public Controller create(ControllerContext ctx) {
+        CachedResource<BroadcastJob> jobs = ctx.cache().resource(BroadcastJob.class);
+        CachedResource<Pod> pods = ctx.cache().resource(Pod.class);
+        CachedResource<Node> nodes = ctx.cache().resource(Node.class);
+        Expectations exp = expectations(ctx);
+        ScaleExpectations scale = exp.scale();
+        WorkloadEvents workloadEvents = new WorkloadEvents(BroadcastJob.GROUP, BroadcastJob.KIND, scale, exp.versions(),
+                WorkloadEvents::decisionRelevant, (pod, queue) -> { });
+        EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock(), "broadcastjob-controller",
+                BroadcastJob.API_VERSION, BroadcastJob.KIND);
+        BroadcastJobActuator actuator = new BroadcastJobActuator(ctx, scale, events, assignByScheduler(ctx.settings()),
+                jobs::get);
+        EventMapper<Node> nodeToJobs = (event, queue) -> {
+            for (BroadcastJob job : jobs.list()) {
+                if (!BroadcastJobDecision.finished(job)) {
+                    queue.add(Request.of(job));
+                }
+            }
+        };
+        return new Controller(request -> {
+            BroadcastJob job = jobs.get(request.namespace(), request.name());
+            if (job == null) {
+                scale.delete(request.key());
+                ctx.plans().forget(NAME, request);
+                return Future.succeededFuture(Result.done());
+            }
+            ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
+            if (!satisfied.satisfied()) {
+                // The cache has not shown our last creations and deletions yet; their events reconcile again.
+                return Future.succeededFuture(satisfied.leaked() ? Result.done()
+                        : Result.requeueAfter(Duration.ofSeconds(5)));
+            }
+            List<Pod> owned = pods.controlledBy(job.getMetadata().getUid());
+            List<Node> allNodes = nodes.list();
+            BroadcastJobPlan plan = BroadcastJobDecision.decide(job, owned, allNodes, clock().instant());
+            ctx.plans().record(NAME, request, plan.debugSummary());
+            return actuator.apply(job, plan).map(v -> plan.requeueAfter() == null ? Result.done()
+                    : Result.requeueAfter(plan.requeueAfter()));
+        }, List.of(WatchSpec.of(BroadcastJob.class, EventMapper.self()),
+                WatchSpec.of(Pod.class, workloadEvents::onPod),
+                WatchSpec.of(Node.class, nodeToJobs)));
+    }
+}

@@ -52,21 +52,25 @@ class DemoTest {
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: applied pod default/sample-pod"), r.out());
         // The CloneSet sample rolls nginx 1.25 -> 1.26 in place in partition steps 80% -> 40% -> 0.
-        assertTrue(r.out().contains("demo: step 5/7: applying samples/13-cloneset-rollout-0.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 5/9: applying samples/13-cloneset-rollout-0.yaml"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 1/1 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 3/3 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 5/5 updated (converged)"), r.out());
-        assertTrue(r.out().contains("demo: all 4 samples converged"), r.out());
+        assertTrue(r.out().contains("demo: all 6 samples converged"), r.out());
         // The Advanced StatefulSet sample.
         assertTrue(r.out().contains("demo: applied statefulset default/sample-asts"), r.out());
         // The ContainerRecreateRequest sample restarts the sample pod's container through the node agent of its node,
         // which speaks the CRI to the simulated runtime: the request completes, the restart count goes to 1.
         assertTrue(r.out().contains("demo: node agent (ContainerRecreateRequest) running on each simulated node"), r.out());
-        assertTrue(r.out().contains("demo: step 7/7: applying samples/30-container-recreate-request.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 7/9: applying samples/30-container-recreate-request.yaml"), r.out());
         assertTrue(r.out().contains("containerrecreaterequest default/sample-pod-restart: Completed, main=Succeeded (converged)"),
                 r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: pod default/sample-pod: Running on ")
                 && l.endsWith(", ready, restarted main 1x (converged)")), r.out());
+        // The BroadcastJob sample runs on every node and completes; the AdvancedCronJob sample schedules its first Job.
+        assertTrue(r.out().contains("broadcastjob default/sample-node-check: complete (converged)"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: advancedcronjob default/sample-cron: Job runs, last at ")
+                && l.endsWith("(converged)")), r.out());
         String config = Files.readString(kubeconfig);
         assertTrue(config.contains("server: http://127.0.0.1:"), config);
         Path runDir = runDirectory(r);

@@ -218,6 +218,18 @@ class AdvancedCronJobEndToEndTest {
     }
 
     @Test
+    void aChildTheApiServerRefusesIsAWarningAndTheScheduleGoesOn() {
+        // OpenKruise's name rule allows upper case; the embedded API server takes such a custom resource name (a real
+        // one would not) but refuses a Job named after it, which is the refusal this test needs.
+        AdvancedCronJob created = jobCron("Refused", "@every 2s", "code=0", s -> { });
+        Await.waitFor("two FailedCreate warnings (the schedule goes on)", WAIT, () -> events("Refused").stream()
+                .filter(e -> "FailedCreate".equals(e.getReason()) && "Warning".equals(e.getType())).count() >= 2);
+        assertEquals(List.of(), jobsOf(created));
+        assertTrue(events("Refused").stream().filter(e -> "FailedCreate".equals(e.getReason())).findFirst().orElseThrow()
+                .getMessage().contains("Refused-"));
+    }
+
+    @Test
     void tooManyMissedStartsIsAWarningNotACatchUp() {
         AdvancedCronJob created = jobCron("backlog", "@every 1s", "code=0", s -> s.setPaused(true));
         // Another writer puts the last run an hour back: 3600 missed starts, far over the 100 that are caught up.

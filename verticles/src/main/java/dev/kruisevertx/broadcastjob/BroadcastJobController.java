@@ -46,6 +46,34 @@ public final class BroadcastJobController extends WorkloadControllerDefinition {
         return List.of(BroadcastJob.class, Pod.class, Node.class);
     }
 
+    /**
+     * Whether a node update can change which jobs fit it (as OpenKruise's node handler: labels, taints,
+     * unschedulable, allocatable resources, or a condition's status).
+     */
+    static boolean fitRelevantChange(Node old, Node now) {
+        if (!java.util.Objects.equals(old.getMetadata().getLabels(), now.getMetadata().getLabels())) {
+            return true;
+        }
+        if (!java.util.Objects.equals(old.getSpec(), now.getSpec())) {
+            return true;
+        }
+        if (old.getStatus() == null || now.getStatus() == null) {
+            return old.getStatus() != now.getStatus();
+        }
+        if (!java.util.Objects.equals(old.getStatus().getAllocatable(), now.getStatus().getAllocatable())) {
+            return true;
+        }
+        java.util.Map<String, String> before = new java.util.HashMap<>();
+        if (old.getStatus().getConditions() != null) {
+            old.getStatus().getConditions().forEach(c -> before.put(c.getType(), c.getStatus()));
+        }
+        java.util.Map<String, String> after = new java.util.HashMap<>();
+        if (now.getStatus().getConditions() != null) {
+            now.getStatus().getConditions().forEach(c -> after.put(c.getType(), c.getStatus()));
+        }
+        return !before.equals(after);
+    }
+
     static boolean assignByScheduler(ManagerSettings settings) {
         return Boolean.parseBoolean(settings.extra().getOrDefault(ASSIGN_BY_SCHEDULER_FLAG, "true"));
     }
@@ -64,6 +92,10 @@ public final class BroadcastJobController extends WorkloadControllerDefinition {
         BroadcastJobActuator actuator = new BroadcastJobActuator(ctx, scale, events, assignByScheduler(ctx.settings()),
                 jobs::get);
         EventMapper<Node> nodeToJobs = (event, queue) -> {
+            if (event.oldObject() != null && event.newObject() != null
+                    && !fitRelevantChange(event.oldObject(), event.newObject())) {
+                return; // heartbeats and other status updates cannot change where a job's pods fit
+            }
             for (BroadcastJob job : jobs.list()) {
                 if (!BroadcastJobDecision.finished(job)) {
                     queue.add(Request.of(job));
@@ -83,12 +115,14 @@ public final class BroadcastJobController extends WorkloadControllerDefinition {
                 return Future.succeededFuture(satisfied.leaked() ? Result.done()
                         : Result.requeueAfter(Duration.ofSeconds(5)));
             }
-            List<Pod> owned = pods.controlledBy(job.getMetadata().getUid());
-            List<Node> allNodes = nodes.list();
-            BroadcastJobPlan plan = BroadcastJobDecision.decide(job, owned, allNodes, clock().instant());
-            ctx.plans().record(NAME, request, plan.debugSummary());
-            return actuator.apply(job, plan).map(v -> plan.requeueAfter() == null ? Result.done()
-                    : Result.requeueAfter(plan.requeueAfter()));
+            // The decision walks every node: on a worker, off the event loop.
+            return ctx.vertx().executeBlocking(() -> BroadcastJobDecision.decide(job,
+                    pods.controlledBy(job.getMetadata().getUid()), nodes.list(), clock().instant()), false)
+                    .compose(plan -> {
+                        ctx.plans().record(NAME, request, plan.debugSummary());
+                        return actuator.apply(job, plan).map(v -> plan.requeueAfter() == null ? Result.done()
+                                : Result.requeueAfter(plan.requeueAfter()));
+                    });
         }, List.of(WatchSpec.of(BroadcastJob.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, workloadEvents::onPod),
                 WatchSpec.of(Node.class, nodeToJobs)));

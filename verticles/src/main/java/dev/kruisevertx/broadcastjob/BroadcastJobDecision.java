@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -126,8 +125,7 @@ public final class BroadcastJobDecision {
                 }
                 desired.put(name, existing);
             } else {
-                PodSpec mock = new PodSpecBuilder(template).withNodeName(name).build();
-                if (BroadcastJobNodeFit.problem(mock, node).isEmpty()) {
+                if (BroadcastJobNodeFit.problemIgnoringNodeName(template, node).isEmpty()) {
                     rest.add(name);
                     desired.put(name, null);
                 }

@@ -24,12 +24,21 @@ final class BroadcastJobNodeFit {
     private BroadcastJobNodeFit() {
     }
 
-    /** Empty when the pod fits, else why not (for the debug plan). */
+    /** Empty when the existing pod fits, else why not (for the debug plan). */
     static Optional<String> problem(PodSpec spec, Node node) {
         String name = node.getMetadata().getName();
         if (spec.getNodeName() != null && !spec.getNodeName().isEmpty() && !spec.getNodeName().equals(name)) {
             return Optional.of("node(s) didn't match the requested node name");
         }
+        return problemIgnoringNodeName(spec, node);
+    }
+
+    /**
+     * Whether a new pod from {@code template} fits {@code node}. OpenKruise judges a copy of the template with
+     * {@code nodeName} set to the node, so the template's own nodeName never counts; judging the template itself
+     * spares a deep copy of the pod spec per node.
+     */
+    static Optional<String> problemIgnoringNodeName(PodSpec spec, Node node) {
         if (!NodeMatching.matchesNodeSelectorAndAffinity(spec, node)) {
             return Optional.of("node(s) didn't match Pod's node affinity/selector");
         }

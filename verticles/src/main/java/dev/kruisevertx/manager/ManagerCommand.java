@@ -143,6 +143,11 @@ public class ManagerCommand {
             + "affinity on the node's name); if false the controller sets spec.nodeName itself. Default: ${DEFAULT-VALUE}")
     boolean assignPodsByScheduler;
 
+    @Option(names = "--assign-bcj-pods-by-scheduler", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Place BroadcastJob pods through the scheduler (a node-name affinity); false sets "
+            + "spec.nodeName directly. Default: ${DEFAULT-VALUE}")
+    boolean assignBcjPodsByScheduler;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -215,7 +220,9 @@ public class ManagerCommand {
                         RolloutWatch.DEADLINE_FLAG, Long.toString(positive("--workload-progress-deadline",
                                 duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis()),
                         dev.kruisevertx.daemonset.DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG,
-                        Boolean.toString(assignPodsByScheduler)));
+                        Boolean.toString(assignPodsByScheduler),
+                        dev.kruisevertx.broadcastjob.BroadcastJobController.ASSIGN_BY_SCHEDULER_FLAG,
+                        Boolean.toString(assignBcjPodsByScheduler)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

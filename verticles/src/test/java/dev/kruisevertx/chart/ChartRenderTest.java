@@ -246,9 +246,11 @@ class ChartRenderTest {
         JsonNode mutating = defaults.get("MutatingWebhookConfiguration", "kruise-mutating-webhook-configuration");
         JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
         assertEquals(Set.of("/mutate-pod", "/mutate-apps-kruise-io-cloneset", "/mutate-apps-kruise-io-statefulset",
-                "/mutate-apps-kruise-io-daemonset", "/mutate-apps-kruise-io-containerrecreaterequest"), paths(mutating));
+                "/mutate-apps-kruise-io-daemonset", "/mutate-apps-kruise-io-containerrecreaterequest", "/mutate-apps-kruise-io-advancedcronjob",
+                "/mutate-apps-kruise-io-broadcastjob"), paths(mutating));
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
-                "/validate-apps-kruise-io-daemonset"), paths(validating));
+                "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
+                "/validate-apps-kruise-io-broadcastjob"), paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
             assertEquals("", config.path("metadata").path("annotations").path("template").asText());
@@ -283,7 +285,9 @@ class ChartRenderTest {
         assertTrue(manager.containsAll(Set.of("/pods:create", "/pods:delete", "/pods/status:patch",
                 "/persistentvolumeclaims:create", "apps/controllerrevisions:create", "apps.kruise.io/clonesets:watch",
                 "apps.kruise.io/clonesets/status:update", "apps.kruise.io/clonesets/finalizers:update",
-                "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list")), manager.toString());
+                "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list",
+                "apps.kruise.io/advancedcronjobs:watch", "apps.kruise.io/advancedcronjobs/status:update",
+                "apps.kruise.io/broadcastjobs:create", "batch/jobs:create", "batch/jobs:delete")), manager.toString());
         assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
         assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
                 "webhook configurations are only writable by name (kruise-certs-role)");

@@ -42,6 +42,8 @@ public final class KruiseWebhooks {
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
                 autoDeletePvc, autoResizePvc));
         DaemonSetWebhooks.register(registry);
+        dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
+        dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.register(registry, templateNoDefaults);
         return pipeline;
     }
 

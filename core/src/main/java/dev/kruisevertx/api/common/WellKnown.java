@@ -50,6 +50,8 @@ public final class WellKnown {
     // ---- In-place update ---------------------------------------------------------------------------------------
 
     /** Pod annotation: JSON {@link InPlaceUpdateState}. */
+    /** On each Job/BroadcastJob an AdvancedCronJob creates: the run's scheduled time (RFC 3339). */
+    public static final String SCHEDULED_AT_ANNOTATION = "apps.kruise.io/scheduled-at";
     public static final String INPLACE_UPDATE_STATE_ANNOTATION = "apps.kruise.io/inplace-update-state";
     /** Pre-v1.0 name of {@link #INPLACE_UPDATE_STATE_ANNOTATION}, still read. */
     public static final String INPLACE_UPDATE_STATE_ANNOTATION_OLD = "inplace-update-state";

@@ -40,6 +40,13 @@ class WireEnumTest {
         m.put(PersistentVolumeClaimRetentionPolicyType.class, List.of("Retain", "Delete"));
         m.put(VolumeClaimUpdateStrategyType.class, List.of("OnDelete", "OnPodRollingUpdate"));
         m.put(StatefulSetConditionType.class, List.of("FailedCreatePod", "FailedUpdatePod"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ConcurrencyPolicy.class, List.of("Allow", "Forbid", "Replace"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.TemplateKind.class, List.of("Job", "BroadcastJob", "ImageListPullJob"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.CompletionPolicyType.class, List.of("Always", "Never"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.FailurePolicyType.class, List.of("Continue", "FailFast", "Pause"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.BroadcastJobPhase.class, List.of("completed", "running", "paused",
+                "failed"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.JobConditionType.class, List.of("Complete", "Failed"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

@@ -24,6 +24,9 @@ public record Readiness(boolean ready, String summary) {
         if (kind.equals("ContainerRecreateRequest")) {
             return containerRecreateRequest(status);
         }
+        if (kind.equals("AdvancedCronJob")) {
+            return advancedCronJob(status);
+        }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
         if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
@@ -86,6 +89,14 @@ public record Readiness(boolean ready, String summary) {
             }
         }
         return 0;
+    }
+
+    /** An AdvancedCronJob has converged once it scheduled a run (it never finishes). */
+    private static Readiness advancedCronJob(JsonNode status) {
+        String last = status.path("lastScheduleTime").asText("");
+        String summary = (last.isEmpty() ? "no run scheduled yet" : status.path("type").asText("") + " runs, last at "
+                + last) + ", " + status.path("active").size() + " active";
+        return new Readiness(!last.isEmpty(), summary);
     }
 
     private static Readiness pod(JsonNode o) {

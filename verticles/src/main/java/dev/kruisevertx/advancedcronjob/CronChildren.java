@@ -1,0 +1,73 @@
+package dev.kruisevertx.advancedcronjob;
+
+import dev.kruisevertx.api.apps.v1beta1.BroadcastJob;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads cached Jobs and BroadcastJobs into {@link CronChild}ren (a read, never a copy or a change). */
+final class CronChildren {
+    private CronChildren() {
+    }
+
+    static List<CronChild> ofJobs(List<Job> jobs) {
+        List<CronChild> out = new ArrayList<>(jobs.size());
+        for (Job j : jobs) {
+            CronChild.Outcome outcome = CronChild.Outcome.ACTIVE;
+            if (j.getStatus() != null && j.getStatus().getConditions() != null) {
+                for (JobCondition c : j.getStatus().getConditions()) {
+                    if ("True".equals(c.getStatus()) && "Complete".equals(c.getType())) {
+                        outcome = CronChild.Outcome.SUCCEEDED;
+                    } else if ("True".equals(c.getStatus()) && "Failed".equals(c.getType())) {
+                        outcome = CronChild.Outcome.FAILED;
+                    }
+                }
+            }
+            out.add(child(j, outcome, j.getStatus() == null ? null : j.getStatus().getStartTime()));
+        }
+        return out;
+    }
+
+    static List<CronChild> ofBroadcastJobs(List<BroadcastJob> jobs) {
+        List<CronChild> out = new ArrayList<>(jobs.size());
+        for (BroadcastJob j : jobs) {
+            CronChild.Outcome outcome = CronChild.Outcome.ACTIVE;
+            if (j.getStatus() != null && j.getStatus().getConditions() != null) {
+                for (dev.kruisevertx.api.apps.v1beta1.JobCondition c : j.getStatus().getConditions()) {
+                    if ("True".equals(c.getStatus()) && "Complete".equals(c.getType())) {
+                        outcome = CronChild.Outcome.SUCCEEDED;
+                    } else if ("True".equals(c.getStatus()) && "Failed".equals(c.getType())) {
+                        outcome = CronChild.Outcome.FAILED;
+                    }
+                }
+            }
+            out.add(child(j, outcome, j.getStatus() == null ? null : j.getStatus().getStartTime()));
+        }
+        return out;
+    }
+
+    private static CronChild child(HasMetadata o, CronChild.Outcome outcome, String startTime) {
+        return new CronChild(o.getMetadata().getName(), o.getMetadata().getUid(), o.getMetadata().getResourceVersion(),
+                outcome, scheduledAt(o), parse(startTime));
+    }
+
+    private static Instant scheduledAt(HasMetadata o) {
+        String raw = o.getMetadata().getAnnotations() == null ? null
+                : o.getMetadata().getAnnotations().get(WellKnown.SCHEDULED_AT_ANNOTATION);
+        return parse(raw);
+    }
+
+    private static Instant parse(String raw) {
+        try {
+            return raw == null || raw.isEmpty() ? null : Pods.parseTime(raw);
+        } catch (RuntimeException e) {
+            return null; // as OpenKruise: a child with an unreadable time does not count towards the last run
+        }
+    }
+}

@@ -18,7 +18,7 @@ public final class ControllerRegistry {
                 new CloneSetController(),
                 new ContainerRecreateRequestController(),
                 new dev.kruisevertx.statefulset.StatefulSetController(),
-                new dev.kruisevertx.daemonset.DaemonSetController()),
+                new dev.kruisevertx.daemonset.DaemonSetController(),
                 new dev.kruisevertx.advancedcronjob.AdvancedCronJobController(),
                 new dev.kruisevertx.broadcastjob.BroadcastJobController());
     }

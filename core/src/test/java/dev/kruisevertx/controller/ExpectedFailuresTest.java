@@ -63,6 +63,24 @@ class ExpectedFailuresTest {
     }
 
     @Test
+    void anAdmissionWebhooksDenialIsItsOwnKindWhateverCodeTheWebhookChose() {
+        String denial = "admission webhook \"deny.example.com\" denied the request: pods labelled x are refused";
+        for (int code : new int[] {400, 403, 422}) {
+            ExpectedFailures.Classified c = ExpectedFailures.classify(new java.util.concurrent.CompletionException(
+                    api(code, "Forbidden", denial)));
+            assertEquals(ExpectedFailures.Kind.ADMISSION_DENIED, c.kind());
+            assertEquals("write of an object denied (" + code + "): " + denial, c.reason());
+        }
+        // The same code without a webhook's wording is still a refusal that needs a person.
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(api(403, "Forbidden",
+                "pods is forbidden: User \"x\" cannot create resource \"pods\"")).kind());
+        // A webhook that denies with 409 or 429 is settled as those codes are (a race, throttling).
+        assertEquals(ExpectedFailures.Kind.CONFLICT, ExpectedFailures.classify(api(409, "Conflict",
+                "admission webhook \"a\" denied the request: busy")).kind());
+        assertNull(ExpectedFailures.reason(api(403, "Forbidden", denial)), "not part of normal operation for reason()");
+    }
+
+    @Test
     void longServerMessagesAreCutAndKeptOnOneLine() {
         String reason = ExpectedFailures.reason(api(409, "Conflict", "line one\nline two " + "x".repeat(500)));
         assertFalse(reason.contains("\n"), reason);

@@ -42,6 +42,9 @@ public final class ExpectedFailures {
     private static final int MAX_DEPTH = 8;
     private static final java.util.regex.Pattern ADMISSION_DENIAL =
             java.util.regex.Pattern.compile("^admission webhook \"[^\"]+\" denied the request");
+    /** fabric8's "Failure executing: POST at: https://host/api/v1/namespaces/NS/PLURAL[/NAME]. Message: ...". */
+    private static final java.util.regex.Pattern REQUEST_URL = java.util.regex.Pattern.compile(
+            " at: \\S*?/namespaces/([^/\\s]+)/([a-z0-9-]+)(?:/([^/\\s?]+?))?(?:/[a-z]+)?\\.?(?:\\?\\S*)?\\s");
     private static final java.util.regex.Pattern PATCH_TEST_FAILED =
             java.util.regex.Pattern.compile("testing value \\S+ failed|Expected value .* but found");
 
@@ -132,10 +135,29 @@ public final class ExpectedFailures {
         return message != null && ADMISSION_DENIAL.matcher(message).find() ? message : null;
     }
 
-    /** "pods ns/web-x" (or "pods in ns" for a create the server names): from the request fabric8 sent. */
-    private static String objectOf(KubernetesClientException e) {
+    /**
+     * "pods ns/web-x" (or "pods in ns" for a create, whose name is in the body): from the request fabric8 sent, as the
+     * exception (or one it wraps) records it, else from the URL its message quotes.
+     */
+    private static String objectOf(KubernetesClientException failure) {
+        KubernetesClientException e = failure;
+        for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof KubernetesClientException k && k.getResourcePlural() != null) {
+                e = k;
+                break;
+            }
+        }
         String plural = e.getResourcePlural();
         String name = e.getName();
+        String ns = e.getNamespace();
+        if (plural == null && failure.getMessage() != null) {
+            java.util.regex.Matcher m = REQUEST_URL.matcher(failure.getMessage() + " ");
+            if (m.find()) {
+                ns = m.group(1);
+                plural = m.group(2);
+                name = m.group(3);
+            }
+        }
         Status status = e.getStatus();
         if (status != null && status.getDetails() != null) {
             if (name == null) {
@@ -145,7 +167,6 @@ public final class ExpectedFailures {
                 plural = status.getDetails().getKind();
             }
         }
-        String ns = e.getNamespace();
         StringBuilder b = new StringBuilder(plural == null ? "an object" : plural);
         if (name != null && !name.isEmpty()) {
             b.append(' ').append(ns == null ? "" : ns + "/").append(name);

@@ -221,6 +221,8 @@ public final class ControllerVerticle extends VerticleBase {
                     name, key, rc.id(), retry, c.reason());
             case TRANSIENT -> LOG.info("controller {}: reconcile of {} [id {}] will back off (retry #{}): {}",
                     name, key, rc.id(), retry, c.reason());
+            case ADMISSION_DENIED -> LOG.warn("controller {}: reconcile of {} [id {}] will back off (retry #{}): {}",
+                    name, key, rc.id(), retry, c.reason());
             default -> LOG.warn("controller {}: reconcile of {} [id {}] failed (retry #{}): {}", name, key, rc.id(),
                     retry, c.reason(), failure);
         }

@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * controller: an optimistic-concurrency conflict or an object that already exists (409, or a guarded patch whose
  * resourceVersion test failed), an object deleted meanwhile (404, 410), a write refused because this manager no longer
  * leads, a server that is overloaded or unreachable (429, 5xx, timeouts, connections refused, reset or closed before the
- * answer), and anything else (a bug or a refusal that
- * needs a person). Only the last keeps its stack trace in the log.
+ * answer), a write an admission webhook denied (a policy said no: the object and the webhook's message say it all), and
+ * anything else (a bug or a refusal that needs a person). Only the last keeps its stack trace in the log.
  */
 public final class ExpectedFailures {
     /** What the runtime does with a failed reconcile. */
@@ -23,6 +23,11 @@ public final class ExpectedFailures {
         NOT_LEADER,
         /** Throttled (429), a server error (5xx) or a timeout: back off, one line. */
         TRANSIENT,
+        /**
+         * An admission webhook denied the write (a policy, a PodUnavailableBudget): back off, one warning line naming
+         * the object and the webhook's message; the policy or the object must change, which a stack trace cannot show.
+         */
+        ADMISSION_DENIED,
         /** Anything else: back off and log a warning with the stack trace. */
         UNEXPECTED
     }
@@ -35,6 +40,11 @@ public final class ExpectedFailures {
     static final int MAX_MESSAGE = 200;
     /** Bounds the walk down the cause chain (wrappers such as CompletionException add a level each). */
     private static final int MAX_DEPTH = 8;
+    private static final java.util.regex.Pattern ADMISSION_DENIAL =
+            java.util.regex.Pattern.compile("^admission webhook \"[^\"]+\" denied the request");
+    /** fabric8's "Failure executing: POST at: https://host/api/v1/namespaces/NS/PLURAL[/NAME]. Message: ...". */
+    private static final java.util.regex.Pattern REQUEST_URL = java.util.regex.Pattern.compile(
+            " at: \\S*?/namespaces/([^/\\s]+)/([a-z0-9-]+)(?:/([^/\\s?]+?))?(?:/[a-z]+)?\\.?(?:\\?\\S*)?\\s");
     private static final java.util.regex.Pattern PATCH_TEST_FAILED =
             java.util.regex.Pattern.compile("testing value \\S+ failed|Expected value .* but found");
 
@@ -93,6 +103,9 @@ public final class ExpectedFailures {
         } else if (code == 429 || code == 408 || code >= 500) {
             kind = Kind.TRANSIENT;
             what = code == 429 ? "throttled (429)" : code == 408 ? "timeout (408)" : "server error (" + code + ")";
+        } else if (code >= 400 && code < 500 && admissionDenial(k) != null) {
+            return new Classified(Kind.ADMISSION_DENIED, "write of " + objectOf(k) + " denied (" + code + "): "
+                    + oneLine(admissionDenial(k)));
         } else {
             // Other 4xx (invalid, forbidden, ...) need a person: not part of normal operation.
             return new Classified(Kind.UNEXPECTED, "API error (" + code + ")" + statusMessage(k));
@@ -111,6 +124,56 @@ public final class ExpectedFailures {
             message = e.getMessage();
         }
         return message != null && PATCH_TEST_FAILED.matcher(message).find();
+    }
+
+    /**
+     * kube-apiserver words every webhook denial {@code admission webhook "NAME" denied the request[: MESSAGE]}, with
+     * the status code the webhook chose (400 when it chose none below 400); null when the message is not one.
+     */
+    private static String admissionDenial(KubernetesClientException e) {
+        String message = e.getStatus() == null ? null : e.getStatus().getMessage();
+        return message != null && ADMISSION_DENIAL.matcher(message).find() ? message : null;
+    }
+
+    /**
+     * "pods ns/web-x" (or "pods in ns" for a create, whose name is in the body): from the request fabric8 sent, as the
+     * exception (or one it wraps) records it, else from the URL its message quotes.
+     */
+    private static String objectOf(KubernetesClientException failure) {
+        KubernetesClientException e = failure;
+        for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof KubernetesClientException k && k.getResourcePlural() != null) {
+                e = k;
+                break;
+            }
+        }
+        String plural = e.getResourcePlural();
+        String name = e.getName();
+        String ns = e.getNamespace();
+        if (plural == null && failure.getMessage() != null) {
+            java.util.regex.Matcher m = REQUEST_URL.matcher(failure.getMessage() + " ");
+            if (m.find()) {
+                ns = m.group(1);
+                plural = m.group(2);
+                name = m.group(3);
+            }
+        }
+        Status status = e.getStatus();
+        if (status != null && status.getDetails() != null) {
+            if (name == null) {
+                name = status.getDetails().getName();
+            }
+            if (plural == null) {
+                plural = status.getDetails().getKind();
+            }
+        }
+        StringBuilder b = new StringBuilder(plural == null ? "an object" : plural);
+        if (name != null && !name.isEmpty()) {
+            b.append(' ').append(ns == null ? "" : ns + "/").append(name);
+        } else if (ns != null) {
+            b.append(" in ").append(ns);
+        }
+        return b.toString();
     }
 
     public static boolean expected(Throwable failure) {

@@ -40,7 +40,7 @@ public final class MockCluster implements AutoCloseable {
     }
 
     /** Expectations mode: only what the test scripts with {@code server.expect()} is answered. */
-    static MockCluster expectations() {
+    public static MockCluster expectations() {
         KubernetesMockServer server = new KubernetesMockServer(false);
         server.init();
         return new MockCluster(server);

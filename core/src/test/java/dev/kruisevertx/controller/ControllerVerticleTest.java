@@ -298,6 +298,43 @@ class ControllerVerticleTest {
         }
     }
 
+    /**
+     * A write an admission webhook denied, as kube-apiserver answers it (the webhook's code, its message after
+     * {@code admission webhook "NAME" denied the request: }), through fabric8's client: one warning line per retry
+     * naming the object and the webhook's message, no stack trace, and the key still backs off.
+     */
+    @Test
+    void anAdmissionDenialIsOneWarningLineNamingTheObjectAndTheWebhooksMessage() throws Exception {
+        try (dev.kruisevertx.cache.MockCluster cluster = dev.kruisevertx.cache.MockCluster.expectations();
+             CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            String denial = "admission webhook \"pub.kruise.io\" denied the request: pub unavailable allowed is negative";
+            cluster.server.expect().delete().withPath("/api/v1/namespaces/ns/pods/web-1")
+                    .andReturn(403, new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
+                            .withMessage(denial).build()).always();
+            KubeExecutor kube = new KubeExecutor(vertx, "test-kube", 1);
+            AtomicInteger attempts = new AtomicInteger();
+            List<Long> ids = new CopyOnWriteArrayList<>();
+            deploy(request -> {
+                ids.add(ReconcileContext.current().id());
+                attempts.incrementAndGet();
+                return kube.write(() -> cluster.client.pods().inNamespace("ns").withName("web-1").delete())
+                        .map(r -> Result.done());
+            }, 1);
+            publish(pod("d"));
+            await("the denied write retried twice", () -> attempts.get() >= 3);
+            List<CapturedLog.Line> lines = log.containing("reconcile of ns/d ");
+            assertTrue(lines.size() >= 2, lines.toString());
+            assertEquals("controller test: reconcile of ns/d [id " + ids.get(0) + "] will back off (retry #1): "
+                    + "write of pods ns/web-1 denied (403): " + denial, lines.get(0).message());
+            for (CapturedLog.Line line : lines) {
+                assertEquals(Level.WARN, line.level(), line.toString());
+                assertNull(line.thrown(), "a webhook's denial is an answer, not a bug: no stack trace");
+            }
+            assertTrue(lines.get(1).message().contains("(retry #2)"), "the key backs off: " + lines);
+            kube.close();
+        }
+    }
+
     /** A real 409 from the API server (fabric8's mock in CRUD mode): a write over an object another writer changed. */
     @Test
     void aConflictForcedByAnotherWriterIsOneLineWithoutStackTrace() throws Exception {

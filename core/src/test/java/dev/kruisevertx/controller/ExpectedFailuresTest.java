@@ -63,6 +63,35 @@ class ExpectedFailuresTest {
     }
 
     @Test
+    void anAdmissionWebhooksDenialIsItsOwnKindWhateverCodeTheWebhookChose() {
+        String denial = "admission webhook \"deny.example.com\" denied the request: pods labelled x are refused";
+        for (int code : new int[] {400, 403, 422}) {
+            ExpectedFailures.Classified c = ExpectedFailures.classify(new java.util.concurrent.CompletionException(
+                    api(code, "Forbidden", denial)));
+            assertEquals(ExpectedFailures.Kind.ADMISSION_DENIED, c.kind());
+            assertEquals("write of an object denied (" + code + "): " + denial, c.reason());
+        }
+        // fabric8 quotes the request it sent: the object is named from there when the exception keeps no more.
+        io.fabric8.kubernetes.api.model.Status status = new StatusBuilder().withCode(403).withMessage(denial).build();
+        assertEquals("write of pods prod/web-1 denied (403): " + denial, ExpectedFailures.classify(
+                new KubernetesClientException("Failure executing: DELETE at: https://10.0.0.1:6443/api/v1/namespaces/prod/"
+                        + "pods/web-1. Message: " + denial + ".", 403, status)).reason());
+        assertEquals("write of pods in prod denied (403): " + denial, ExpectedFailures.classify(
+                new KubernetesClientException("Failure executing: POST at: https://10.0.0.1:6443/api/v1/namespaces/prod/"
+                        + "pods. Message: " + denial + ".", 403, status)).reason());
+        assertEquals("write of clonesets prod/web.v2 denied (403): " + denial, ExpectedFailures.classify(
+                new KubernetesClientException("Failure executing: PUT at: https://h/apis/apps.kruise.io/v1alpha1/"
+                        + "namespaces/prod/clonesets/web.v2/status. Message: x.", 403, status)).reason());
+        // The same code without a webhook's wording is still a refusal that needs a person.
+        assertEquals(ExpectedFailures.Kind.UNEXPECTED, ExpectedFailures.classify(api(403, "Forbidden",
+                "pods is forbidden: User \"x\" cannot create resource \"pods\"")).kind());
+        // A webhook that denies with 409 or 429 is settled as those codes are (a race, throttling).
+        assertEquals(ExpectedFailures.Kind.CONFLICT, ExpectedFailures.classify(api(409, "Conflict",
+                "admission webhook \"a\" denied the request: busy")).kind());
+        assertNull(ExpectedFailures.reason(api(403, "Forbidden", denial)), "not part of normal operation for reason()");
+    }
+
+    @Test
     void longServerMessagesAreCutAndKeptOnOneLine() {
         String reason = ExpectedFailures.reason(api(409, "Conflict", "line one\nline two " + "x".repeat(500)));
         assertFalse(reason.contains("\n"), reason);

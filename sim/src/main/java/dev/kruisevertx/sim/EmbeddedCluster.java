@@ -190,6 +190,26 @@ public final class EmbeddedCluster {
         return verticle.restart(downtime.toMillis());
     }
 
+    /**
+     * Makes every watch of {@code resource} (a plural with its group, e.g. {@code pods} or {@code clonesets.apps.kruise.io})
+     * lag behind the objects in {@code namespace} until {@link #releaseWatchEvents released}: clients' caches then miss
+     * their own writes there, as behind a slow watch. Completes once in force.
+     */
+    public Future<Void> holdWatchEvents(String resource, String namespace) {
+        return onApiContext(() -> {
+            verticle.api().watchHolds().hold(resource, namespace);
+            return null;
+        });
+    }
+
+    /** Ends {@link #holdWatchEvents}: the held events go out, in order. */
+    public Future<Void> releaseWatchEvents(String resource, String namespace) {
+        return onApiContext(() -> {
+            verticle.api().watchHolds().release(resource, namespace);
+            return null;
+        });
+    }
+
     /** Runs {@code action} on the API server's context (where the store may be read) and returns its result. */
     public <T> Future<T> onApiContext(Callable<T> action) {
         Promise<T> p = Promise.promise();

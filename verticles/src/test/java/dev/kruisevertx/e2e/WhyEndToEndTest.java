@@ -3,12 +3,14 @@ package dev.kruisevertx.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.controller.ControllerVerticle;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.kubectl.KubectlKruise;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ManifestApplier;
+import dev.kruisevertx.testing.CapturedLog;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.certs.CertIssuer;
 import io.fabric8.kubernetes.api.model.Event;
@@ -41,6 +43,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -56,6 +59,8 @@ class WhyEndToEndTest {
     static final CertBundle CERTS = new CertIssuer().issueAll("why-deny.kruise-system.svc", Duration.ofDays(1),
             Duration.ofDays(1));
     static final String DENIAL = "pods labelled why-test=reject are refused by policy";
+    static final String PUB_DENIAL = "podunavailablebudget.policy.kruise.io \"web-pub\" is forbidden: "
+            + "pub unavailable allowed is negative";
     static final ResourceDefinitionContext CLONESETS = new ResourceDefinitionContext.Builder()
             .withGroup("apps.kruise.io").withVersion("v1alpha1").withPlural("clonesets").withNamespaced(true).build();
     static final ResourceDefinitionContext STATEFULSETS = new ResourceDefinitionContext.Builder()
@@ -81,11 +86,14 @@ class WhyEndToEndTest {
                                 .addCertValue(Buffer.buffer(CERTS.certPem()))))
                 .requestHandler(req -> req.body().onSuccess(body -> {
                     try {
-                        String uid = json.readTree(body.getBytes()).path("request").path("uid").asText();
+                        JsonNode request = json.readTree(body.getBytes()).path("request");
+                        String uid = request.path("uid").asText();
+                        // Deletions get the words OpenKruise's PodUnavailableBudget webhook refuses them with.
+                        String message = "DELETE".equals(request.path("operation").asText()) ? PUB_DENIAL : DENIAL;
                         ObjectNode review = json.createObjectNode().put("apiVersion", "admission.k8s.io/v1")
                                 .put("kind", "AdmissionReview");
                         review.putObject("response").put("uid", uid).put("allowed", false).putObject("status")
-                                .put("code", 403).put("reason", "Forbidden").put("message", DENIAL);
+                                .put("code", 403).put("reason", "Forbidden").put("message", message);
                         req.response().putHeader("Content-Type", "application/json")
                                 .end(Buffer.buffer(json.writeValueAsBytes(review)));
                     } catch (Exception e) {
@@ -127,6 +135,22 @@ class WhyEndToEndTest {
             });
         } catch (AssertionError | RuntimeException e) {
             assertEquals(last[0], last[1], "kubectl kruise why " + target);
+            throw e;
+        }
+    }
+
+    /** As {@link #awaitWhy}, when the text may name one of several pods (the controller's pick). */
+    static void awaitWhyAny(String target, Supplier<List<String>> expected) {
+        List<?>[] last = new List<?>[1];
+        String[] shown = new String[1];
+        try {
+            Await.waitFor(target + " explained", WAIT, () -> {
+                last[0] = expected.get();
+                shown[0] = kruise("-n", product.namespace(), "why", target).shown();
+                return last[0].contains(shown[0]);
+            });
+        } catch (AssertionError | RuntimeException e) {
+            assertEquals(String.valueOf(last[0]), shown[0], "kubectl kruise why " + target + " (one of these)");
             throw e;
         }
     }
@@ -189,6 +213,10 @@ class WhyEndToEndTest {
     }
 
     static String statefulSet(String name, int replicas, String extraSpec, String templateSpec) {
+        return statefulSet(name, replicas, extraSpec, templateSpec, "");
+    }
+
+    static String statefulSet(String name, int replicas, String extraSpec, String templateSpec, String extraLabels) {
         return """
                 apiVersion: apps.kruise.io/v1beta1
                 kind: StatefulSet
@@ -199,12 +227,12 @@ class WhyEndToEndTest {
                   selector: {matchLabels: {app: %s}}
                 %s
                   template:
-                    metadata: {labels: {app: %s}}
+                    metadata: {labels: {app: %s%s}}
                     spec:
                 %s
                       containers:
                       - {name: main, image: "nginx:1"}
-                """.formatted(name, replicas, name, name, extraSpec.indent(2).stripTrailing(), name,
+                """.formatted(name, replicas, name, name, extraSpec.indent(2).stripTrailing(), name, extraLabels,
                 templateSpec.indent(6).stripTrailing());
     }
 
@@ -301,33 +329,90 @@ class WhyEndToEndTest {
     @Test
     void cloneSetPodRefusedByAWebhook() {
         installDenyingWebhook();
-        apply(cloneSet("web", 1, "", ", why-test: reject"));
+        try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
+            apply(cloneSet("web", 1, "", ", why-test: reject"));
+            awaitWhy("cloneset/web", () -> header("cloneset.apps.kruise.io/web")
+                    + "  rollout: Waiting for rollout to finish: 0 out of 1 new replicas have been updated...\n"
+                    + "  held by WebhookRejection: create pods refused: admission webhook \"deny.why.test\" denied the request: "
+                    + DENIAL + "\n");
+            // The manager keeps retrying (backing off): each refusal is one warning line, no stack trace.
+            String key = "reconcile of " + product.namespace() + "/web ";
+            List<CapturedLog.Line> refused = Await.waitFor("the refusal logged", WAIT, () -> log.containing(key),
+                    lines -> !lines.isEmpty());
+            for (CapturedLog.Line line : refused) {
+                assertEquals(org.apache.logging.log4j.Level.WARN, line.level(), line.toString());
+                assertNull(line.thrown(), "a webhook's denial is one line: " + line);
+                assertTrue(line.message().matches(".* will back off \\(retry #\\d+\\): write of pods in "
+                        + product.namespace() + " denied \\(403\\): admission webhook \"deny.why.test\" denied the "
+                        + "request: " + DENIAL), line.message());
+            }
+        }
+    }
+
+    @Test
+    void cloneSetWaitsForItsCacheToShowItsOwnCreates() throws Exception {
+        // The pods watch lags behind this namespace (as a slow watch does): the manager's creates go through, its
+        // cache does not show them, and its expectations hold the next decision.
+        product.cluster().holdWatchEvents("pods", product.namespace()).toCompletionStage().toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        try {
+            apply(cloneSet("web", 2, "", ""));
+            awaitWhy("cloneset/web", () -> header("cloneset.apps.kruise.io/web")
+                    + "  rollout: Waiting for rollout to finish: 0 out of 2 new replicas have been updated...\n"
+                    + "  held by Expectations: waiting for the cache to show this controller's create of 2 pods ("
+                    + String.join(", ", names(pods("web"))) + ")\n");
+        } finally {
+            product.cluster().releaseWatchEvents("pods", product.namespace()).toCompletionStage()
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        awaitReady("web", 2);
         awaitWhy("cloneset/web", () -> header("cloneset.apps.kruise.io/web")
-                + "  rollout: Waiting for rollout to finish: 0 out of 1 new replicas have been updated...\n"
-                + "  held by WebhookRejection: create pods refused: admission webhook \"deny.why.test\" denied the request: "
-                + DENIAL + "\n");
+                + "  rollout: cloneset \"web\" successfully rolled out\n"
+                + "  nothing holds it back\n");
+    }
+
+    @Test
+    void cloneSetScaleDownRefusedByAPodUnavailableBudget() {
+        apply(cloneSet("web", 2, "", ", why-test: pub"));
+        awaitReady("web", 2);
+        ManifestApplier.apply(product.client(), denyingWebhook("why-pub", "pub.why.test", "why-test: pub", "DELETE"));
+        try {
+            patch(CLONESETS, "web", "{\"spec\":{\"replicas\":1}}");
+            awaitWhyAny("cloneset/web", () -> names(pods("web")).stream().map(pod -> header("cloneset.apps.kruise.io/web")
+                    + "  rollout: Waiting for rollout to finish: 1 old replicas are pending termination...\n"
+                    + "  held by PodUnavailableBudget: delete pod " + pod + " refused: admission webhook "
+                    + "\"pub.why.test\" denied the request: " + PUB_DENIAL + "\n").toList());
+        } finally {
+            // Let the namespace go at the end (its pods are deleted through the same webhook).
+            product.client().admissionRegistration().v1().validatingWebhookConfigurations().withName("why-pub").delete();
+        }
     }
 
     static void installDenyingWebhook() {
         if (product.client().admissionRegistration().v1().validatingWebhookConfigurations().withName("why-deny").get() != null) {
             return;
         }
-        ManifestApplier.apply(product.client(), """
+        ManifestApplier.apply(product.client(), denyingWebhook("why-deny", "deny.why.test", "why-test: reject", "CREATE"));
+    }
+
+    /** A configuration sending {@code operation}s on pods labelled {@code label} to the denying webhook. */
+    static String denyingWebhook(String name, String webhook, String label, String operation) {
+        return """
                 apiVersion: admissionregistration.k8s.io/v1
                 kind: ValidatingWebhookConfiguration
-                metadata: {name: why-deny}
+                metadata: {name: %s}
                 webhooks:
-                - name: deny.why.test
+                - name: %s
                   admissionReviewVersions: [v1]
                   sideEffects: None
                   failurePolicy: Fail
-                  objectSelector: {matchLabels: {why-test: reject}}
+                  objectSelector: {matchLabels: {%s}}
                   clientConfig:
                     caBundle: %s
                     service: {namespace: kruise-system, name: why-deny, path: /deny, port: 443}
                   rules:
-                  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
-                """.formatted(Base64.getEncoder().encodeToString(CERTS.caBundle())));
+                  - {apiGroups: [""], apiVersions: [v1], operations: [%s], resources: [pods]}
+                """.formatted(name, webhook, label, Base64.getEncoder().encodeToString(CERTS.caBundle()), operation);
     }
 
     // ---- Advanced StatefulSet ----
@@ -408,6 +493,21 @@ class WhyEndToEndTest {
                     + "  held by MinReadySeconds: 2 ready pods not yet available (db-0, db-1): minReadySeconds 290, "
                     + "the next in " + in + "\n";
         });
+    }
+
+    @Test
+    void statefulSetPreDeleteHookWaitsForItsLabel() {
+        apply(statefulSet("db", 2, """
+                podManagementPolicy: Parallel
+                lifecycle:
+                  preDelete:
+                    labelsHandler: {example.com/hold: "true"}""", "", ", example.com/hold: \"true\""));
+        awaitReady("db", 2);
+        patch(STATEFULSETS, "db", "{\"spec\":{\"replicas\":1}}");
+        awaitWhy("asts/db", () -> header("statefulset.apps.kruise.io/db")
+                + "  rollout: Waiting for rollout to finish: 1 old replicas are pending termination...\n"
+                + "  held by LifecycleHook: pod db-1 waits in PreparingDelete for the preDelete hook to let go of "
+                + "label example.com/hold=true\n");
     }
 
     // ---- Stuck rollouts, JSON, direct URL, errors ----

@@ -27,6 +27,10 @@ public final class WriteRejections {
                     return Optional.empty();
                 }
                 String object = status != null && status.getDetails() != null ? status.getDetails().getName() : null;
+                if (object == null || object.isEmpty()) {
+                    // Webhooks seldom fill in the details: the request fabric8 sent names the object (not a create's).
+                    object = e.getName();
+                }
                 String kind = status != null && status.getDetails() != null ? status.getDetails().getKind() : null;
                 String write = writeOf(e, kind, object);
                 String lower = message.toLowerCase(Locale.ROOT);

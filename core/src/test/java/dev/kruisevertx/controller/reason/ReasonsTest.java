@@ -136,4 +136,20 @@ class ReasonsTest {
         w.clear("ns/web");
         assertTrue(w.last("ns/web").isEmpty());
     }
+
+    /** Webhooks seldom fill in the Status details: the pod is named from the request fabric8 sent. */
+    @Test
+    void aRefusedDeletionNamesThePodFromTheRequest() {
+        String denial = "admission webhook \"pub.why.test\" denied the request: podunavailablebudget.policy.kruise.io "
+                + "\"web-pub\" is forbidden: pub unavailable allowed is negative";
+        try (dev.kruisevertx.cache.MockCluster cluster = dev.kruisevertx.cache.MockCluster.expectations()) {
+            cluster.server.expect().delete().withPath("/api/v1/namespaces/ns/pods/web-1").andReturn(403,
+                    new StatusBuilder().withStatus("Failure").withCode(403).withMessage(denial).build()).always();
+            KubernetesClientException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    KubernetesClientException.class, () -> cluster.client.pods().inNamespace("ns").withName("web-1").delete());
+            BlockReason reason = WriteRejections.reasonOf(refused).orElseThrow();
+            assertEquals("PodUnavailableBudget: delete pod web-1 refused: " + denial, reason.text());
+            assertEquals(List.of("web-1"), reason.objects());
+        }
+    }
 }

@@ -36,6 +36,7 @@ public final class ApiServer {
     private final ObjectPreparer preparer;
     private final PodBinder binder;
     private final Evictions evictions;
+    private final WatchHolds watchHolds = new WatchHolds();
     private volatile Admission admission = Admission.NONE;
     private volatile VersionConverter converter = VersionConverter.NONE;
 
@@ -61,6 +62,11 @@ public final class ApiServer {
 
     public ObjectStore store() {
         return store;
+    }
+
+    /** Watches held back on demand (tests of a lagging cache). */
+    public WatchHolds watchHolds() {
+        return watchHolds;
     }
 
     public ResourceRegistry registry() {

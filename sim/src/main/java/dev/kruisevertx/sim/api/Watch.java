@@ -27,6 +27,8 @@ public final class Watch {
     private long timeoutTimer = -1;
     private boolean closed;
     private Future<Void> delivered = Future.succeededFuture();
+    /** Events held back by {@link WatchHolds}, in order; while any is here, later events queue behind it. */
+    private final java.util.ArrayDeque<StoredEvent> lagging = new java.util.ArrayDeque<>();
 
     public Watch(ApiServer api, ResourceType type, String version, Options options, WatchSink sink) {
         this.api = api;
@@ -95,6 +97,31 @@ public final class Watch {
         if (closed) {
             return;
         }
+        if (!lagging.isEmpty() || held(e)) {
+            if (lagging.isEmpty()) {
+                api.watchHolds().whenReleased(this::catchUp);
+            }
+            lagging.add(e);
+            return;
+        }
+        deliverNow(e);
+    }
+
+    private boolean held(StoredEvent e) {
+        return api.watchHolds().holds(type, JsonPaths.meta(e.object()).namespace());
+    }
+
+    private void catchUp() {
+        while (!closed && !lagging.isEmpty()) {
+            if (held(lagging.peek())) {
+                api.watchHolds().whenReleased(this::catchUp);
+                return;
+            }
+            deliverNow(lagging.poll());
+        }
+    }
+
+    private void deliverNow(StoredEvent e) {
         boolean was = matches(e.previous());
         boolean is = !e.type().equals("DELETED") && matches(e.object());
         if (e.type().equals("DELETED")) {
@@ -129,7 +156,8 @@ public final class Watch {
     }
 
     private void bookmark() {
-        if (closed || !delivered.isComplete()) {
+        if (closed || !delivered.isComplete() || !lagging.isEmpty()) {
+            // A bookmark past held events would let a resuming client skip them.
             return;
         }
         ObjectNode event = JsonNodeFactory.instance.objectNode();

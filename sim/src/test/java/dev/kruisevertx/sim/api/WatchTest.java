@@ -89,6 +89,42 @@ class WatchTest {
         }
     }
 
+    /**
+     * A held namespace makes watches lag (in order, later events of other namespaces queue behind), while reads see
+     * the writes at once; released, the watch catches up. No bookmark jumps past a held event meanwhile (the fixture
+     * sends them every 200 ms).
+     */
+    @Test
+    void heldWatchEventsLagInOrderUntilReleased() throws Exception {
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("lagging").endMetadata().build()).create();
+        List<String> events = new CopyOnWriteArrayList<>();
+        try (Watch w = client.configMaps().inAnyNamespace().withLabel("app", "held").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, ConfigMap resource) {
+                events.add(action + " " + resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        })) {
+            client.configMaps().inNamespace("default").resource(cm("before", "held")).create();
+            Await.waitFor("the watch is live", TIMEOUT, () -> events.contains("ADDED default/before"));
+            fixture.cluster().holdWatchEvents("configmaps", "lagging").toCompletionStage().toCompletableFuture()
+                    .get(20, TimeUnit.SECONDS);
+            client.configMaps().inNamespace("lagging").resource(cm("held-1", "held")).create();
+            client.configMaps().inNamespace("default").resource(cm("after", "held")).create();
+            assertTrue(client.configMaps().inNamespace("lagging").withName("held-1").get() != null, "reads see it");
+            Thread.sleep(1000);
+            assertEquals(List.of("ADDED default/before"), List.copyOf(events), "the watch lags behind the held write");
+            fixture.cluster().releaseWatchEvents("configmaps", "lagging").toCompletionStage().toCompletableFuture()
+                    .get(20, TimeUnit.SECONDS);
+            Await.waitFor("caught up in order", TIMEOUT, () -> List.copyOf(events), e -> e.equals(List.of(
+                    "ADDED default/before", "ADDED lagging/held-1", "ADDED default/after")));
+        }
+    }
+
     @Test
     void watchFromResourceVersionDoesNotReplayOlderEvents() throws Exception {
         ConfigMap first = client.configMaps().inNamespace("default").resource(cm("rv-1", "rv")).create();

@@ -36,14 +36,17 @@ public final class KruiseCrds {
             CloneSet.class,
             ContainerRecreateRequest.class,
             dev.kruisevertx.api.apps.v1alpha1.StatefulSet.class,
-            dev.kruisevertx.api.apps.v1beta1.StatefulSet.class);
+            dev.kruisevertx.api.apps.v1beta1.StatefulSet.class,
+            dev.kruisevertx.api.apps.v1alpha1.SidecarSet.class,
+            dev.kruisevertx.api.apps.v1beta1.SidecarSet.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches
      * them; the webhook's certificate controller fills in the caBundle at run time.
      */
     static final java.util.Set<String> WEBHOOK_CONVERSION = java.util.Set.of(
-            dev.kruisevertx.api.apps.v1beta1.StatefulSet.CRD_NAME);
+            dev.kruisevertx.api.apps.v1beta1.StatefulSet.CRD_NAME,
+            dev.kruisevertx.api.apps.v1beta1.SidecarSet.CRD_NAME);
     static final String CONVERSION_SERVICE_NAMESPACE = "kruise-system";
     static final String CONVERSION_SERVICE_NAME = "kruise-webhook-service";
     static final String CONVERSION_PATH = "/convert";

@@ -226,9 +226,9 @@ class ChartRenderTest {
         JsonNode mutating = defaults.get("MutatingWebhookConfiguration", "kruise-mutating-webhook-configuration");
         JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
         assertEquals(Set.of("/mutate-pod", "/mutate-apps-kruise-io-cloneset", "/mutate-apps-kruise-io-statefulset",
-                "/mutate-apps-kruise-io-containerrecreaterequest"), paths(mutating));
-        assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset"),
-                paths(validating));
+                "/mutate-apps-kruise-io-containerrecreaterequest", "/mutate-apps-kruise-io-sidecarset"), paths(mutating));
+        assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
+                "/validate-apps-kruise-io-sidecarset"), paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
             assertEquals("", config.path("metadata").path("annotations").path("template").asText());

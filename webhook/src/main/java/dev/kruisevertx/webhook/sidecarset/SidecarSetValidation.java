@@ -74,6 +74,13 @@ public final class SidecarSetValidation {
 
     static List<FieldError> validate(SidecarSet set, SidecarSet old, SidecarSetLookup lookup) {
         List<FieldError> errors = new ArrayList<>();
+        // The decoded request object is this call's own copy: an absent spec or metadata is judged as empty.
+        if (set.getMetadata() == null) {
+            set.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+        }
+        if (set.getSpec() == null) {
+            set.setSpec(new SidecarSetSpec());
+        }
         validateName(set, old, errors);
         SidecarSetSpec spec = set.getSpec() == null ? new SidecarSetSpec() : set.getSpec();
         validateSpec(set, spec, lookup, errors);
@@ -474,6 +481,9 @@ public final class SidecarSetValidation {
                                              List<FieldError> errors) {
         Map<String, String> old = new HashMap<>();
         for (SidecarContainer c : list(before)) {
+            if (c == null) {
+                continue;
+            }
             old.put(c.getName(), c.getUpgradeStrategy() == null ? "" : Objects.toString(c.getUpgradeStrategy().getUpgradeType(), ""));
         }
         for (SidecarContainer c : list(now)) {
@@ -501,9 +511,12 @@ public final class SidecarSetValidation {
                     || !mayMeet(set, other)) {
                 continue;
             }
-            list(other.getSpec().getInitContainers()).forEach(c -> initContainers.put(c.getName(), other));
-            list(other.getSpec().getContainers()).forEach(c -> containers.put(c.getName(), other));
-            list(other.getSpec().getVolumes()).forEach(v -> volumes.put(v.getName(), other));
+            list(other.getSpec().getInitContainers()).stream().filter(Objects::nonNull)
+                    .forEach(c -> initContainers.put(c.getName(), other));
+            list(other.getSpec().getContainers()).stream().filter(Objects::nonNull)
+                    .forEach(c -> containers.put(c.getName(), other));
+            list(other.getSpec().getVolumes()).stream().filter(Objects::nonNull)
+                    .forEach(v -> volumes.put(v.getName(), other));
             for (SidecarSetPatchPodMetadata patch : list(other.getSpec().getPatchPodMetadata())) {
                 if (patch == null || SidecarSetPatchPolicyType.RETAIN.value().equals(patch.getPatchPolicy())
                         || patch.getAnnotations() == null) {

@@ -95,7 +95,8 @@ public record HostileTarget(String name, String path, boolean conversion, String
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"SidecarSet",
              "metadata":{"name":"log-shipper","labels":{"apps.kruise.io/sidecarset-custom-version":"v1"}},
              "spec":{"selector":{"matchLabels":{"app":"sample"}},"namespace":"default",
-               "containers":[{"name":"shipper","image":"busybox:1.36"}],
+               "containers":[{"name":"shipper","image":"busybox:1.36","podInjectPolicy":"BeforeAppContainer",
+                 "shareVolumePolicy":{"type":"disabled"},"upgradeStrategy":{"upgradeType":"ColdUpgrade"}}],
                "updateStrategy":{"type":"NotUpdate"}}}
             """;
     static final String CRR = """

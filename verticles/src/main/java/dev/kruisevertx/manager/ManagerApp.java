@@ -11,6 +11,7 @@ import dev.kruisevertx.controller.PlanRecorder;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.kube.KubeExecutor;
 import dev.kruisevertx.webhook.KruiseWebhooks;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
@@ -104,7 +105,10 @@ public final class ManagerApp {
                 config.featureGates().enabled(Feature.StatefulSetAutoResizePVCGate),
                 (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)),
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
-                name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())));
+                name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())),
+                // SidecarSet validation reads the other SidecarSets and their revisions from the shared cache.
+                SidecarSetLookup.of(() -> cache.resource(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class).list(),
+                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list()));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 

@@ -9,6 +9,8 @@ import dev.kruisevertx.webhook.crr.NodeLookup;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
@@ -36,6 +38,16 @@ public final class KruiseWebhooks {
                                                   boolean templateNoDefaults, boolean kruiseDaemon,
                                                   boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods,
                                                   NodeLookup nodes) {
+        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, kruiseDaemon, autoDeletePvc,
+                autoResizePvc, pods, nodes, SidecarSetLookup.NONE);
+    }
+
+    /** As above, with the SidecarSets and their revisions for SidecarSet validation (the shared cache). */
+    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
+                                                  boolean templateNoDefaults, boolean kruiseDaemon,
+                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods,
+                                                  NodeLookup nodes, SidecarSetLookup sidecarSets) {
+        SidecarSetWebhooks.register(registry, sidecarSets);
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
         CloneSetWebhooks.register(registry, pods, templateNoDefaults);
         CrrWebhooks.register(registry, pods, nodes, kruiseDaemon);
@@ -51,6 +63,7 @@ public final class KruiseWebhooks {
     public static ConversionRegistry registerConversions(ConversionRegistry conversions) {
         StatefulSetWebhooks.registerConversion(conversions);
         DaemonSetWebhooks.registerConversion(conversions);
+        SidecarSetWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

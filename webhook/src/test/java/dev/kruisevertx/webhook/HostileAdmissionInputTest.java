@@ -15,6 +15,7 @@ import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
 import dev.kruisevertx.webhook.server.WebhookMetrics;
 import dev.kruisevertx.webhook.server.WebhookServerVerticle;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 import dev.kruisevertx.webhook.testing.TestCerts;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -130,6 +131,32 @@ class HostileAdmissionInputTest {
                "strategy":{"failurePolicy":"Fail","orderedRecreate":true,"terminationGracePeriodSeconds":30,
                  "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
             """;
+    static final String SIDECARSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"SidecarSet",
+             "metadata":{"name":"log-shipper"},
+             "spec":{"selector":{"matchLabels":{"app":"sample"}},
+               "namespaceSelector":{"matchLabels":{"team":"a"}},"customVersion":"v1","revisionHistoryLimit":5,
+               "containers":[{"name":"shipper","image":"busybox:1.36","podInjectPolicy":"AfterAppContainer",
+                 "shareVolumePolicy":{"type":"enabled"},"upgradeStrategy":{"upgradeType":"ColdUpgrade"},
+                 "transferEnv":[{"sourceContainerName":"nginx","envName":"TZ"}],
+                 "volumeMounts":[{"name":"logs","mountPath":"/var/log/app"}]}],
+               "initContainers":[{"name":"init-logs","image":"busybox:1.36","restartPolicy":"Always",
+                 "resourcesPolicy":{"targetContainersMode":"sum","targetContainersNameRegex":".*",
+                   "resourcesExpr":{"limits":{"cpu":"max(cpu*0.5, 100m)"}}}}],
+               "volumes":[{"name":"logs","emptyDir":{}}],"imagePullSecrets":[{"name":"regcred"}],
+               "updateStrategy":{"type":"NotUpdate","partition":"20%","maxUnavailable":2,
+                 "priorityStrategy":{"weightPriority":[{"weight":50,"matchSelector":{"matchLabels":{"a":"b"}}}]},
+                 "scatterStrategy":[{"key":"zone","value":"a"}]},
+               "injectionStrategy":{"paused":false},
+               "patchPodMetadata":[{"annotations":{"example.com/logged":"true"},"patchPolicy":"Overwrite"}]}}
+            """;
+    static final String SIDECARSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"SidecarSet",
+             "metadata":{"name":"log-shipper","labels":{"apps.kruise.io/sidecarset-custom-version":"v1"}},
+             "spec":{"selector":{"matchLabels":{"app":"sample"}},"namespace":"default",
+               "containers":[{"name":"shipper","image":"busybox:1.36"}],
+               "updateStrategy":{"type":"RollingUpdate","maxUnavailable":"10%"}}}
+            """;
     static final Pod POD = new PodBuilder().withNewMetadata().withName("web-0").withNamespace("default")
             .withUid("pod-uid").endMetadata().withNewSpec().withNodeName("node-a").addNewContainer().withName("app")
             .withImage("nginx").endContainer().endSpec().withNewStatus().withPhase("Running").addNewContainerStatus()
@@ -201,9 +228,26 @@ class HostileAdmissionInputTest {
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void sidecarSet() throws Exception {
+        assertNoFailures("SidecarSet", "sidecarsets", SIDECARSET,
+                List.of(SidecarSetWebhooks.MUTATE_PATH, SidecarSetWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/injectionStrategy/revision/revisionName",
+                        "/spec/containers/0/shareVolumeDevicePolicy/type",
+                        "/spec/containers/0/transferEnv/0/sourceContainerNameFrom/fieldRef/fieldPath"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void advancedDaemonSetV1alpha1() throws Exception {
         assertNoFailures("DaemonSet", "daemonsets", DAEMONSET_ALPHA,
                 List.of(DaemonSetWebhooks.MUTATE_PATH, DaemonSetWebhooks.VALIDATE_PATH), List.of());
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void sidecarSetV1alpha1() throws Exception {
+        assertNoFailures("SidecarSet", "sidecarsets", SIDECARSET_ALPHA,
+                List.of(SidecarSetWebhooks.MUTATE_PATH, SidecarSetWebhooks.VALIDATE_PATH), List.of());
     }
 
     @Test

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.common.SchemaEnum;
 import dev.kruisevertx.api.common.SchemaFormat;
+import dev.kruisevertx.api.common.SchemalessBase;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -164,6 +166,9 @@ final class CrdPostProcessor {
         if (!(props instanceof ObjectNode properties)) {
             return;
         }
+        if (raw.isAnnotationPresent(SchemalessBase.class)) {
+            keepOnlyDeclared(schema, properties, raw);
+        }
         BeanDescription bean = INTROSPECTION.getDeserializationConfig().introspect(type);
         for (BeanPropertyDefinition p : bean.findProperties()) {
             JsonNode child = properties.get(p.getName());
@@ -174,8 +179,30 @@ final class CrdPostProcessor {
             if (format != null && child instanceof ObjectNode c && !c.has("format")) {
                 c.put("format", format.value());
             }
+            SchemaEnum values = annotation(p, SchemaEnum.class);
+            if (values != null && child instanceof ObjectNode c && !c.has("enum")) {
+                ArrayNode list = c.putArray("enum");
+                for (String v : values.value()) {
+                    list.add(v);
+                }
+            }
             walk(child, p.getPrimaryType(), depth + 1);
         }
+    }
+
+    /** The schema of a {@link SchemalessBase} class: its own fields typed, its superclass's fields preserved. */
+    private static void keepOnlyDeclared(ObjectNode schema, ObjectNode properties, Class<?> raw) {
+        java.util.Set<String> own = new java.util.HashSet<>();
+        for (BeanPropertyDefinition p : INTROSPECTION.getDeserializationConfig()
+                .introspect(INTROSPECTION.constructType(raw)).findProperties()) {
+            AnnotatedMember field = p.getField();
+            if (field != null && field.getDeclaringClass() == raw) {
+                own.add(p.getName());
+            }
+        }
+        properties.retain(own);
+        schema.remove("required");
+        schema.put("x-kubernetes-preserve-unknown-fields", true);
     }
 
     private static <A extends java.lang.annotation.Annotation> A annotation(BeanPropertyDefinition p, Class<A> type) {

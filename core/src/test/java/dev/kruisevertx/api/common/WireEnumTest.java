@@ -47,6 +47,15 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1beta1.BroadcastJobPhase.class, List.of("completed", "running", "paused",
                 "failed"));
         m.put(dev.kruisevertx.api.apps.v1beta1.JobConditionType.class, List.of("Complete", "Failed"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.PodInjectPolicyType.class,
+                List.of("BeforeAppContainer", "AfterAppContainer"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ShareVolumePolicyType.class, List.of("enabled", "disabled"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.SidecarContainerUpgradeType.class, List.of("ColdUpgrade", "HotUpgrade"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.TargetContainersModeType.class, List.of("sum", "max"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetInjectRevisionPolicy.class, List.of("Always", "Partial"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategyType.class, List.of("NotUpdate", "RollingUpdate"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPolicyType.class,
+                List.of("Retain", "Overwrite", "MergePatchJson"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

@@ -6,6 +6,7 @@ import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.server.WebhookServerVerticle;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
 import java.io.IOException;
@@ -76,6 +77,28 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1,
                  "podUpdatePolicy":"ReCreate"}}}}
             """;
+    static final String SIDECARSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"SidecarSet",
+             "metadata":{"name":"log-shipper"},
+             "spec":{"selector":{"matchLabels":{"app":"sample"}},
+               "namespaceSelector":{"matchLabels":{"team":"a"}},"customVersion":"v1","revisionHistoryLimit":5,
+               "containers":[{"name":"shipper","image":"busybox:1.36","podInjectPolicy":"AfterAppContainer",
+                 "shareVolumePolicy":{"type":"enabled"},"upgradeStrategy":{"upgradeType":"ColdUpgrade"},
+                 "transferEnv":[{"sourceContainerName":"nginx","envName":"TZ"}],
+                 "volumeMounts":[{"name":"logs","mountPath":"/var/log/app"}]}],
+               "initContainers":[{"name":"init-logs","image":"busybox:1.36","command":["sh","-c","true"]}],
+               "volumes":[{"name":"logs","emptyDir":{}}],"imagePullSecrets":[{"name":"regcred"}],
+               "updateStrategy":{"type":"RollingUpdate","partition":"20%","maxUnavailable":2},
+               "patchPodMetadata":[{"annotations":{"example.com/logged":"true"},"patchPolicy":"Overwrite"}]}}
+            """;
+    static final String SIDECARSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"SidecarSet",
+             "metadata":{"name":"log-shipper","labels":{"apps.kruise.io/sidecarset-custom-version":"v1"}},
+             "spec":{"selector":{"matchLabels":{"app":"sample"}},"namespace":"default",
+               "containers":[{"name":"shipper","image":"busybox:1.36","podInjectPolicy":"BeforeAppContainer",
+                 "shareVolumePolicy":{"type":"disabled"},"upgradeStrategy":{"upgradeType":"ColdUpgrade"}}],
+               "updateStrategy":{"type":"NotUpdate"}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -100,16 +123,25 @@ public record HostileTarget(String name, String path, boolean conversion, String
             targets.add(kruise("statefulset-v1beta1", path, "v1beta1", "StatefulSet", "statefulsets", STATEFULSET));
             targets.add(kruise("statefulset-v1alpha1", path, "v1alpha1", "StatefulSet", "statefulsets", STATEFULSET_ALPHA));
         }
+        for (String path : List.of(SidecarSetWebhooks.MUTATE_PATH, SidecarSetWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("sidecarset-v1beta1", path, "v1beta1", "SidecarSet", "sidecarsets", SIDECARSET));
+            targets.add(kruise("sidecarset-v1alpha1", path, "v1alpha1", "SidecarSet", "sidecarsets", SIDECARSET_ALPHA));
+        }
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,
                 "apps.kruise.io", "v1beta1", "StatefulSet", "statefulsets", parse(STATEFULSET_ALPHA)));
         targets.add(new HostileTarget("convert-statefulset-v1beta1", WebhookServerVerticle.CONVERT, true,
                 "apps.kruise.io", "v1alpha1", "StatefulSet", "statefulsets", parse(STATEFULSET)));
+        targets.add(new HostileTarget("convert-sidecarset-v1alpha1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1beta1", "SidecarSet", "sidecarsets", parse(SIDECARSET_ALPHA)));
+        targets.add(new HostileTarget("convert-sidecarset-v1beta1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1alpha1", "SidecarSet", "sidecarsets", parse(SIDECARSET)));
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());
-                if (!t.conversion() && !old.equals(t.path()) && !t.name().startsWith("statefulset-v1alpha1")) {
+                if (!t.conversion() && !old.equals(t.path()) && !t.name().startsWith("statefulset-v1alpha1")
+                        && !t.name().startsWith("sidecarset-v1alpha1")) {
                     targets.add(new HostileTarget(t.name() + "-legacy", old, false, t.group(), t.version(), t.kind(),
                             t.resource(), t.sample()));
                 }

@@ -412,7 +412,8 @@ public final class CloneSetValidation {
         return v.getIntVal() != null ? String.valueOf(v.getIntVal()) : v.getStrVal();
     }
 
-    static String priorityProblem(UpdatePriorityStrategy strategy) {
+    /** What is wrong with a priority strategy (OpenKruise's FieldsValidation), null when nothing. */
+    public static String priorityProblem(UpdatePriorityStrategy strategy) {
         if (strategy == null) {
             return null;
         }
@@ -442,7 +443,8 @@ public final class CloneSetValidation {
         return null;
     }
 
-    static String scatterProblem(List<UpdateScatterTerm> terms) {
+    /** What is wrong with a scatter strategy (OpenKruise's FieldsValidation), null when nothing. */
+    public static String scatterProblem(List<UpdateScatterTerm> terms) {
         if (terms == null) {
             return null;
         }

@@ -52,7 +52,8 @@ public final class PodTemplateDefaults {
         }
     }
 
-    private static void containers(List<Container> containers) {
+    /** Kubernetes' container defaults (as in a pod template); SidecarSets default their containers the same way. */
+    public static void containers(List<? extends Container> containers) {
         if (containers == null) {
             return;
         }
@@ -131,6 +132,13 @@ public final class PodTemplateDefaults {
         }
         a.setPath(orDefault(a.getPath(), "/"));
         a.setScheme(orDefault(a.getScheme(), "HTTP"));
+    }
+
+    /** Kubernetes' volume defaults (as in a pod template). */
+    public static void volumes(List<Volume> volumes) {
+        if (volumes != null) {
+            volumes.forEach(PodTemplateDefaults::volume);
+        }
     }
 
     private static void volume(Volume v) {

@@ -151,6 +151,44 @@ class DaemonSetEndToEndTest {
         }
     }
 
+    /**
+     * Upstream's ClaimPods: an orphan matching the selector is adopted (and, on its node, counts as that node's pod);
+     * an owned pod relabelled out of the selector is released (its controller reference goes, the pod stays) and
+     * its node gets a new pod.
+     */
+    @Test
+    void adoptsMatchingOrphansAndReleasesPodsThatStopMatching() {
+        List<String> nodes = addNodes("claim", 2);
+        Pod orphan = product.client().pods().inNamespace(product.namespace()).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("claim-orphan").addToLabels("app", "claim").endMetadata()
+                .withNewSpec().withNodeName(nodes.get(0)).withTerminationGracePeriodSeconds(0L)
+                .addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build()).create();
+        DaemonSet ds = sets().inNamespace(product.namespace()).resource(daemonSet("claim", "nginx:1", s -> { })).create();
+        String uid = ds.getMetadata().getUid();
+        Await.waitFor("orphan adopted", WAIT, () -> {
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName("claim-orphan").get();
+            return p != null && Pods.controllerOf(p).map(r -> uid.equals(r.getUid())
+                    && "DaemonSet".equals(r.getKind())).orElse(false);
+        });
+        assertEquals(orphan.getMetadata().getUid(), product.client().pods().inNamespace(product.namespace())
+                .withName("claim-orphan").get().getMetadata().getUid(), "the orphan itself was adopted");
+        settledOn("claim", new HashSet<>(nodes));
+
+        Pod owned = podsByNode("claim").get(nodes.get(1));
+        product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName())
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
+                        .addToLabels("app", "released").endMetadata().build());
+        Await.waitFor("relabelled pod released", WAIT, () -> {
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName()).get();
+            return p != null && !Pods.isTerminating(p) && p.getMetadata().getOwnerReferences().stream()
+                    .noneMatch(r -> uid.equals(r.getUid()));
+        });
+        DaemonSet settled = settledOn("claim", new HashSet<>(nodes));
+        assertTrue(!podsByNode("claim").get(nodes.get(1)).getMetadata().getName().equals(owned.getMetadata().getName()),
+                "the node got a new pod");
+        assertEquals(2, settled.getStatus().getCurrentNumberScheduled());
+    }
+
     @Test
     void onePodPerEligibleNodeFollowingNodesAddedRelabelledTaintedAndRemoved() {
         List<String> nodes = addNodes("place", 3);

@@ -150,6 +150,15 @@ public final class ReliabilitySuite implements AutoCloseable {
             labels.add(v.label() + " under " + fault);
             list.add(() -> faultRollout(v, fault));
         }
+        // DaemonSet rollouts after the replicated workloads' (a short run's first scenarios stay as they were), each
+        // under a fault of its own.
+        FaultClass[] daemonFaults = {FaultClass.CONFLICT, FaultClass.WATCH_DROPPED, FaultClass.CONNECTION_RESET};
+        for (int d = 0; d < Workloads.DAEMONSET_VARIANTS.size(); d++) {
+            Workloads.Variant v = Workloads.DAEMONSET_VARIANTS.get(d);
+            FaultClass fault = daemonFaults[d % daemonFaults.length];
+            labels.add(v.label() + " under " + fault);
+            list.add(() -> faultRollout(v, fault));
+        }
         // First in the rotation, so a short (CI) run always meets each kill, a leader partition and an API restart.
         labels.add(0, API_SERVER_RESTARTED);
         list.add(0, () -> apiServerRestart(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
@@ -181,7 +190,8 @@ public final class ReliabilitySuite implements AutoCloseable {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
                 .build()).create();
         checker = InvariantChecker.withWorkloadInvariants();
-        watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET));
+        watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET,
+                WorkloadKind.ADVANCED_DAEMONSET));
     }
 
     private ManagerUnderTest startManager() throws Exception {
@@ -293,7 +303,8 @@ public final class ReliabilitySuite implements AutoCloseable {
             var w = Workloads.get(client, v.kind(), NAMESPACE, name);
             if (w != null) {
                 long active = Workloads.ownedActivePods(client, w).size();
-                report.lostOrDuplicatedPods += Math.abs(active - options.replicas());
+                int wanted = v.kind().perNode() ? v.kind().replicas(w) : options.replicas();
+                report.lostOrDuplicatedPods += Math.abs(active - wanted);
             }
         }
         report.scenarios.add(new ReliabilityReport.ScenarioResult(scenario, ok, Math.max(took, 0), why.toString()));

@@ -129,10 +129,10 @@ public final class DaemonSetPlanner {
             }
             if (step.waiting() > 0 && step.limits().maxSurge() > 0) {
                 reasons.add(Reasons.maxSurge(FIELD + "maxSurge", step.limits().maxSurge(), step.holding(),
-                        step.unavailable(), step.waiting(), "updated"));
+                        step.budgetUsed(), step.waiting(), "updated"));
             } else if (step.waiting() > 0) {
                 reasons.add(Reasons.maxUnavailable(FIELD + "maxUnavailable", step.limits().maxUnavailable(),
-                        step.holding(), step.unavailable(), step.waiting(), "updated"));
+                        step.holding(), step.budgetUsed(), step.waiting(), "updated"));
             }
             if (create.isEmpty() && delete.isEmpty() && prepare.isEmpty() && inPlace.isEmpty()) {
                 reason = updated == desired ? "every node runs the update revision"

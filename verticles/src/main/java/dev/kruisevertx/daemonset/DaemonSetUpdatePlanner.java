@@ -30,10 +30,12 @@ final class DaemonSetUpdatePlanner {
     /**
      * @param waiting      old, available pods on nodes the update may touch that this step leaves for later (the
      *                     maxUnavailable or maxSurge budget is used up)
-     * @param holding      names of the new pods using the budget (not available yet)
+     * @param holding      names of the pods using the budget: new ones not available yet, and the old ones this step
+     *                     takes down
+     * @param budgetUsed   how much of maxUnavailable (or maxSurge) is used once this step is applied
      */
     record Result(List<String> createOnNodes, List<Deletion> deletions, List<Pod> replace, Limits limits,
-                  int updatable, int unavailable, int waiting, List<String> holding) {
+                  int updatable, int unavailable, int waiting, List<String> holding, int budgetUsed) {
     }
 
     /** maxSurge and maxUnavailable of the desired nodes (both rounded up; 1 unavailable when both are 0). */
@@ -104,9 +106,10 @@ final class DaemonSetUpdatePlanner {
             int remaining = Math.min(Math.max(limits.maxUnavailable() - unavailable, 0), candidatePods.size());
             List<Pod> replace = new ArrayList<>(allowed);
             replace.addAll(candidatePods.subList(0, remaining));
+            candidatePods.subList(0, remaining).forEach(p -> holding.add(p.getMetadata().getName()));
             holding.sort(null);
             return new Result(create, deletions, replace, limits, candidates.size(), unavailable,
-                    oldAvailable - remaining, holding);
+                    oldAvailable - remaining, holding, unavailable + remaining);
         }
         int surging = 0;
         int oldAvailable = 0;
@@ -145,7 +148,7 @@ final class DaemonSetUpdatePlanner {
         create.addAll(candidateNodes.subList(0, remaining));
         holding.sort(null);
         return new Result(create, deletions, List.of(), limits, candidates.size(), surging, oldAvailable - remaining,
-                holding);
+                holding, surging + remaining);
     }
 
     /**

@@ -178,10 +178,11 @@ final class Workloads {
             return pods.size() + " active pods, " + updatedReady + " updated and ready, for " + replicas + " replicas";
         }
         if (kind.perNode()) {
+            // numberAvailable also waits out minReadySeconds and in-place updates the kubelet has not shown yet.
             if (replicas == 0 || st.path("updatedNumberScheduled").asInt() != replicas
-                    || st.path("numberReady").asInt() != replicas) {
+                    || st.path("numberReady").asInt() != replicas || st.path("numberAvailable").asInt() != replicas) {
                 return "status says desired " + replicas + ", updated " + st.path("updatedNumberScheduled").asInt()
-                        + ", ready " + st.path("numberReady").asInt();
+                        + ", ready " + st.path("numberReady").asInt() + ", available " + st.path("numberAvailable").asInt();
             }
             return null;
         }

@@ -286,7 +286,7 @@ public final class ReliabilitySuite implements AutoCloseable {
             // Its pods go with it (garbage collector): no longer a rollout the budgets apply to.
             checker.expectWorkloadDeletion(live.getMetadata().getUid());
         }
-        workload.delete();
+        deleteThroughWebhookMove(workload);
         waitFor(Duration.ofSeconds(60), () -> client.pods().inNamespace(NAMESPACE).withLabel("app", name).list()
                 .getItems().isEmpty());
         if (hooks != null) {
@@ -580,6 +580,29 @@ public final class ReliabilitySuite implements AutoCloseable {
             sleep(200);
         }
         return false;
+    }
+
+    /**
+     * Deletes the workload; while a replaced manager's webhook endpoint is still being registered the API server's
+     * call to the old one is refused (500 "failed calling webhook"): that is retried for a bounded time, as a user's
+     * client would, rather than failing the run.
+     */
+    private static void deleteThroughWebhookMove(
+            io.fabric8.kubernetes.client.dsl.Resource<io.fabric8.kubernetes.api.model.GenericKubernetesResource> workload) {
+        long deadline = System.currentTimeMillis() + Duration.ofSeconds(60).toMillis();
+        while (true) {
+            try {
+                workload.delete();
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                boolean webhookMoving = e.getCode() == 500 && e.getMessage() != null
+                        && e.getMessage().contains("failed calling webhook");
+                if (!webhookMoving || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                sleep(500);
+            }
+        }
     }
 
     private static void sleep(long ms) {

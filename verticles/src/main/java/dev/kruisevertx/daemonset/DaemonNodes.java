@@ -57,9 +57,15 @@ final class DaemonNodes {
         podsByNode.values().forEach(l -> l.sort(OLDEST_FIRST));
     }
 
-    /** {@link Pods#isAvailable} with the set's minReadySeconds at the decision's time, memoised. */
+    /**
+     * {@link Pods#isAvailable} with the set's minReadySeconds at the decision's time, and not in the middle of an
+     * in-place update (upstream's isDaemonPodAvailable), memoised. Upstream's rolling update reads only the first
+     * part: a pod just updated in place then still counts as available until the kubelet turns it not Ready, and the
+     * next reconcile can take down another node within that window. Reading both keeps maxUnavailable.
+     */
     boolean available(Pod pod) {
-        return available.computeIfAbsent(pod, p -> Pods.isAvailable(p, minReadySeconds, now));
+        return available.computeIfAbsent(pod, p -> Pods.isAvailable(p, minReadySeconds, now)
+                && DaemonSetStatusCalculator.inPlaceReady(p));
     }
 
     List<Pod> podsOn(String node) {

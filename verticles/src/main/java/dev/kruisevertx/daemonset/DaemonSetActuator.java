@@ -26,6 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import dev.kruisevertx.kube.ObjectEdits;
+import dev.kruisevertx.podutil.Pods;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -62,6 +64,37 @@ final class DaemonSetActuator {
         this.clock = clock;
         this.cachedSet = cachedSet;
         this.events = new EventRecorder(ctx.client(), ctx.kube(), clock, COMPONENT, DaemonSet.API_VERSION, DaemonSet.KIND);
+    }
+
+    /**
+     * Upstream's ClaimPods: owned pods that stopped matching the selector lose this set's controller reference;
+     * orphans matching it gain one (a pod that found another controller meanwhile is left alone).
+     */
+    io.vertx.core.Future<Void> releaseAndAdopt(DaemonSet set, List<Pod> release, List<Pod> adopt) {
+        String uid = set.getMetadata().getUid();
+        List<io.vertx.core.Future<Void>> out = new java.util.ArrayList<>();
+        for (Pod p : release) {
+            out.add(ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), p, ObjectEdits.Part.OBJECT, live -> {
+                List<io.fabric8.kubernetes.api.model.OwnerReference> refs =
+                        new java.util.ArrayList<>(live.getMetadata().getOwnerReferences());
+                refs.removeIf(r -> uid.equals(r.getUid()));
+                return new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata().withOwnerReferences(refs)
+                        .endMetadata().build();
+            })).mapEmpty());
+        }
+        for (Pod p : adopt) {
+            out.add(ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), p, ObjectEdits.Part.OBJECT,
+                    live -> Pods.controllerOf(live).isPresent() ? live
+                            : new io.fabric8.kubernetes.api.model.PodBuilder(live).editMetadata()
+                            .addToOwnerReferences(DaemonSetRevisions.ownerReference(set)).endMetadata().build()))
+                    .mapEmpty());
+        }
+        return io.vertx.core.Future.join(out).mapEmpty();
+    }
+
+    /** A rollout that stopped moving ({@link dev.kruisevertx.controller.reason.RolloutWatch}): one Warning Event. */
+    void stuck(DaemonSet set, String reason, String message) {
+        events.emit(set, EventRecorder.WARNING, reason, message);
     }
 
     private PodResource pod(Pod p) {

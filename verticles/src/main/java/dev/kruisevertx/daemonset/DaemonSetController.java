@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
 import java.time.Clock;
 import java.util.List;
+import dev.kruisevertx.podutil.LabelSelectors;
+import dev.kruisevertx.podutil.Pods;
 import java.util.Objects;
 
 /**
@@ -66,9 +68,27 @@ public final class DaemonSetController extends WorkloadControllerDefinition {
 
         EventHandlers(CachedResource<DaemonSet> sets, ScaleExpectations scale, ResourceVersionExpectations versions) {
             this.sets = sets;
-            // Orphans are not adopted (see the README): no adopters.
             this.events = new WorkloadEvents(DaemonSet.GROUP, DaemonSet.KIND, scale, versions,
-                    WorkloadEvents::always, (pod, queue) -> { });
+                    WorkloadEvents::always, this::enqueueMatching);
+        }
+
+        /** An orphan may be adopted by any DaemonSet of its namespace whose selector it matches. */
+        private void enqueueMatching(Pod pod, Enqueuer queue) {
+            if (!Pods.isActive(pod) || Pods.controllerOf(pod).isPresent()) {
+                return;
+            }
+            for (DaemonSet ds : sets.list(pod.getMetadata().getNamespace())) {
+                if (ds.getSpec() == null || ds.getSpec().getSelector() == null) {
+                    continue;
+                }
+                try {
+                    if (LabelSelectors.matches(ds.getSpec().getSelector(), Pods.labels(pod))) {
+                        queue.add(Request.of(ds));
+                    }
+                } catch (IllegalArgumentException e) {
+                    // An invalid selector adopts nothing; the reconcile reports it.
+                }
+            }
         }
 
         void onSet(CacheEvent<DaemonSet> event, Enqueuer queue) {

@@ -2,6 +2,7 @@ package dev.kruisevertx.daemonset;
 
 import dev.kruisevertx.api.apps.v1beta1.DaemonSetStatus;
 import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.BlockReason;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Duration;
@@ -23,10 +24,14 @@ import java.util.TreeMap;
  * @param syncedGeneration  whether the whole sync ran, so status.observedGeneration may move to the set's generation
  * @param requeueAfter      when to look again without an event (minReadySeconds passing), zero for never
  * @param counts            named counts the decision was made from (desired, maxUnavailable, ...)
+ * @param reasons           what held back pods the spec asks to create, delete or update (partition, paused,
+ *                          maxUnavailable, maxSurge, the preDelete hook, the pods' own state), for
+ *                          {@code kubectl kruise why}
  */
 public record DaemonSetPlan(Phase phase, String reason, List<String> createOnNodes, List<Deletion> deletions,
                             List<Pod> prepareDelete, List<Pod> inPlaceUpdates, DaemonSetStatus status,
-                            boolean syncedGeneration, Duration requeueAfter, Map<String, Long> counts) {
+                            boolean syncedGeneration, Duration requeueAfter, Map<String, Long> counts,
+                            List<BlockReason> reasons) {
 
     /** Which step decided. */
     public enum Phase {
@@ -64,6 +69,18 @@ public record DaemonSetPlan(Phase phase, String reason, List<String> createOnNod
 
     public DaemonSetPlan {
         counts = Map.copyOf(counts);
+        reasons = reasons == null ? List.of() : List.copyOf(reasons);
+    }
+
+    /** This plan with {@code more} reasons after its own. */
+    public DaemonSetPlan withReasons(List<BlockReason> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BlockReason> all = new java.util.ArrayList<>(reasons);
+        all.addAll(more);
+        return new DaemonSetPlan(phase, reason, createOnNodes, deletions, prepareDelete, inPlaceUpdates, status,
+                syncedGeneration, requeueAfter, counts, all);
     }
 
     /** True when the plan writes nothing but the status. */
@@ -86,6 +103,7 @@ public record DaemonSetPlan(Phase phase, String reason, List<String> createOnNod
         prepareDelete.forEach(p -> b.action("set lifecycle state of pod " + p.getMetadata().getName()
                 + " to PreparingDelete (preDelete hook)"));
         inPlaceUpdates.forEach(p -> b.action("update pod " + p.getMetadata().getName() + " in place"));
+        b.reasons(reasons);
         return b.build();
     }
 }

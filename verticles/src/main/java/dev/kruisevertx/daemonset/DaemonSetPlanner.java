@@ -6,6 +6,10 @@ import dev.kruisevertx.api.apps.v1beta1.DaemonSetUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateDaemonSet;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateType;
 import dev.kruisevertx.api.common.IntOrPercent;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.HookReasons;
+import dev.kruisevertx.controller.reason.PodBlockers;
+import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.daemonset.DaemonSetPlan.Deletion;
 import dev.kruisevertx.daemonset.DaemonSetPlan.Phase;
 import dev.kruisevertx.lifecycle.LifecycleTransitions;
@@ -28,6 +32,8 @@ import java.util.Map;
 public final class DaemonSetPlanner {
     /** OpenKruise's burstReplicas when unset. */
     static final int DEFAULT_BURST_REPLICAS = 250;
+    /** Where the rolling update's knobs live, as reasons name them. */
+    private static final String FIELD = "updateStrategy.rollingUpdate.";
 
     private DaemonSetPlanner() {
     }
@@ -65,20 +71,34 @@ public final class DaemonSetPlanner {
             counts.put("createWanted", (long) manage.createOnNodes().size());
             counts.put("deleteWanted", (long) manageHooked.delete.size());
             var status = DaemonSetStatusCalculator.calculate(set, nodes, snap.updateRevision(), false, snap.now());
+            List<BlockReason> reasons = new ArrayList<>(heldByPreDelete(set, snap.pods()));
+            reasons.addAll(heldByPreDelete(set, snap.pods()));
+        reasons.addAll(PodBlockers.of(snap.pods(), spec.getMinReadySeconds(), snap.now()));
             return new DaemonSetPlan(Phase.MANAGE, "placing pods: " + create.size() + " to create, " + delete.size()
                     + " to delete, " + manageHooked.prepare.size() + " held by the preDelete hook",
                     create, delete, manageHooked.prepare, List.of(), status.status(), false,
-                    min(manage.requeueAfter(), status.requeueAfter()), counts);
+                    min(manage.requeueAfter(), status.requeueAfter()), counts, reasons);
         }
         String reason;
         List<String> create = List.of();
         List<Deletion> delete = List.of();
         List<Pod> prepare = List.of();
         List<Pod> inPlace = List.of();
+        List<BlockReason> reasons = new ArrayList<>();
+        int updated = 0;
+        for (String n : nodes.nodes.keySet()) {
+            List<Pod> pods = nodes.podsOn(n);
+            if (nodes.shouldRun(n) && !pods.isEmpty() && Pods.atRevision(pods.get(0), snap.updateRevision())) {
+                updated++;
+            }
+        }
         if (!rolling) {
             reason = "OnDelete: pods are updated only when deleted";
         } else if (ru != null && ru.pausedValue()) {
             reason = "the rolling update is paused";
+            if (desired > updated) {
+                reasons.add(Reasons.paused(FIELD + "paused", desired - updated));
+            }
         } else {
             DaemonSetUpdatePlanner.Result step = DaemonSetUpdatePlanner.plan(set, nodes, snap.updateRevision(),
                     snap.pruneIneligibleNodes());
@@ -103,12 +123,16 @@ public final class DaemonSetPlanner {
             delete = cap(hooked.delete, burst);
             prepare = hooked.prepare;
             inPlace = updates;
-            int updated = 0;
-            for (String n : nodes.nodes.keySet()) {
-                List<Pod> pods = nodes.podsOn(n);
-                if (nodes.shouldRun(n) && !pods.isEmpty() && Pods.atRevision(pods.get(0), snap.updateRevision())) {
-                    updated++;
-                }
+            long kept = Math.min(step.limits().partition(), Math.max(desired - updated, 0));
+            if (kept > 0) {
+                reasons.add(Reasons.partition(FIELD + "partition", step.limits().partition(), kept));
+            }
+            if (step.waiting() > 0 && step.limits().maxSurge() > 0) {
+                reasons.add(Reasons.maxSurge(FIELD + "maxSurge", step.limits().maxSurge(), step.holding(),
+                        step.budgetUsed(), step.waiting(), "updated"));
+            } else if (step.waiting() > 0) {
+                reasons.add(Reasons.maxUnavailable(FIELD + "maxUnavailable", step.limits().maxUnavailable(),
+                        step.holding(), step.budgetUsed(), step.waiting(), "updated"));
             }
             if (create.isEmpty() && delete.isEmpty() && prepare.isEmpty() && inPlace.isEmpty()) {
                 reason = updated == desired ? "every node runs the update revision"
@@ -123,18 +147,20 @@ public final class DaemonSetPlanner {
         }
         var status = DaemonSetStatusCalculator.calculate(set, nodes, snap.updateRevision(), true, snap.now());
         boolean acts = !create.isEmpty() || !delete.isEmpty() || !prepare.isEmpty() || !inPlace.isEmpty();
+        reasons.addAll(heldByPreDelete(set, snap.pods()));
+        reasons.addAll(PodBlockers.of(snap.pods(), spec.getMinReadySeconds(), snap.now()));
         Duration requeue = min(manage.requeueAfter(), status.requeueAfter());
         if (acts) {
             return new DaemonSetPlan(Phase.ROLLING_UPDATE, reason, create, delete, prepare, inPlace, status.status(),
-                    true, requeue, counts);
+                    true, requeue, counts, reasons);
         }
         return new DaemonSetPlan(Phase.STEADY, reason, List.of(), List.of(), List.of(), List.of(), status.status(), true,
-                requeue, counts);
+                requeue, counts, reasons);
     }
 
     private static DaemonSetPlan skipped(String reason, Map<String, Long> counts) {
         return new DaemonSetPlan(Phase.SKIPPED, reason, List.of(), List.of(), List.of(), List.of(), null, false,
-                Duration.ZERO, counts);
+                Duration.ZERO, counts, List.of());
     }
 
     private static boolean selectsEverything(DaemonSet set) {
@@ -175,6 +201,22 @@ public final class DaemonSetPlanner {
             }
         }
         return new Hooked(delete, prepare);
+    }
+
+    /** Pods of {@code pods} already PreparingDelete that the preDelete hook still holds, as reasons. */
+    static List<BlockReason> heldByPreDelete(DaemonSet set, List<Pod> pods) {
+        var lifecycle = set.getSpec().getLifecycle();
+        if (lifecycle == null || lifecycle.getPreDelete() == null) {
+            return List.of();
+        }
+        List<BlockReason> out = new ArrayList<>();
+        for (Pod p : pods) {
+            if (Pods.isPreparingDelete(p) && !Pods.isTerminating(p)
+                    && LifecycleTransitions.beforeDelete(p, lifecycle) != LifecycleTransitions.DeleteStep.DELETE) {
+                out.add(HookReasons.of(p, "preDelete", lifecycle.getPreDelete()));
+            }
+        }
+        return out;
     }
 
     private static <T> List<T> cap(List<T> list, int max) {

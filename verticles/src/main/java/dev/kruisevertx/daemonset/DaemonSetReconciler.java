@@ -4,12 +4,17 @@ import dev.kruisevertx.api.apps.v1beta1.DaemonSet;
 import dev.kruisevertx.api.apps.v1beta1.DaemonSetStatus;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.Indexes;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.PlanSummary;
 import dev.kruisevertx.controller.Reconciler;
 import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.StalePlanException;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
+import dev.kruisevertx.controller.reason.RolloutWatch;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdateCalculator;
@@ -20,6 +25,7 @@ import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.ObjectEdits;
 import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.PodPatches;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Node;
@@ -63,6 +69,8 @@ final class DaemonSetReconciler implements Reconciler {
     private final Clock clock;
     private final DaemonSetActuator actuator;
     private final FailedPodBackoff failedPods = new FailedPodBackoff();
+    private final RolloutWatch rollouts;
+    private final WriteRejections rejections = new WriteRejections();
 
     DaemonSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions, Clock clock) {
         this.ctx = ctx;
@@ -74,9 +82,18 @@ final class DaemonSetReconciler implements Reconciler {
         this.versions = versions;
         this.clock = clock;
         this.actuator = new DaemonSetActuator(ctx, scale, versions, clock, sets::get);
+        this.rollouts = new RolloutWatch(DaemonSet.KIND, ctx.registry());
     }
 
-    private record Read(List<Pod> pods, List<Node> nodes, List<ControllerRevision> history, String unsatisfied) {
+    /**
+     * @param release owned pods that no longer match the selector: their controller reference goes
+     * @param adopt   orphans matching the selector: they get this set as controller
+     */
+    private record Read(List<Pod> pods, List<Node> nodes, List<ControllerRevision> history, String unsatisfied,
+                        List<Pod> release, List<Pod> adopt) {
+        boolean ownershipChanges() {
+            return !release.isEmpty() || !adopt.isEmpty();
+        }
     }
 
     @Override
@@ -84,6 +101,8 @@ final class DaemonSetReconciler implements Reconciler {
         DaemonSet set = sets.get(request.namespace(), request.name());
         if (set == null) {
             scale.delete(request.key());
+            rejections.clear(request.key());
+            rollouts.forget(request.namespace(), request.name());
             ctx.plans().forget(DaemonSetController.NAME, request);
             return Future.succeededFuture(Result.done());
         }
@@ -97,21 +116,54 @@ final class DaemonSetReconciler implements Reconciler {
         }
         ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
         if (!satisfied.satisfied()) {
-            record(request, "waiting for the cache to see our own creates/deletes: " + satisfied.details());
+            ctx.plans().record(DaemonSetController.NAME, request, PlanSummary.builder(
+                    "waiting for the cache to see our own creates/deletes: " + satisfied.details())
+                    .reasons(List.of(Reasons.expectations(satisfied))).build());
             return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
         }
         String uid = set.getMetadata().getUid();
+        Predicate<java.util.Map<String, String>> selector;
+        try {
+            selector = LabelSelectors.compile(set.getSpec().getSelector());
+        } catch (IllegalArgumentException e) {
+            record(request, "invalid DaemonSet: spec.selector: " + e.getMessage());
+            return Future.succeededFuture(Result.done());
+        }
         return ctx.vertx().executeBlocking(() -> {
-            List<Pod> owned = pods.controlledBy(uid);
-            for (Pod p : owned) {
+            List<Pod> owned = new ArrayList<>();
+            List<Pod> release = new ArrayList<>();
+            for (Pod p : pods.controlledBy(uid)) {
                 if (!versions.isSatisfied(p)) {
-                    return new Read(owned, List.of(), List.of(), p.getMetadata().getName());
+                    return new Read(owned, List.of(), List.of(), p.getMetadata().getName(), List.of(), List.of());
+                }
+                if (selector.test(Pods.labels(p))) {
+                    owned.add(p);
+                } else if (Pods.isActive(p)) {
+                    release.add(p);
                 }
             }
-            return new Read(owned, nodes.list(), revisions.controlledBy(uid), null);
+            // The cache's orphan index, not the namespace: a namespace of many owned pods would make this the whole
+            // cost of a reconcile.
+            List<Pod> adopt = new ArrayList<>();
+            for (Pod p : pods.byIndex(Indexes.ORPHAN_NAMESPACE, set.getMetadata().getNamespace())) {
+                if (Pods.controllerOf(p).isEmpty() && Pods.isActive(p) && selector.test(Pods.labels(p))) {
+                    adopt.add(p);
+                }
+            }
+            return new Read(owned, nodes.list(), revisions.controlledBy(uid), null, release, adopt);
         }, false).compose(read -> {
+            if (read.ownershipChanges()) {
+                record(request, "releasing " + names(read.release()) + ", adopting " + names(read.adopt()));
+                LOG.info("DaemonSet {}/{}: releasing {}, adopting {}", request.namespace(), request.name(),
+                        names(read.release()), names(read.adopt()));
+                return actuator.releaseAndAdopt(set, read.release(), read.adopt())
+                        .map(v -> Result.requeueAfter(STALE_CACHE_RECHECK));
+            }
             if (read.unsatisfied() != null) {
-                record(request, "waiting for the cache to see our update of pod " + read.unsatisfied());
+                ctx.plans().record(DaemonSetController.NAME, request, PlanSummary.builder(
+                        "waiting for the cache to see our update of pod " + read.unsatisfied())
+                        .reasons(List.of(Reasons.expectations("this controller's update of pod " + read.unsatisfied(),
+                                List.of(read.unsatisfied())))).build());
                 return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
             }
             return writeRevision(set, DaemonSetRevisions.resolve(set, read.history()))
@@ -168,17 +220,18 @@ final class DaemonSetReconciler implements Reconciler {
                     inPlace.add(new DaemonSetActuator.InPlace(p, spec));
                 }
             }
-            return new Decided(plan, refresh, inPlace, requeue);
+            return new Decided(plan, refresh, inPlace, requeue, now);
         }, false).compose(d -> act(request, set, read, revs, d));
     }
 
     private record Decided(DaemonSetPlan plan, List<DaemonSetActuator.Refresh> refresh,
-                           List<DaemonSetActuator.InPlace> inPlace, Duration requeue) {
+                           List<DaemonSetActuator.InPlace> inPlace, Duration requeue, java.time.Instant now) {
     }
 
     private Future<Result> act(Request request, DaemonSet set, Read read, DaemonSetRevisions.Resolution revs, Decided d) {
         DaemonSetPlan plan = d.plan();
-        ctx.plans().record(DaemonSetController.NAME, request, plan.debugSummary());
+        DaemonSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
+        ctx.plans().record(DaemonSetController.NAME, request, decided.debugSummary());
         if (plan.phase() == DaemonSetPlan.Phase.SKIPPED) {
             return Future.succeededFuture(Result.done());
         }
@@ -189,15 +242,43 @@ final class DaemonSetReconciler implements Reconciler {
             if (ar.failed() && ar.cause() instanceof StalePlanException) {
                 return Future.succeededFuture(Result.done());
             }
+            DaemonSetPlan shown = decided;
+            if (ar.failed() && rejections.record(request.key(), ar.cause())) {
+                shown = plan.withReasons(List.of(rejections.last(request.key()).orElseThrow()));
+                ctx.plans().record(DaemonSetController.NAME, request, shown.debugSummary());
+            } else if (ar.succeeded() && !plan.statusOnly()) {
+                rejections.clear(request.key());
+            }
             DaemonSetStatus status = plan.status();
             status.setCollisionCount(revs.collisionCount() == 0 && (set.getStatus() == null
                     || set.getStatus().getCollisionCount() == null) ? null : revs.collisionCount());
+            Duration recheck = watchProgress(set, status, shown.reasons(), d.now());
             Future<Void> written = writeStatus(set, status).compose(v -> prune(set, read, revs));
             if (ar.failed()) {
                 return written.transform(ignored -> Future.failedFuture(ar.cause()));
             }
-            return written.map(v -> d.requeue().isZero() ? Result.done() : Result.requeueAfter(d.requeue()));
+            Duration after = d.requeue().isZero() ? recheck
+                    : recheck.isZero() || d.requeue().compareTo(recheck) <= 0 ? d.requeue() : recheck;
+            return written.map(v -> after.isZero() ? Result.done() : Result.requeueAfter(after));
         });
+    }
+
+    /**
+     * Notices a rollout that has not progressed for {@code --workload-progress-deadline} (the DaemonSet has no
+     * progressDeadlineSeconds field): one RolloutStuck Event and the blocked metric. Returns when to look again to
+     * notice the deadline passing (zero: no need).
+     */
+    private Duration watchProgress(DaemonSet set, DaemonSetStatus status, List<BlockReason> reasons,
+                                   java.time.Instant now) {
+        String progress = status.getDesiredNumberScheduled() + "/" + status.getCurrentNumberScheduled() + "/"
+                + status.getNumberReady() + "/" + status.getNumberAvailable() + "/"
+                + status.getUpdatedNumberScheduled() + "/" + status.getUpdateRevision();
+        RolloutWatch.Verdict v = rollouts.observe(set.getMetadata().getNamespace(), set.getMetadata().getName(),
+                progress, reasons, RolloutWatch.defaultDeadline(ctx.settings()), now);
+        if (v.becameStuck()) {
+            actuator.stuck(set, RolloutWatch.EVENT_REASON, v.message());
+        }
+        return v.recheckIn();
     }
 
     private static ControllerRevision revisionOf(Pod pod, List<ControllerRevision> history) {
@@ -273,6 +354,10 @@ final class DaemonSetReconciler implements Reconciler {
                     .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete()).mapEmpty());
         }
         return Future.join(out).mapEmpty();
+    }
+
+    private static String names(List<Pod> pods) {
+        return pods.isEmpty() ? "none" : String.join(", ", pods.stream().map(p -> p.getMetadata().getName()).toList());
     }
 
     private void record(Request request, String summary) {

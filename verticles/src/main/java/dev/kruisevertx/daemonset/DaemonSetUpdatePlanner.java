@@ -27,8 +27,15 @@ final class DaemonSetUpdatePlanner {
     record Limits(int maxSurge, int maxUnavailable, int partition) {
     }
 
+    /**
+     * @param waiting      old, available pods on nodes the update may touch that this step leaves for later (the
+     *                     maxUnavailable or maxSurge budget is used up)
+     * @param holding      names of the pods using the budget: new ones not available yet, and the old ones this step
+     *                     takes down
+     * @param budgetUsed   how much of maxUnavailable (or maxSurge) is used once this step is applied
+     */
     record Result(List<String> createOnNodes, List<Deletion> deletions, List<Pod> replace, Limits limits,
-                  int updatable, int unavailable) {
+                  int updatable, int unavailable, int waiting, List<String> holding, int budgetUsed) {
     }
 
     /** maxSurge and maxUnavailable of the desired nodes (both rounded up; 1 unavailable when both are 0). */
@@ -60,6 +67,8 @@ final class DaemonSetUpdatePlanner {
         List<String> create = new ArrayList<>();
         if (limits.maxSurge() == 0) {
             int unavailable = 0;
+            int oldAvailable = 0;
+            List<String> holding = new ArrayList<>();
             List<Pod> allowed = new ArrayList<>();
             List<Pod> candidatePods = new ArrayList<>();
             for (String node : candidates) {
@@ -73,25 +82,38 @@ final class DaemonSetUpdatePlanner {
                 if (oldGone == newGone) {
                     // no pod at all, or an old and a new one side by side: either way the node is not served yet
                     unavailable++;
+                    Pod named = no.newPod() != null ? no.newPod() : no.oldPod();
+                    if (named != null) {
+                        holding.add(named.getMetadata().getName());
+                    }
                 } else if (no.newPod() != null) {
                     if (!nodes.available(no.newPod())) {
                         unavailable++;
+                        holding.add(no.newPod().getMetadata().getName());
                     }
                     if (Pods.isPreparingDelete(no.newPod())) {
                         unavailable++;
                     }
                 } else if (!nodes.available(no.oldPod())) {
                     allowed.add(no.oldPod());
-                } else if (unavailable < limits.maxUnavailable()) {
-                    candidatePods.add(no.oldPod());
+                } else {
+                    oldAvailable++;
+                    if (unavailable < limits.maxUnavailable()) {
+                        candidatePods.add(no.oldPod());
+                    }
                 }
             }
             int remaining = Math.min(Math.max(limits.maxUnavailable() - unavailable, 0), candidatePods.size());
             List<Pod> replace = new ArrayList<>(allowed);
             replace.addAll(candidatePods.subList(0, remaining));
-            return new Result(create, deletions, replace, limits, candidates.size(), unavailable);
+            candidatePods.subList(0, remaining).forEach(p -> holding.add(p.getMetadata().getName()));
+            holding.sort(null);
+            return new Result(create, deletions, replace, limits, candidates.size(), unavailable,
+                    oldAvailable - remaining, holding, unavailable + remaining);
         }
         int surging = 0;
+        int oldAvailable = 0;
+        List<String> holding = new ArrayList<>();
         List<String> allowedNodes = new ArrayList<>();
         List<String> candidateNodes = new ArrayList<>();
         for (String node : candidates) {
@@ -106,13 +128,17 @@ final class DaemonSetUpdatePlanner {
             if (no.newPod() == null) {
                 if (!nodes.available(no.oldPod())) {
                     allowedNodes.add(node);
-                } else if (surging < limits.maxSurge()) {
-                    candidateNodes.add(node);
+                } else {
+                    oldAvailable++;
+                    if (surging < limits.maxSurge()) {
+                        candidateNodes.add(node);
+                    }
                 }
                 continue;
             }
             if (!nodes.available(no.newPod()) || Pods.isPreparingDelete(no.newPod())) {
                 surging++;
+                holding.add(no.newPod().getMetadata().getName());
                 continue;
             }
             deletions.add(new Deletion(no.oldPod(), node, DeleteReason.SURGE_REPLACED));
@@ -120,7 +146,9 @@ final class DaemonSetUpdatePlanner {
         int remaining = Math.min(Math.max(limits.maxSurge() - surging, 0), candidateNodes.size());
         create.addAll(allowedNodes);
         create.addAll(candidateNodes.subList(0, remaining));
-        return new Result(create, deletions, List.of(), limits, candidates.size(), surging);
+        holding.sort(null);
+        return new Result(create, deletions, List.of(), limits, candidates.size(), surging, oldAvailable - remaining,
+                holding, surging + remaining);
     }
 
     /**

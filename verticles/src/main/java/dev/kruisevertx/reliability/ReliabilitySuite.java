@@ -150,6 +150,15 @@ public final class ReliabilitySuite implements AutoCloseable {
             labels.add(v.label() + " under " + fault);
             list.add(() -> faultRollout(v, fault));
         }
+        // DaemonSet rollouts after the replicated workloads' (a short run's first scenarios stay as they were), each
+        // under a fault of its own.
+        FaultClass[] daemonFaults = {FaultClass.CONFLICT, FaultClass.WATCH_DROPPED, FaultClass.CONNECTION_RESET};
+        for (int d = 0; d < Workloads.DAEMONSET_VARIANTS.size(); d++) {
+            Workloads.Variant v = Workloads.DAEMONSET_VARIANTS.get(d);
+            FaultClass fault = daemonFaults[d % daemonFaults.length];
+            labels.add(v.label() + " under " + fault);
+            list.add(() -> faultRollout(v, fault));
+        }
         // First in the rotation, so a short (CI) run always meets each kill, a leader partition and an API restart.
         labels.add(0, API_SERVER_RESTARTED);
         list.add(0, () -> apiServerRestart(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
@@ -181,7 +190,8 @@ public final class ReliabilitySuite implements AutoCloseable {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
                 .build()).create();
         checker = InvariantChecker.withWorkloadInvariants();
-        watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET));
+        watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET,
+                WorkloadKind.ADVANCED_DAEMONSET));
     }
 
     private ManagerUnderTest startManager() throws Exception {
@@ -276,7 +286,7 @@ public final class ReliabilitySuite implements AutoCloseable {
             // Its pods go with it (garbage collector): no longer a rollout the budgets apply to.
             checker.expectWorkloadDeletion(live.getMetadata().getUid());
         }
-        workload.delete();
+        deleteThroughWebhookMove(workload);
         waitFor(Duration.ofSeconds(60), () -> client.pods().inNamespace(NAMESPACE).withLabel("app", name).list()
                 .getItems().isEmpty());
         if (hooks != null) {
@@ -293,7 +303,8 @@ public final class ReliabilitySuite implements AutoCloseable {
             var w = Workloads.get(client, v.kind(), NAMESPACE, name);
             if (w != null) {
                 long active = Workloads.ownedActivePods(client, w).size();
-                report.lostOrDuplicatedPods += Math.abs(active - options.replicas());
+                int wanted = v.kind().perNode() ? v.kind().replicas(w) : options.replicas();
+                report.lostOrDuplicatedPods += Math.abs(active - wanted);
             }
         }
         report.scenarios.add(new ReliabilityReport.ScenarioResult(scenario, ok, Math.max(took, 0), why.toString()));
@@ -569,6 +580,29 @@ public final class ReliabilitySuite implements AutoCloseable {
             sleep(200);
         }
         return false;
+    }
+
+    /**
+     * Deletes the workload; while a replaced manager's webhook endpoint is still being registered the API server's
+     * call to the old one is refused (500 "failed calling webhook"): that is retried for a bounded time, as a user's
+     * client would, rather than failing the run.
+     */
+    private static void deleteThroughWebhookMove(
+            io.fabric8.kubernetes.client.dsl.Resource<io.fabric8.kubernetes.api.model.GenericKubernetesResource> workload) {
+        long deadline = System.currentTimeMillis() + Duration.ofSeconds(60).toMillis();
+        while (true) {
+            try {
+                workload.delete();
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                boolean webhookMoving = e.getCode() == 500 && e.getMessage() != null
+                        && e.getMessage().contains("failed calling webhook");
+                if (!webhookMoving || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                sleep(500);
+            }
+        }
     }
 
     private static void sleep(long ms) {

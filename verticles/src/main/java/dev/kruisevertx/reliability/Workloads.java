@@ -13,7 +13,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 
 import java.util.List;
 
-/** The workloads the scenarios roll out: CloneSet and Advanced StatefulSet, recreate or in place. */
+/**
+ * The workloads the scenarios roll out: CloneSet and Advanced StatefulSet, recreate or in place; Advanced DaemonSet
+ * Standard (with or without surge) or in place.
+ */
 final class Workloads {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -40,15 +43,20 @@ final class Workloads {
     static final String PROTECT_FINALIZER = "reliability.kruise.io/protect";
 
     /** A workload shape: its kind, its update policy, minReadySeconds and lifecycle hook. */
-    record Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds, Hook hook) {
+    record Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds, Hook hook, boolean surge) {
+        Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds, Hook hook) {
+            this(kind, inPlace, minReadySeconds, hook, false);
+        }
+
         Variant(WorkloadKind kind, boolean inPlace, int minReadySeconds) {
             this(kind, inPlace, minReadySeconds, Hook.NONE);
         }
 
         String label() {
-            return (kind == WorkloadKind.CLONESET ? "CloneSet" : "Advanced StatefulSet")
-                    + (inPlace ? " in-place" : " recreate") + (minReadySeconds > 0 ? " minReady=" + minReadySeconds : "")
-                    + hook.label;
+            return (kind == WorkloadKind.CLONESET ? "CloneSet" : kind == WorkloadKind.ADVANCED_DAEMONSET
+                    ? "Advanced DaemonSet" : "Advanced StatefulSet")
+                    + (inPlace ? " in-place" : " recreate") + (surge ? " surge" : "")
+                    + (minReadySeconds > 0 ? " minReady=" + minReadySeconds : "") + hook.label;
         }
     }
 
@@ -66,10 +74,42 @@ final class Workloads {
             new Variant(WorkloadKind.ADVANCED_STATEFULSET, false, 2),
             new Variant(WorkloadKind.ADVANCED_STATEFULSET, true, 0));
 
+    /**
+     * Advanced DaemonSet rollouts over the cluster's nodes (one pod per node; the run's replicas do not apply):
+     * Standard with a surge pod first on each node, Standard within maxUnavailable, InPlaceIfPossible. They follow
+     * the replicated workloads in the rotation, so a short (CI) run's first scenarios stay as they were.
+     */
+    static final List<Variant> DAEMONSET_VARIANTS = List.of(
+            new Variant(WorkloadKind.ADVANCED_DAEMONSET, false, 2, Hook.NONE, true),
+            new Variant(WorkloadKind.ADVANCED_DAEMONSET, true, 2),
+            new Variant(WorkloadKind.ADVANCED_DAEMONSET, false, 0));
+
     private Workloads() {
     }
 
+    /** An Advanced DaemonSet on every node of the cluster. */
+    static String daemonSetYaml(Variant v, String namespace, String name, String image) {
+        String budget = v.surge() ? "maxSurge: 1, maxUnavailable: 0" : "maxUnavailable: 1";
+        return """
+                apiVersion: %s
+                kind: DaemonSet
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  minReadySeconds: %d
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s}}
+                    spec:
+                      containers: [{name: main, image: "%s"}]
+                  updateStrategy: {type: RollingUpdate, rollingUpdate: {rollingUpdateType: %s, %s}}
+                """.formatted(v.kind().apiVersion(), name, namespace, v.minReadySeconds(), name, name, image,
+                v.inPlace() ? "InPlaceIfPossible" : "Standard", budget);
+    }
+
     static String yaml(Variant v, String namespace, String name, int replicas, String image) {
+        if (v.kind().perNode()) {
+            return daemonSetYaml(v, namespace, name, image);
+        }
         String podUpdatePolicy = v.inPlace() ? "InPlaceIfPossible" : "ReCreate";
         boolean cloneSet = v.kind() == WorkloadKind.CLONESET;
         // Advanced StatefulSet keeps minReadySeconds in its rolling update strategy (it has no spec.minReadySeconds).
@@ -136,6 +176,15 @@ final class Workloads {
                 .filter(p -> ClusterView.available(p, 0, System.currentTimeMillis())).count();
         if (pods.size() != replicas || updatedReady != replicas) {
             return pods.size() + " active pods, " + updatedReady + " updated and ready, for " + replicas + " replicas";
+        }
+        if (kind.perNode()) {
+            // numberAvailable also waits out minReadySeconds and in-place updates the kubelet has not shown yet.
+            if (replicas == 0 || st.path("updatedNumberScheduled").asInt() != replicas
+                    || st.path("numberReady").asInt() != replicas || st.path("numberAvailable").asInt() != replicas) {
+                return "status says desired " + replicas + ", updated " + st.path("updatedNumberScheduled").asInt()
+                        + ", ready " + st.path("numberReady").asInt() + ", available " + st.path("numberAvailable").asInt();
+            }
+            return null;
         }
         if (st.path("updatedReplicas").asInt() != replicas || st.path("readyReplicas").asInt() != replicas) {
             return "status says updated " + st.path("updatedReplicas").asInt() + ", ready "

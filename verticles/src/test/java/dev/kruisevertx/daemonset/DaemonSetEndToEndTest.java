@@ -151,6 +151,52 @@ class DaemonSetEndToEndTest {
         }
     }
 
+    /**
+     * Upstream's ClaimPods: an orphan matching the selector is adopted (and, on its node, counts as that node's pod);
+     * an owned pod relabelled out of the selector is released (its controller reference goes, the pod stays) and
+     * its node gets a new pod. OnDelete, so the adopted pod (at no revision) is not replaced by a rolling update.
+     */
+    @Test
+    void adoptsMatchingOrphansAndReleasesPodsThatStopMatching() {
+        List<String> nodes = addNodes("claim", 2);
+        Pod orphan = product.client().pods().inNamespace(product.namespace()).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("claim-orphan").addToLabels("app", "claim").endMetadata()
+                .withNewSpec().withNodeName(nodes.get(0)).withTerminationGracePeriodSeconds(0L)
+                .addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build()).create();
+        DaemonSet ds = sets().inNamespace(product.namespace()).resource(daemonSet("claim", "nginx:1", s -> {
+            s.getUpdateStrategy().setType("OnDelete");
+            s.getUpdateStrategy().setRollingUpdate(null);
+        })).create();
+        String uid = ds.getMetadata().getUid();
+        Await.waitFor("orphan adopted, the other node given a pod", WAIT, () -> {
+            Map<String, Pod> byNode = podsByNode("claim");
+            Pod adopted = byNode.get(nodes.get(0));
+            return byNode.size() == 2 && byNode.containsKey(nodes.get(1)) && adopted != null
+                    && orphan.getMetadata().getUid().equals(adopted.getMetadata().getUid())
+                    && Pods.controllerOf(adopted).map(r -> uid.equals(r.getUid()) && "DaemonSet".equals(r.getKind()))
+                    .orElse(false);
+        });
+
+        Pod owned = podsByNode("claim").get(nodes.get(1));
+        product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName())
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
+                        .addToLabels("app", "released").endMetadata().build());
+        Await.waitFor("relabelled pod released", WAIT, () -> {
+            Pod p = product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName()).get();
+            return p != null && !Pods.isTerminating(p) && p.getMetadata().getOwnerReferences().stream()
+                    .noneMatch(r -> uid.equals(r.getUid()));
+        });
+        Await.waitFor("the node of the released pod given a new one", WAIT, () -> {
+            Pod p = podsByNode("claim").get(nodes.get(1));
+            return p != null && !p.getMetadata().getName().equals(owned.getMetadata().getName())
+                    && Pods.controllerOf(p).map(r -> uid.equals(r.getUid())).orElse(false);
+        });
+        DaemonSet settled = waitStatus("claim", "two pods scheduled", s -> s.getStatus().getCurrentNumberScheduled() == 2
+                && s.getStatus().getDesiredNumberScheduled() == 2);
+        assertEquals(2, livePods("claim").size(), "the released pod is no longer one of the set's");
+        assertEquals(0, settled.getStatus().getNumberMisscheduled());
+    }
+
     @Test
     void onePodPerEligibleNodeFollowingNodesAddedRelabelledTaintedAndRemoved() {
         List<String> nodes = addNodes("place", 3);

@@ -416,4 +416,27 @@ class DaemonSetPlannerTest {
         assertEquals(3L, summary.counts().get("desired"));
         assertTrue(summary.actions().contains("delete pod c on node n3 (ROLLING_UPDATE)"), summary.actions().toString());
     }
+
+    /**
+     * A pod just updated in place (InPlaceUpdateReady False) that the kubelet still shows Ready holds maxUnavailable:
+     * without this the next reconcile took down another node before the kubelet turned the first one not Ready.
+     */
+    @org.junit.jupiter.api.Test
+    void aPodInTheMiddleOfAnInPlaceUpdateHoldsTheBudget() {
+        List<Pod> pods = pods("a@n1:old:avail,b@n2:old:avail,c@n3:new:avail");
+        Pod updating = pods.get(2);
+        updating.getSpec().setReadinessGates(List.of(new io.fabric8.kubernetes.api.model.PodReadinessGate(
+                WellKnown.INPLACE_UPDATE_READY_CONDITION)));
+        updating.getStatus().getConditions().add(new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                .withType(WellKnown.INPLACE_UPDATE_READY_CONDITION).withStatus("False").build());
+        DaemonSetPlan plan = DaemonSetPlanner.decide(new DaemonSetSnapshot(set("inplace"), nodes("n1,n2,n3"), pods, NEW,
+                p -> true, NOW));
+        assertEquals(DaemonSetPlan.Phase.STEADY, plan.phase(), plan.reason());
+        assertTrue(plan.inPlaceUpdates().isEmpty() && plan.deletions().isEmpty());
+
+        updating.getStatus().getConditions().get(1).setStatus("True");
+        DaemonSetPlan next = DaemonSetPlanner.decide(new DaemonSetSnapshot(set("inplace"), nodes("n1,n2,n3"), pods, NEW,
+                p -> true, NOW));
+        assertEquals(List.of("b"), next.inPlaceUpdates().stream().map(p -> p.getMetadata().getName()).toList());
+    }
 }

@@ -39,7 +39,7 @@ public final class InvariantChecker {
     private final AtomicLong podEvents = new AtomicLong();
     private final AtomicLong workloadEvents = new AtomicLong();
 
-    /** With the invariants of the CloneSet and Advanced StatefulSet controllers. */
+    /** With the invariants of the CloneSet, Advanced StatefulSet and Advanced DaemonSet controllers. */
     public static InvariantChecker withWorkloadInvariants() {
         InvariantChecker c = new InvariantChecker();
         c.add(new MaxUnavailableInvariant());
@@ -48,6 +48,7 @@ public final class InvariantChecker {
         c.add(new BystanderInvariant(c.expectedDeletions));
         c.add(new UnrequestedDeletionInvariant(c.expectedDeletions));
         c.add(new MonotonicStatusInvariant());
+        c.add(new DaemonSetNodeInvariant());
         return c;
     }
 

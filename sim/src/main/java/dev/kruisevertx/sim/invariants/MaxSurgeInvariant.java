@@ -20,7 +20,7 @@ public final class MaxSurgeInvariant extends WorkloadPodsInvariant {
     @Override
     void check(String uid, ClusterView view, long now, Violations out) {
         JsonNode w = view.workload(uid);
-        if (w == null || view.retiring(w)) {
+        if (w == null || view.retiring(w) || view.kind(uid).perNode()) {
             return;
         }
         WorkloadKind kind = view.kind(uid);

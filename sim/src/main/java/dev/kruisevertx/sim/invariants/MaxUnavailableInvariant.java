@@ -44,7 +44,7 @@ public final class MaxUnavailableInvariant extends WorkloadPodsInvariant {
     @Override
     void check(String uid, ClusterView view, long now, Violations out) {
         JsonNode w = view.workload(uid);
-        if (w == null || view.retiring(w)) {
+        if (w == null || view.retiring(w) || view.kind(uid).perNode()) {
             armedAt.remove(uid);
             return;
         }

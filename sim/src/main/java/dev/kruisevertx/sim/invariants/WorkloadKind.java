@@ -12,23 +12,32 @@ import java.util.regex.Pattern;
  * @param defaultMaxUnavailable the budget when the spec leaves it out, as OpenKruise defaults it
  * @param minReadySecondsPath   where the kind keeps minReadySeconds (Advanced StatefulSet has it in its rolling update
  *                              strategy, not in the spec as CloneSet does)
+ * @param perNode               one pod per node (Advanced DaemonSet): no replicas, budgets count nodes; the replica
+ *                              invariants leave it to {@link DaemonSetNodeInvariant}
  */
 public record WorkloadKind(String apiVersion, String kind, String maxUnavailablePath, String maxSurgePath,
-                           String defaultMaxUnavailable, boolean ordinals, String minReadySecondsPath) {
+                           String defaultMaxUnavailable, boolean ordinals, String minReadySecondsPath, boolean perNode) {
     private static final Pattern ORDINAL = Pattern.compile("-(\\d+)$");
 
     public static final WorkloadKind CLONESET = new WorkloadKind("apps.kruise.io/v1alpha1", "CloneSet",
             "/spec/updateStrategy/maxUnavailable", "/spec/updateStrategy/maxSurge", "20%", false,
-            "/spec/minReadySeconds");
+            "/spec/minReadySeconds", false);
     public static final WorkloadKind ADVANCED_STATEFULSET = new WorkloadKind("apps.kruise.io/v1beta1", "StatefulSet",
             "/spec/updateStrategy/rollingUpdate/maxUnavailable", null, "1", true,
-            "/spec/updateStrategy/rollingUpdate/minReadySeconds");
+            "/spec/updateStrategy/rollingUpdate/minReadySeconds", false);
+    /** Budgets are of nodes, scaled on status.desiredNumberScheduled (percentages rounded up, as OpenKruise). */
+    public static final WorkloadKind ADVANCED_DAEMONSET = new WorkloadKind("apps.kruise.io/v1beta1", "DaemonSet",
+            "/spec/updateStrategy/rollingUpdate/maxUnavailable", "/spec/updateStrategy/rollingUpdate/maxSurge", "1",
+            false, "/spec/minReadySeconds", true);
 
     public boolean matches(String apiVersion, String kind) {
         return this.kind.equals(kind) && this.apiVersion.split("/")[0].equals(apiVersion.split("/")[0]);
     }
 
     public int replicas(JsonNode workload) {
+        if (perNode) {
+            return workload.at("/status/desiredNumberScheduled").asInt(0);
+        }
         JsonNode r = workload.at("/spec/replicas");
         return r.isMissingNode() || r.isNull() ? 1 : r.asInt();
     }

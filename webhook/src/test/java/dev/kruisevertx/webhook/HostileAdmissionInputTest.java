@@ -123,6 +123,23 @@ class HostileAdmissionInputTest {
                "template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
                "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"Surging","maxSurge":1}}}}
             """;
+    static final String BROADCASTJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"BroadcastJob",
+             "metadata":{"name":"node-check","namespace":"default"},
+             "spec":{"parallelism":"50%","paused":false,
+               "template":{"metadata":{"labels":{"app":"check"}},
+                 "spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}},
+               "completionPolicy":{"type":"Always","activeDeadlineSeconds":600,"ttlSecondsAfterFinished":60},
+               "failurePolicy":{"type":"FailFast","restartLimit":2}}}
+            """;
+    static final String ADVANCEDCRONJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"AdvancedCronJob",
+             "metadata":{"name":"nightly","namespace":"default"},
+             "spec":{"schedule":"*/5 * * * *","timeZone":"Europe/Berlin","startingDeadlineSeconds":30,
+               "concurrencyPolicy":"Forbid","paused":false,"successfulJobsHistoryLimit":3,"failedJobsHistoryLimit":1,
+               "template":{"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure",
+                 "containers":[{"name":"c","image":"busybox"}]}}}}}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -248,6 +265,24 @@ class HostileAdmissionInputTest {
     void sidecarSetV1alpha1() throws Exception {
         assertNoFailures("SidecarSet", "sidecarsets", SIDECARSET_ALPHA,
                 List.of(SidecarSetWebhooks.MUTATE_PATH, SidecarSetWebhooks.VALIDATE_PATH), List.of());
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void broadcastJob() throws Exception {
+        assertNoFailures("BroadcastJob", "broadcastjobs", BROADCASTJOB,
+                List.of(dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.MUTATE_PATH,
+                        dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/completionPolicy/type"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void advancedCronJob() throws Exception {
+        assertNoFailures("AdvancedCronJob", "advancedcronjobs", ADVANCEDCRONJOB,
+                List.of(dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.MUTATE_PATH,
+                        dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/template/broadcastJobTemplate"));
     }
 
     @Test

@@ -73,6 +73,7 @@ public final class CronDecision {
             earliest = now;
         }
         Long deadline = spec.getStartingDeadlineSeconds();
+        Instant sinceLastRun = earliest;
         if (deadline != null) {
             Instant schedulingDeadline = now.minusSeconds(deadline);
             if (schedulingDeadline.isAfter(earliest)) {
@@ -97,6 +98,12 @@ public final class CronDecision {
         Duration requeue = next.map(n -> Duration.between(now, n)).orElse(null);
         String nextText = next.map(n -> "next run at " + n).orElse("the schedule has no next time");
         if (missed == null) {
+            // A run due between the last one and the starting deadline's window was skipped: say so.
+            Optional<Instant> skipped = deadline == null ? Optional.empty() : schedule.next(sinceLastRun);
+            if (skipped.isPresent() && !skipped.get().isAfter(now.minusSeconds(deadline))) {
+                return p.done("no run due; " + nextText, requeue, null,
+                        Reasons.startingDeadline(skipped.get().toString(), deadline));
+            }
             return p.done("no run due; " + nextText, requeue, null);
         }
         if (deadline != null && missed.plusSeconds(deadline).isBefore(now)) {

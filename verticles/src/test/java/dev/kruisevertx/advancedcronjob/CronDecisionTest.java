@@ -257,8 +257,10 @@ class CronDecisionTest {
         assertEquals(List.of("Paused: spec.paused is true: no scheduled run starts"), reasons(paused));
         CronPlan late = CronDecision.decide(acj("*/5 * * * *", s -> s.setStartingDeadlineSeconds(30L)), List.of(), now,
                 ZoneOffset.UTC);
-        assertEquals(List.of("MissedStart: the run scheduled at 2026-01-01T00:10:00Z missed startingDeadlineSeconds 30"),
-                reasons(late));
+        assertEquals(List.of("MissedStart: the run scheduled at 2026-01-01T00:05:00Z missed startingDeadlineSeconds 30"),
+                reasons(late), "the first run after the creation was never started");
+        assertEquals(List.of(), reasons(CronDecision.decide(acj("*/5 * * * *", s -> s.setStartingDeadlineSeconds(30L)),
+                List.of(), Instant.parse("2026-01-01T00:04:00Z"), ZoneOffset.UTC)), "nothing was due yet");
         CronPlan tooMany = CronDecision.decide(acj("* * * * *", s -> { }), List.of(), CREATED.plusSeconds(3 * 3600),
                 ZoneOffset.UTC);
         assertEquals(List.of("MissedStart: more than 100 missed start times: no run starts; set or decrease "

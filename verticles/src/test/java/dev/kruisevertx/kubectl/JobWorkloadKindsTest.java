@@ -2,7 +2,6 @@ package dev.kruisevertx.kubectl;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,7 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** BroadcastJob and AdvancedCronJob as kinds of the plugin: names, controllers, pause path and rollout line. */
 class JobWorkloadKindsTest {
     private static JsonNode json(String yaml) {
-        return new ObjectMapper().valueToTree(Serialization.unmarshal(yaml, java.util.Map.class));
+        try {
+            return new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(yaml);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     @Test

@@ -62,6 +62,7 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
         return new Controller(request -> {
             AdvancedCronJob acj = acjs.get(request.namespace(), request.name());
             if (acj == null) {
+                actuator.rejections().clear(request.key());
                 ctx.plans().forget(NAME, request);
                 return Future.succeededFuture(Result.done());
             }
@@ -73,12 +74,22 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
                 default -> List.of();
             };
             CronPlan plan = CronDecision.decide(acj, children, clock.instant(), defaultZone);
-            ctx.plans().record(NAME, request, plan.debugSummary());
-            return actuator.apply(acj, plan).map(v -> plan.requeueAfter() == null ? Result.done()
-                    : Result.requeueAfter(plan.requeueAfter().plusMillis(CronActuator.REQUEUE_SLACK_MILLIS)));
+            // The last refused child stays the reason until a child is created again.
+            ctx.plans().record(NAME, request, withRejection(plan, actuator, request));
+            return actuator.apply(acj, plan).map(v -> {
+                ctx.plans().record(NAME, request, withRejection(plan, actuator, request));
+                return plan.requeueAfter() == null ? Result.done()
+                        : Result.requeueAfter(plan.requeueAfter().plusMillis(CronActuator.REQUEUE_SLACK_MILLIS));
+            });
         }, List.of(WatchSpec.of(AdvancedCronJob.class, EventMapper.self()),
                 WatchSpec.of(Job.class, toOwner()),
                 WatchSpec.of(BroadcastJob.class, toOwner())));
+    }
+
+    private static dev.kruisevertx.controller.PlanSummary withRejection(CronPlan plan, CronActuator actuator,
+                                                                       Request request) {
+        return plan.debugSummary().withReasons(actuator.rejections().last(request.key()).map(List::of)
+                .orElse(List.of()));
     }
 
     /** A child's event reconciles the AdvancedCronJob that controls it. */

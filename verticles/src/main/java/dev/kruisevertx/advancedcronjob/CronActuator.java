@@ -9,6 +9,7 @@ import dev.kruisevertx.api.apps.v1beta1.TemplateKind;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.StatusWrites;
@@ -45,9 +46,20 @@ final class CronActuator {
 
     private final ControllerContext ctx;
     private final EventRecorder events;
+    /** The last child an admission webhook refused, per AdvancedCronJob, until a child is created again. */
+    private final WriteRejections rejections = new WriteRejections();
+
     CronActuator(ControllerContext ctx, EventRecorder events) {
         this.ctx = ctx;
         this.events = events;
+    }
+
+    WriteRejections rejections() {
+        return rejections;
+    }
+
+    private static String key(AdvancedCronJob acj) {
+        return acj.getMetadata().getNamespace() + "/" + acj.getMetadata().getName();
     }
 
     Future<Void> apply(AdvancedCronJob acj, CronPlan plan) {
@@ -72,6 +84,7 @@ final class CronActuator {
             if (plan.create() != null) {
                 HasMetadata created = create(acj, plan.kind(), plan.create());
                 if (created != null) {
+                    rejections.clear(key(acj));
                     events.emit(acj, EventRecorder.NORMAL, "SuccessfulCreate",
                             "Created job " + created.getMetadata().getName());
                 }
@@ -147,6 +160,7 @@ final class CronActuator {
             if (ApiErrors.isInvalid(e) || ApiErrors.isForbidden(e)) {
                 // The API server (or an admission webhook) refuses this child: retrying the same object cannot
                 // help, the run is reported and the next one is tried at its time.
+                rejections.record(key(acj), e);
                 events.emit(acj, EventRecorder.WARNING, "FailedCreate", "Error creating job: "
                         + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                         : "code " + e.getCode()));

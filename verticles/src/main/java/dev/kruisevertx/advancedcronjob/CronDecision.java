@@ -4,6 +4,8 @@ import dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob;
 import dev.kruisevertx.api.apps.v1beta1.AdvancedCronJobSpec;
 import dev.kruisevertx.api.apps.v1beta1.ConcurrencyPolicy;
 import dev.kruisevertx.api.apps.v1beta1.TemplateKind;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.cron.CronSchedule;
 import dev.kruisevertx.podutil.Pods;
 
@@ -57,7 +59,7 @@ public final class CronDecision {
         prune(succeeded, spec.getSuccessfulJobsHistoryLimit(), "successfulJobsHistoryLimit", prune);
         Plan p = new Plan(kind, active, last, prune);
         if (spec.pausedOrFalse()) {
-            return p.done("paused", null, null);
+            return p.done("paused", null, null, Reasons.schedulePaused("spec.paused"));
         }
         CronSchedule schedule;
         try {
@@ -71,6 +73,7 @@ public final class CronDecision {
             earliest = now;
         }
         Long deadline = spec.getStartingDeadlineSeconds();
+        Instant sinceLastRun = earliest;
         if (deadline != null) {
             Instant schedulingDeadline = now.minusSeconds(deadline);
             if (schedulingDeadline.isAfter(earliest)) {
@@ -86,7 +89,8 @@ public final class CronDecision {
                 if (++starts > MAX_MISSED_STARTS) {
                     return p.done("too many missed start times", null, new CronPlan.Problem(TOO_MANY_MISSED,
                             "too many missed start times (> " + MAX_MISSED_STARTS + "). Set or decrease "
-                                    + ".spec.startingDeadlineSeconds or check clock skew"));
+                                    + ".spec.startingDeadlineSeconds or check clock skew"),
+                            Reasons.tooManyMissedStarts(MAX_MISSED_STARTS));
                 }
             }
         }
@@ -94,15 +98,24 @@ public final class CronDecision {
         Duration requeue = next.map(n -> Duration.between(now, n)).orElse(null);
         String nextText = next.map(n -> "next run at " + n).orElse("the schedule has no next time");
         if (missed == null) {
+            // A run due between the last one and the starting deadline's window was skipped: say so.
+            Optional<Instant> skipped = deadline == null ? Optional.empty() : schedule.next(sinceLastRun);
+            if (skipped.isPresent() && !skipped.get().isAfter(now.minusSeconds(deadline))) {
+                return p.done("no run due; " + nextText, requeue, null,
+                        Reasons.startingDeadline(skipped.get().toString(), deadline));
+            }
             return p.done("no run due; " + nextText, requeue, null);
         }
         if (deadline != null && missed.plusSeconds(deadline).isBefore(now)) {
-            return p.done("missed the starting deadline of the run at " + missed + "; " + nextText, requeue, null);
+            return p.done("missed the starting deadline of the run at " + missed + "; " + nextText, requeue, null,
+                    Reasons.startingDeadline(missed.toString(), deadline));
         }
         ConcurrencyPolicy policy = spec.concurrencyPolicyValue().orElse(ConcurrencyPolicy.ALLOW);
         if (policy == ConcurrencyPolicy.FORBID && !active.isEmpty()) {
+            List<String> activeNames = new ArrayList<>(active.stream().map(CronChild::name).toList());
+            activeNames.sort(null);
             return p.done("concurrencyPolicy Forbid: " + active.size() + " run(s) still active, the run at " + missed
-                    + " waits; " + nextText, requeue, null);
+                    + " waits; " + nextText, requeue, null, Reasons.concurrencyForbid(missed.toString(), activeNames));
         }
         List<CronChild> replace = policy == ConcurrencyPolicy.REPLACE ? List.copyOf(active) : List.of();
         return new CronPlan(kind, active, last, prune, replace, missed, requeue,
@@ -127,6 +140,10 @@ public final class CronDecision {
     private record Plan(TemplateKind kind, List<CronChild> active, Instant last, List<CronPlan.Pruned> prune) {
         CronPlan done(String reason, Duration requeue, CronPlan.Problem problem) {
             return new CronPlan(kind, active, last, prune, List.of(), null, requeue, reason, problem);
+        }
+
+        CronPlan done(String reason, Duration requeue, CronPlan.Problem problem, BlockReason held) {
+            return new CronPlan(kind, active, last, prune, List.of(), null, requeue, reason, problem, List.of(held));
         }
     }
 }

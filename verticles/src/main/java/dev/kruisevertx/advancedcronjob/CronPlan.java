@@ -2,6 +2,7 @@ package dev.kruisevertx.advancedcronjob;
 
 import dev.kruisevertx.api.apps.v1beta1.TemplateKind;
 import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.BlockReason;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,9 +20,16 @@ import java.util.List;
  * @param requeueAfter    when the next run is due, null when never (paused, unparsable, no next time)
  * @param reason          why no run starts now (or "start run ..."), for the debug plan
  * @param error           a schedule problem reported as a Warning event (unparsable, too many missed starts)
+ * @param reasons         what holds a due run back (paused, concurrencyPolicy Forbid, missed starts)
  */
 public record CronPlan(TemplateKind kind, List<CronChild> active, Instant lastScheduleTime, List<Pruned> prune,
-                       List<CronChild> replace, Instant create, Duration requeueAfter, String reason, Problem error) {
+                       List<CronChild> replace, Instant create, Duration requeueAfter, String reason, Problem error,
+                       List<BlockReason> reasons) {
+
+    public CronPlan(TemplateKind kind, List<CronChild> active, Instant lastScheduleTime, List<Pruned> prune,
+                    List<CronChild> replace, Instant create, Duration requeueAfter, String reason, Problem error) {
+        this(kind, active, lastScheduleTime, prune, replace, create, requeueAfter, reason, error, List.of());
+    }
 
     /** A finished child to delete, and which history limit removes it. */
     public record Pruned(CronChild child, String reason) {
@@ -33,7 +41,7 @@ public record CronPlan(TemplateKind kind, List<CronChild> active, Instant lastSc
 
     /** Names, counts and reasons only. */
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(reason)
+        PlanSummary.Builder b = PlanSummary.builder(reason).reasons(reasons)
                 .count("active", active.size())
                 .count("prune", prune.size())
                 .count("replace", replace.size())

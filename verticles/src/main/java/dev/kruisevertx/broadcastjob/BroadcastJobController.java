@@ -11,6 +11,9 @@ import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.controller.WorkloadControllerDefinition;
 import dev.kruisevertx.controller.WorkloadEvents;
+import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.Reasons;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -102,15 +105,19 @@ public final class BroadcastJobController extends WorkloadControllerDefinition {
                 }
             }
         };
+        WriteRejections rejections = new WriteRejections();
         return new Controller(request -> {
             BroadcastJob job = jobs.get(request.namespace(), request.name());
             if (job == null) {
                 scale.delete(request.key());
+                rejections.clear(request.key());
                 ctx.plans().forget(NAME, request);
                 return Future.succeededFuture(Result.done());
             }
             ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
             if (!satisfied.satisfied()) {
+                ctx.plans().record(NAME, request, PlanSummary.builder("waiting for the cache to see our own "
+                        + "creates/deletes").reasons(List.of(Reasons.expectations(satisfied))).build());
                 // The cache has not shown our last creations and deletions yet; their events reconcile again.
                 return Future.succeededFuture(satisfied.leaked() ? Result.done()
                         : Result.requeueAfter(Duration.ofSeconds(5)));
@@ -119,9 +126,20 @@ public final class BroadcastJobController extends WorkloadControllerDefinition {
             return ctx.vertx().executeBlocking(() -> BroadcastJobDecision.decide(job,
                     pods.controlledBy(job.getMetadata().getUid()), nodes.list(), clock().instant()), false)
                     .compose(plan -> {
-                        ctx.plans().record(NAME, request, plan.debugSummary());
-                        return actuator.apply(job, plan).map(v -> plan.requeueAfter() == null ? Result.done()
-                                : Result.requeueAfter(plan.requeueAfter()));
+                        // The last refused write stays the reason until a write goes through again.
+                        ctx.plans().record(NAME, request, plan.withReasons(
+                                rejections.last(request.key()).map(List::of).orElse(List.of())).debugSummary());
+                        return actuator.apply(job, plan).transform(ar -> {
+                            if (ar.failed() && rejections.record(request.key(), ar.cause())) {
+                                ctx.plans().record(NAME, request, plan.withReasons(
+                                        List.of(rejections.last(request.key()).orElseThrow())).debugSummary());
+                            } else if (ar.succeeded() && !plan.createOn().isEmpty()) {
+                                rejections.clear(request.key());
+                            }
+                            return ar.failed() ? Future.<Result>failedFuture(ar.cause())
+                                    : Future.succeededFuture(plan.requeueAfter() == null ? Result.done()
+                                    : Result.requeueAfter(plan.requeueAfter()));
+                        });
                     });
         }, List.of(WatchSpec.of(BroadcastJob.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, workloadEvents::onPod),

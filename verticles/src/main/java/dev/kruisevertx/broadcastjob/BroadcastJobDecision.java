@@ -9,6 +9,9 @@ import dev.kruisevertx.api.apps.v1beta1.FailurePolicyType;
 import dev.kruisevertx.api.apps.v1beta1.JobCondition;
 import dev.kruisevertx.api.apps.v1beta1.JobConditionType;
 import dev.kruisevertx.api.common.IntOrPercent;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.PodBlockers;
+import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.scheduling.DaemonPlacement;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -53,8 +56,10 @@ public final class BroadcastJobDecision {
         if (!never && finished(job)) {
             Integer ttl = spec.completionPolicy().getTtlSecondsAfterFinished();
             Instant completed = Pods.parseTime(job.status().getCompletionTime());
+            List<BlockReason> stopped = failedFast(job, pods);
             if (ttl == null || completed == null) {
-                return new BroadcastJobPlan(false, null, List.of(), List.of(), false, events, null, "finished");
+                return new BroadcastJobPlan(false, null, List.of(), List.of(), false, events, null, "finished",
+                        stopped);
             }
             Duration left = Duration.between(now, completed.plusSeconds(ttl));
             if (left.isNegative() || left.isZero()) {
@@ -62,7 +67,7 @@ public final class BroadcastJobDecision {
                         "finished " + ttl + "s ago or more: ttlSecondsAfterFinished passed");
             }
             return new BroadcastJobPlan(false, null, List.of(), List.of(), false, events, left,
-                    "finished; deleted by ttlSecondsAfterFinished in " + left);
+                    "finished; deleted by ttlSecondsAfterFinished in " + left, stopped);
         }
         BroadcastJobStatus status = copy(job.status());
         Duration requeue = null;
@@ -91,27 +96,32 @@ public final class BroadcastJobDecision {
         int failed = 0;
         int succeeded = 0;
         List<Pod> activePods = new ArrayList<>();
+        List<String> failedNames = new ArrayList<>();
         for (Pod p : pods) {
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
             if ("Succeeded".equals(phase)) {
                 succeeded++;
             } else if ("Failed".equals(phase)) {
                 failed++;
+                failedNames.add(p.getMetadata().getName());
             } else if (p.getMetadata().getDeletionTimestamp() == null) {
                 if (restartsBeyond(restartLimit, p)) {
                     failed++;
+                    failedNames.add(p.getMetadata().getName());
                 } else {
                     active++;
                     activePods.add(p);
                 }
             }
         }
+        failedNames.sort(null);
         // Desired nodes: those with a pod that still fits, and those the template fits that have none yet.
         Map<String, Pod> desired = new LinkedHashMap<>();
         List<String> rest = new ArrayList<>();
         List<BroadcastJobPlan.Delete> misfits = new ArrayList<>();
         PodSpec template = spec.getTemplate() == null || spec.getTemplate().getSpec() == null ? new PodSpec()
                 : spec.getTemplate().getSpec();
+        Map<String, Long> misfitsByProblem = new java.util.TreeMap<>();
         List<Node> sorted = new ArrayList<>(nodes);
         sorted.sort(Comparator.comparing(n -> n.getMetadata().getName()));
         for (Node node : sorted) {
@@ -120,14 +130,18 @@ public final class BroadcastJobDecision {
             if (existing != null) {
                 Optional<String> problem = BroadcastJobNodeFit.problem(existing.getSpec(), node);
                 if (problem.isPresent() && existing.getMetadata().getDeletionTimestamp() == null) {
+                    misfitsByProblem.merge(problem.get(), 1L, Long::sum);
                     misfits.add(new BroadcastJobPlan.Delete(existing, "its node no longer fits: " + problem.get()));
                     continue;
                 }
                 desired.put(name, existing);
             } else {
-                if (BroadcastJobNodeFit.problemIgnoringNodeName(template, node).isEmpty()) {
+                Optional<String> problem = BroadcastJobNodeFit.problemIgnoringNodeName(template, node);
+                if (problem.isEmpty()) {
                     rest.add(name);
                     desired.put(name, null);
+                } else {
+                    misfitsByProblem.merge(problem.get(), 1L, Long::sum);
                 }
             }
         }
@@ -143,7 +157,11 @@ public final class BroadcastJobDecision {
         boolean paused = spec.pausedOrFalse();
         if (paused && (BroadcastJobPhase.RUNNING.value().equals(phase) || BroadcastJobPhase.PAUSED.value().equals(phase))) {
             status.setPhase(BroadcastJobPhase.PAUSED.value());
-            return new BroadcastJobPlan(false, status, List.of(), List.of(), false, events, requeue, "paused");
+            List<BlockReason> held = new ArrayList<>(List.of(Reasons.jobPaused("spec.paused", rest.size())));
+            if (failed > 0 && spec.failurePolicy().typeValue().orElse(FailurePolicyType.FAIL_FAST) == FailurePolicyType.PAUSE) {
+                held.add(Reasons.failurePolicy("Pause", failedNames, failed, "the job was paused"));
+            }
+            return new BroadcastJobPlan(false, status, List.of(), List.of(), false, events, requeue, "paused", held);
         }
         if (!paused && BroadcastJobPhase.PAUSED.value().equals(phase)) {
             status.setPhase(BroadcastJobPhase.RUNNING.value());
@@ -159,7 +177,8 @@ public final class BroadcastJobDecision {
                     events.add(new BroadcastJobPlan.Event("Warning", "Paused", "job is paused, due to failed pod"));
                     status.setPhase(BroadcastJobPhase.PAUSED.value());
                     return new BroadcastJobPlan(false, status, List.of(), List.of(), true, events, requeue,
-                            "failurePolicy Pause: " + failed + " failed pod(s)");
+                            "failurePolicy Pause: " + failed + " failed pod(s)", List.of(Reasons.failurePolicy("Pause",
+                            failedNames, failed, "spec.paused is set: " + rest.size() + " node(s) wait for a pod")));
                 }
                 case FAIL_FAST -> {
                     jobFailed = true;
@@ -183,7 +202,12 @@ public final class BroadcastJobDecision {
         List<BroadcastJobPlan.Delete> deletes = new ArrayList<>();
         List<String> createOn = new ArrayList<>();
         String reason;
+        List<BlockReason> held = new ArrayList<>();
         if (jobFailed) {
+            if ("failed pod is found".equals(failureReason)) {
+                held.add(Reasons.failurePolicy("FailFast", failedNames, failed,
+                        "the job failed and creates no more pods"));
+            }
             for (Pod p : activePods) {
                 deletes.add(new BroadcastJobPlan.Delete(p, "the job failed: " + failureReason));
             }
@@ -208,7 +232,19 @@ public final class BroadcastJobDecision {
                     createOn.addAll(rest.subList(0, n));
                     active += n;
                 }
+                if (createOn.size() < rest.size()) {
+                    List<String> activeNames = new ArrayList<>();
+                    activePods.forEach(p -> activeNames.add(p.getMetadata().getName()));
+                    activeNames.sort(null);
+                    List<String> waiting = rest.subList(createOn.size(), rest.size());
+                    held.add(Reasons.parallelism("spec.parallelism", parallelism, activeNames, activeNames.size(),
+                            waiting, waiting.size()));
+                }
             }
+            if (desiredCount == 0) {
+                held.add(Reasons.noNodeFits(nodes.size(), misfitsByProblem));
+            }
+            held.addAll(PodBlockers.of(activePods, 0, now));
             if (complete(never, desired)) {
                 status.setPhase(BroadcastJobPhase.COMPLETED.value());
                 requeue = finish(job, status, JobConditionType.COMPLETE, "Job completed, " + succeeded
@@ -223,7 +259,26 @@ public final class BroadcastJobDecision {
         }
         status.setFailed(failed);
         status.setActive(active);
-        return new BroadcastJobPlan(false, status, deletes, createOn, false, events, requeue, reason);
+        return new BroadcastJobPlan(false, status, deletes, createOn, false, events, requeue, reason, held);
+    }
+
+    /** A job FailFast failed: what stopped it, for {@code kubectl kruise why}. */
+    private static List<BlockReason> failedFast(BroadcastJob job, List<Pod> pods) {
+        List<JobCondition> conditions = job.status().getConditions();
+        boolean failFast = conditions != null && conditions.stream().anyMatch(c -> "True".equals(c.getStatus())
+                && "Failed".equals(c.getType()) && c.getMessage() != null && c.getMessage().contains("FailFast"));
+        if (!failFast) {
+            return List.of();
+        }
+        List<String> failedNames = new ArrayList<>();
+        for (Pod p : pods) {
+            if (p.getStatus() != null && "Failed".equals(p.getStatus().getPhase())) {
+                failedNames.add(p.getMetadata().getName());
+            }
+        }
+        failedNames.sort(null);
+        long failed = Math.max(failedNames.size(), job.status().getFailed());
+        return List.of(Reasons.failurePolicy("FailFast", failedNames, failed, "the job failed and creates no more pods"));
     }
 
     /** Complete or Failed with status True; a Never job never finishes. */

@@ -2,6 +2,7 @@ package dev.kruisevertx.broadcastjob;
 
 import dev.kruisevertx.api.apps.v1beta1.BroadcastJobStatus;
 import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.reason.BlockReason;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Duration;
@@ -18,10 +19,26 @@ import java.util.List;
  * @param events      Kubernetes Events to write
  * @param requeueAfter when to look again (deadline, TTL), null for never
  * @param reason      the decision in a few words, for the debug plan
+ * @param reasons     what holds pods back (parallelism, pause, failure policy, no fitting node, pod blockers)
  */
 public record BroadcastJobPlan(boolean deleteJob, BroadcastJobStatus status, List<Delete> deletes,
                                List<String> createOn, boolean pauseSpec, List<Event> events, Duration requeueAfter,
-                               String reason) {
+                               String reason, List<BlockReason> reasons) {
+
+    public BroadcastJobPlan(boolean deleteJob, BroadcastJobStatus status, List<Delete> deletes, List<String> createOn,
+                            boolean pauseSpec, List<Event> events, Duration requeueAfter, String reason) {
+        this(deleteJob, status, deletes, createOn, pauseSpec, events, requeueAfter, reason, List.of());
+    }
+
+    public BroadcastJobPlan withReasons(List<BlockReason> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BlockReason> all = new java.util.ArrayList<>(reasons);
+        all.addAll(more);
+        return new BroadcastJobPlan(deleteJob, status, deletes, createOn, pauseSpec, events, requeueAfter, reason,
+                List.copyOf(all));
+    }
 
     /** A pod to delete and why (names and reasons only reach the debug plan). */
     public record Delete(Pod pod, String reason) {
@@ -32,7 +49,7 @@ public record BroadcastJobPlan(boolean deleteJob, BroadcastJobStatus status, Lis
     }
 
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(reason)
+        PlanSummary.Builder b = PlanSummary.builder(reason).reasons(reasons)
                 .count("create", createOn.size())
                 .count("delete", deletes.size());
         if (status != null) {

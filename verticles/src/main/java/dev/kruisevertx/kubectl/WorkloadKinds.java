@@ -15,6 +15,11 @@ public final class WorkloadKinds {
     private static final List<WorkloadKind> KINDS = new CopyOnWriteArrayList<>(List.of(
             ReplicatedWorkloadKind.cloneSet(), ReplicatedWorkloadKind.advancedStatefulSet(), new DaemonSetWorkloadKind()));
 
+    static {
+        register(new BroadcastJobWorkloadKind());
+        register(new AdvancedCronJobWorkloadKind());
+    }
+
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */
     private static final Map<String, String> UPSTREAM = Map.of(
             "deployment", "Deployment", "deployments", "Deployment", "deploy", "Deployment",

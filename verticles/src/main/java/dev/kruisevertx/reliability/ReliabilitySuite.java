@@ -52,6 +52,8 @@ public final class ReliabilitySuite implements AutoCloseable {
             "--leader-election-namespace=kruise-system", "--leader-election-lease-duration=" + LEASE.toSeconds() + "s",
             "--leader-election-renew-deadline=4s", "--leader-election-retry-period=" + RETRY_PERIOD.toSeconds() + "s");
     private static final Duration ROLLOUT_TIMEOUT = Duration.ofSeconds(150);
+    /** The start of the BroadcastJob scenario's label. */
+    static final String BROADCAST_JOB = "BroadcastJob";
     /** The end of the label of the kill scenario and of the leader-partition scenario. */
     static final String MANAGER_KILLED = "manager killed mid-rollout";
     static final String LEADER_PARTITIONED = "leader partitioned";
@@ -159,6 +161,11 @@ public final class ReliabilitySuite implements AutoCloseable {
             labels.add(v.label() + " under " + fault);
             list.add(() -> faultRollout(v, fault));
         }
+        // After the rollouts (a short CI run, the first six, does not reach it): a BroadcastJob under a fault.
+        // Chosen by the seed without drawing from the random sequence, so the scenarios before it stay as they were.
+        FaultClass bcjFault = FaultClass.values()[(int) Math.floorMod(options.seed(), (long) FaultClass.values().length)];
+        labels.add(BROADCAST_JOB + " under " + bcjFault);
+        list.add(() -> broadcastJobUnderFault(bcjFault));
         // First in the rotation, so a short (CI) run always meets each kill, a leader partition and an API restart.
         labels.add(0, API_SERVER_RESTARTED);
         list.add(0, () -> apiServerRestart(Workloads.VARIANTS.get(random.nextInt(Workloads.VARIANTS.size()))));
@@ -189,9 +196,9 @@ public final class ReliabilitySuite implements AutoCloseable {
         client = KubeClients.forTest(new ConfigBuilder(cluster.cluster().clientConfig()).withHttp2Disable(true).build());
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
                 .build()).create();
-        checker = InvariantChecker.withWorkloadInvariants();
+        checker = InvariantChecker.withWorkloadInvariants().withJobInvariants();
         watching = checker.watch(client, NAMESPACE, List.of(WorkloadKind.CLONESET, WorkloadKind.ADVANCED_STATEFULSET,
-                WorkloadKind.ADVANCED_DAEMONSET));
+                WorkloadKind.ADVANCED_DAEMONSET), InvariantChecker.JOB_OBJECTS);
     }
 
     private ManagerUnderTest startManager() throws Exception {
@@ -323,6 +330,65 @@ public final class ReliabilitySuite implements AutoCloseable {
         record(scenario + " (initial)", v, name, -1, why);
         deleteWorkload(v, name);
         return null;
+    }
+
+    /**
+     * A BroadcastJob (parallelism 2 of the 3 nodes, pods exiting 0 after a second) run to completion with {@code fault}
+     * on; the job invariants (one pod per node, parallelism, node fit) watch it.
+     */
+    private void broadcastJobUnderFault(FaultClass fault) {
+        String scenario = BROADCAST_JOB + " under " + fault;
+        String name = "bcj" + (++workloadCounter);
+        StringBuilder why = new StringBuilder();
+        var jobs = client.genericKubernetesResources("apps.kruise.io/v1beta1", "BroadcastJob").inNamespace(NAMESPACE);
+        manager.proxy().plan(fault == FaultClass.PARTITION ? FaultPlan.none() : planFor(fault));
+        if (fault == FaultClass.WATCH_DROPPED || fault == FaultClass.WATCH_GONE) {
+            manager.proxy().dropWatches();
+        }
+        long t0 = System.currentTimeMillis();
+        jobs.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                apiVersion: apps.kruise.io/v1beta1
+                kind: BroadcastJob
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  parallelism: 2
+                  template:
+                    metadata:
+                      labels: {app: %s}
+                      annotations: {sim.kruise-vertx.dev/exit: "code=0,after=1s"}
+                    spec:
+                      restartPolicy: Never
+                      containers:
+                      - {name: main, image: "nginx:1.0"}
+                """.formatted(name, NAMESPACE, name), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                .create();
+        if (fault == FaultClass.PARTITION) {
+            sleep(500 + random.nextInt(1500));
+            manager.proxy().partition(Duration.ofSeconds(5));
+        }
+        String[] phase = {"unread"};
+        boolean done = waitFor(ROLLOUT_TIMEOUT, () -> {
+            try {
+                var live = jobs.withName(name).get();
+                @SuppressWarnings("unchecked")
+                var status = live == null ? null
+                        : (java.util.Map<String, Object>) live.getAdditionalProperties().get("status");
+                phase[0] = status == null ? "no status" : String.valueOf(status.get("phase"));
+            } catch (RuntimeException e) {
+                phase[0] = "cannot read: " + e.getMessage();
+            }
+            return "completed".equals(phase[0]);
+        });
+        long took = System.currentTimeMillis() - t0;
+        manager.proxy().plan(FaultPlan.none());
+        if (!done) {
+            why.append("phase ").append(phase[0]);
+        }
+        report.scenarios.add(new ReliabilityReport.ScenarioResult(scenario, done, done ? took : 0, why.toString()));
+        progress.printf("%-60s %s %6.1f s %s%n", scenario, done ? "ok  " : "FAIL", done ? took / 1000.0 : 0, why);
+        jobs.withName(name).delete();
+        waitFor(Duration.ofSeconds(60), () -> client.pods().inNamespace(NAMESPACE).withLabel("app", name).list()
+                .getItems().isEmpty());
     }
 
     /** Creates, waits ready; then with the fault on, rolls out and waits for the new revision everywhere. */

@@ -239,4 +239,35 @@ class CronDecisionTest {
         assertTrue(summary.actions().stream().anyMatch(l -> l.startsWith("delete nightly-1767225900")), summary.actions().toString());
         assertNull(p.error());
     }
+
+    static List<String> reasons(CronPlan p) {
+        return p.reasons().stream().map(dev.kruisevertx.controller.reason.BlockReason::text).toList();
+    }
+
+    @Test
+    void reasonsNameWhatHoldsARunBack() {
+        Instant now = Instant.parse("2026-01-01T00:11:00Z");
+        CronPlan forbid = CronDecision.decide(acj("*/5 * * * *", s -> s.setConcurrencyPolicy("Forbid")),
+                List.of(active("2026-01-01T00:05:00Z")), now, ZoneOffset.UTC);
+        assertEquals(List.of("ConcurrencyPolicy: concurrencyPolicy Forbid: the run scheduled at 2026-01-01T00:10:00Z "
+                + "waits while 1 run is active (nightly-1767225900)"), reasons(forbid));
+        assertTrue(forbid.reasons().get(0).code().intended());
+        CronPlan paused = CronDecision.decide(acj("*/5 * * * *", s -> s.setPaused(true)), List.of(), now,
+                ZoneOffset.UTC);
+        assertEquals(List.of("Paused: spec.paused is true: no scheduled run starts"), reasons(paused));
+        CronPlan late = CronDecision.decide(acj("*/5 * * * *", s -> s.setStartingDeadlineSeconds(30L)), List.of(), now,
+                ZoneOffset.UTC);
+        assertEquals(List.of("MissedStart: the run scheduled at 2026-01-01T00:05:00Z missed startingDeadlineSeconds 30"),
+                reasons(late), "the first run after the creation was never started");
+        assertEquals(List.of(), reasons(CronDecision.decide(acj("*/5 * * * *", s -> s.setStartingDeadlineSeconds(30L)),
+                List.of(), Instant.parse("2026-01-01T00:04:00Z"), ZoneOffset.UTC)), "nothing was due yet");
+        CronPlan tooMany = CronDecision.decide(acj("* * * * *", s -> { }), List.of(), CREATED.plusSeconds(3 * 3600),
+                ZoneOffset.UTC);
+        assertEquals(List.of("MissedStart: more than 100 missed start times: no run starts; set or decrease "
+                + "spec.startingDeadlineSeconds or check clock skew"), reasons(tooMany));
+        assertEquals(List.of(), reasons(CronDecision.decide(acj("*/5 * * * *", s -> { }), List.of(), now,
+                ZoneOffset.UTC)), "a run starts: nothing held");
+        assertEquals(reasons(forbid), forbid.debugSummary().reasons().stream()
+                .map(dev.kruisevertx.controller.reason.BlockReason::text).toList(), "the debug plan carries them");
+    }
 }

@@ -282,4 +282,43 @@ class BroadcastJobDecisionTest {
                 && e.message().equals("Job ns/bj is completed, 1 pods succeeded, 0 pods failed")));
         assertEquals(1L, done.debugSummary().counts().get("succeeded"));
     }
+
+    static List<String> reasons(BroadcastJobPlan p) {
+        return p.reasons().stream().map(dev.kruisevertx.controller.reason.BlockReason::text).toList();
+    }
+
+    @Test
+    void reasonsNameWhatHoldsTheJobBack() {
+        BroadcastJobPlan par = BroadcastJobDecision.decide(job(s -> s.setParallelism(new IntOrString(1))),
+                List.of(pod("n0", "Running")), nodes(3), NOW);
+        assertEquals(List.of("Parallelism: spec.parallelism 1 reached: 1 active (bj-n0); 2 nodes wait for a pod (n1, n2)"),
+                reasons(par));
+        assertEquals(List.of(), reasons(BroadcastJobDecision.decide(job(s -> { }), List.of(), nodes(3), NOW)),
+                "nothing held when every node gets its pod");
+        BroadcastJobPlan paused = BroadcastJobDecision.decide(job(s -> s.setPaused(true)), List.of(), nodes(2), NOW);
+        assertEquals(List.of("Paused: spec.paused is true: 2 nodes wait for a pod"), reasons(paused));
+        assertTrue(paused.reasons().get(0).code().intended());
+        BroadcastJobPlan nowhere = BroadcastJobDecision.decide(job(s -> s.getTemplate().getSpec()
+                        .setNodeSelector(java.util.Map.of("disk", "ssd"))),
+                List.of(), List.of(node("n0"), node("n1"), node("n2", n -> n.getSpec().setUnschedulable(true))), NOW);
+        assertEquals(List.of("NoNodeFits: 0/3 nodes fit the pod template: 3 node(s) didn't match Pod's node "
+                + "affinity/selector"), reasons(nowhere));
+        BroadcastJobPlan failFast = BroadcastJobDecision.decide(job(s -> { }),
+                List.of(pod("n0", "Failed"), pod("n1", "Running")), nodes(2), NOW);
+        assertEquals(List.of("FailurePolicy: failurePolicy FailFast: 1 failed pod (bj-n0); the job failed and creates "
+                + "no more pods"), reasons(failFast));
+        BroadcastJob failed = job(s -> { }, st -> {
+            st.setPhase("failed");
+            st.setFailed(1);
+            st.setConditions(failFast.status().getConditions());
+        });
+        assertEquals(reasons(failFast), reasons(BroadcastJobDecision.decide(failed, List.of(pod("n0", "Failed")),
+                nodes(2), NOW)), "still told once the job is finished");
+        BroadcastJobPlan pause = BroadcastJobDecision.decide(job(s -> s.getFailurePolicy().setType("Pause")),
+                List.of(pod("n0", "Failed")), nodes(3), NOW);
+        assertEquals(List.of("FailurePolicy: failurePolicy Pause: 1 failed pod (bj-n0); spec.paused is set: 2 node(s) "
+                + "wait for a pod"), reasons(pause));
+        assertEquals(reasons(par), par.debugSummary().reasons().stream()
+                .map(dev.kruisevertx.controller.reason.BlockReason::text).toList(), "the debug plan carries them");
+    }
 }

@@ -30,7 +30,17 @@ public enum ReasonCode {
     /** Images are pre-downloaded before the update goes on (ImagePullJob; reported once that feature exists). */
     IMAGE_PRE_DOWNLOAD("ImagePreDownload", false),
     /** An admission webhook refused a create or update (the message of the last refused write). */
-    WEBHOOK_REJECTION("WebhookRejection", false);
+    WEBHOOK_REJECTION("WebhookRejection", false),
+    /** A job's parallelism is used up by its active pods (BroadcastJob). */
+    PARALLELISM("Parallelism", false),
+    /** A job's failure policy stopped (FailFast) or paused (Pause) it at a failed pod (BroadcastJob). */
+    FAILURE_POLICY("FailurePolicy", false),
+    /** No node fits a per-node workload's pod template (BroadcastJob); the nodes' reasons by count. */
+    NO_NODE_FITS("NoNodeFits", false),
+    /** concurrencyPolicy Forbid holds a scheduled run while an earlier one is active (AdvancedCronJob). */
+    CONCURRENCY_POLICY("ConcurrencyPolicy", true),
+    /** A scheduled run is not started: its startingDeadlineSeconds passed, or too many starts were missed. */
+    MISSED_START("MissedStart", false);
 
     private final String wireName;
     private final boolean intended;

@@ -108,6 +108,63 @@ public final class Reasons {
                 object == null ? List.of() : List.of(object));
     }
 
+    /** A job is paused ({@code field} true): {@code waiting} nodes wait for their pod. */
+    public static BlockReason jobPaused(String field, long waiting) {
+        return new BlockReason(ReasonCode.PAUSED, field + " is true: " + waiting + " " + noun(waiting, "node") + " "
+                + verb(waiting, "waits", "wait") + " for a pod", numbers("waiting", waiting), List.of());
+    }
+
+    /** {@code field} ({@code max}) is used up by {@code active} pods; {@code waiting} nodes wait for a pod. */
+    public static BlockReason parallelism(String field, long max, List<String> active, long activeCount,
+                                          List<String> waiting, long waitingCount) {
+        return new BlockReason(ReasonCode.PARALLELISM, field + " " + max + " reached: " + activeCount + " active"
+                + names(active, activeCount) + "; " + waitingCount + " " + noun(waitingCount, "node") + " "
+                + verb(waitingCount, "waits", "wait") + " for a pod" + names(waiting, waitingCount),
+                numbers("parallelism", max, "active", activeCount, "waiting", waitingCount), active);
+    }
+
+    /** failurePolicy {@code policy} stopped the job at {@code failedCount} failed pods: {@code outcome}. */
+    public static BlockReason failurePolicy(String policy, List<String> failed, long failedCount, String outcome) {
+        return new BlockReason(ReasonCode.FAILURE_POLICY, "failurePolicy " + policy + ": " + failedCount + " failed "
+                + noun(failedCount, "pod") + names(failed, failedCount) + "; " + outcome,
+                numbers("failed", failedCount), failed);
+    }
+
+    /** None of {@code total} nodes fits the template; {@code byProblem} counts the nodes per reason. */
+    public static BlockReason noNodeFits(long total, Map<String, Long> byProblem) {
+        StringBuilder b = new StringBuilder("0/" + total + " nodes fit the pod template");
+        String sep = ": ";
+        for (Map.Entry<String, Long> e : byProblem.entrySet()) {
+            b.append(sep).append(e.getValue()).append(' ').append(e.getKey());
+            sep = ", ";
+        }
+        return new BlockReason(ReasonCode.NO_NODE_FITS, b.toString(), numbers("nodes", total), List.of());
+    }
+
+    /** A schedule is paused ({@code field} true): no scheduled run starts. */
+    public static BlockReason schedulePaused(String field) {
+        return new BlockReason(ReasonCode.PAUSED, field + " is true: no scheduled run starts", Map.of(), List.of());
+    }
+
+    /** concurrencyPolicy Forbid: the run scheduled at {@code run} waits while {@code active} runs. */
+    public static BlockReason concurrencyForbid(String run, List<String> active) {
+        return new BlockReason(ReasonCode.CONCURRENCY_POLICY, "concurrencyPolicy Forbid: the run scheduled at " + run
+                + " waits while " + active.size() + " " + noun(active.size(), "run") + " " + verb(active.size(), "is", "are")
+                + " active" + names(active, active.size()), numbers("active", active.size()), active);
+    }
+
+    /** The run scheduled at {@code run} was not started within startingDeadlineSeconds {@code deadline}. */
+    public static BlockReason startingDeadline(String run, long deadline) {
+        return new BlockReason(ReasonCode.MISSED_START, "the run scheduled at " + run
+                + " missed startingDeadlineSeconds " + deadline, numbers("startingDeadlineSeconds", deadline), List.of());
+    }
+
+    /** More than {@code max} starts were missed: none is started. */
+    public static BlockReason tooManyMissedStarts(long max) {
+        return new BlockReason(ReasonCode.MISSED_START, "more than " + max + " missed start times: no run starts; "
+                + "set or decrease spec.startingDeadlineSeconds or check clock skew", numbers("max", max), List.of());
+    }
+
     /** "1 pod", "3 pods". */
     public static String pods(long n) {
         return n + " " + noun(n, "pod");

@@ -215,6 +215,11 @@ public final class ApiServer {
         AdmissionAttributes attrs = new AdmissionAttributes(type, version, "CREATE", "", ns, name, prepared.deepCopy(), null, dryRun);
         return admit(attrs).compose(admitted -> toStorage(type, admitted)).compose(stored -> {
             ObjectPreparer.resetServerFields(type, stored, prepared);
+            if (type.custom() && type.statusSubresource()) {
+                // As kube-apiserver's PrepareForCreate, after mutating admission: a custom resource with the status
+                // subresource starts without status, whatever a webhook added.
+                stored.remove("status");
+            }
             if (dryRun) {
                 if (store.get(type, ns, name) != null) {
                     return Future.failedFuture(ApiException.alreadyExists(type, name));
@@ -330,6 +335,16 @@ public final class ApiServer {
                 return write(type, version, namespace, name, subresource, change, dryRun, attempts - 1);
             }
             ObjectPreparer.keepServerFields(stored, existing);
+            if (subresource.isEmpty() && type.statusSubresource() && !isCrd(type)) {
+                // As kube-apiserver's PrepareForUpdate, after mutating admission: a write of the main resource never
+                // changes the status, whatever a webhook patched.
+                JsonNode oldStatus = existing.get("status");
+                if (oldStatus == null) {
+                    stored.remove("status");
+                } else {
+                    stored.set("status", oldStatus.deepCopy());
+                }
+            }
             stored.put("apiVersion", type.apiVersion(type.storageVersion()));
             if (dryRun) {
                 return view(type, stored, version);

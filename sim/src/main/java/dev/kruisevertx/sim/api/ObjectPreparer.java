@@ -99,7 +99,8 @@ final class ObjectPreparer {
 
     private static void validateName(ResourceType type, String name) {
         if (name.length() > 253 || !name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
-            if (!(type.kind().equals("Node") || type.custom()) || name.isEmpty()) {
+            // Custom resources are held to it too (apiextensions-apiserver validates NameIsDNSSubdomain).
+            if (!type.kind().equals("Node") || name.isEmpty()) {
                 throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name
                         + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'");
             }

@@ -98,6 +98,25 @@ public final class InvariantChecker {
         }
     }
 
+    /** An object of a kind watched with {@link #watch(KubernetesClient, String, List, List)}'s {@code objects}. */
+    public synchronized void onObject(PodEvent.Type type, JsonNode object, long atMillis) {
+        for (Invariant i : invariants) {
+            i.onObject(type, object, atMillis, this::report);
+        }
+    }
+
+    /** Adds the BroadcastJob and AdvancedCronJob invariants; watch {@link #JOB_OBJECTS} for them. */
+    public InvariantChecker withJobInvariants() {
+        BroadcastJobInvariant.all().forEach(this::add);
+        AdvancedCronJobInvariant.all().forEach(this::add);
+        return this;
+    }
+
+    /** The object kinds (apiVersion, kind) the job invariants read: nodes, BroadcastJobs, Jobs, AdvancedCronJobs. */
+    public static final List<List<String>> JOB_OBJECTS = List.of(List.of("v1", "Node"),
+            List.of("apps.kruise.io/v1beta1", "BroadcastJob"), List.of("batch/v1", "Job"),
+            List.of("apps.kruise.io/v1beta1", "AdvancedCronJob"));
+
     /** Lets time-based invariants decide; {@code finalCheck} decides everything still pending. */
     public synchronized void settle(long nowMillis, boolean finalCheck) {
         for (Invariant i : invariants) {
@@ -139,7 +158,23 @@ public final class InvariantChecker {
      * settles every second. Close the result to stop; it settles a last time with {@code finalCheck}.
      */
     public AutoCloseable watch(KubernetesClient client, String namespace, List<WorkloadKind> kinds) {
+        return watch(client, namespace, kinds, List.of());
+    }
+
+    /**
+     * As {@link #watch(KubernetesClient, String, List)}, and also the {@code objects} (apiVersion, kind pairs such as
+     * {@link #JOB_OBJECTS}) for the invariants' {@link Invariant#onObject}; nodes are watched cluster-wide.
+     */
+    public AutoCloseable watch(KubernetesClient client, String namespace, List<WorkloadKind> kinds,
+                               List<List<String>> objects) {
         List<SharedIndexInformer<?>> informers = new ArrayList<>();
+        for (List<String> object : objects) {
+            var resources = client.genericKubernetesResources(object.get(0), object.get(1));
+            var scoped = namespace == null || "Node".equals(object.get(1)) ? resources.inAnyNamespace()
+                    : resources.inNamespace(namespace);
+            informers.add(scoped.inform(handler((GenericKubernetesResource r) -> MAPPER.valueToTree(r),
+                    this::onObject), 0));
+        }
         var pods = namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace);
         informers.add(pods.inform(handler(p -> MAPPER.valueToTree(p), this::onPod), 0));
         for (WorkloadKind kind : kinds) {

@@ -69,7 +69,11 @@ class WebhookAdmissionTest {
                         req.response().putHeader("Content-Type", "application/json").end(convert(review).toString());
                         return;
                     }
-                    if (req.path().equals("/mutate")) {
+                    if (req.path().equals("/mutate-status")) {
+                        response.put("allowed", true).put("patchType", "JSONPatch");
+                        String patch = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":{\"forged\":\"yes\"}}]";
+                        response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+                    } else if (req.path().equals("/mutate")) {
                         response.put("allowed", true).put("patchType", "JSONPatch");
                         String patch = object.path("metadata").has("labels")
                                 ? "[{\"op\":\"add\",\"path\":\"/metadata/labels/mutated\",\"value\":\"yes\"}]"
@@ -189,6 +193,92 @@ class WebhookAdmissionTest {
         var v2View = client.genericKubernetesResources(v2).inNamespace("default").list().getItems().get(0);
         assertEquals(java.util.Map.of("replicas", 3), v2View.getAdditionalProperties().get("spec"));
         assertEquals(storedView.getMetadata().getUid(), v2View.getMetadata().getUid());
+    }
+
+    /**
+     * As kube-apiserver, the status of a custom resource with the status subresource is reset after mutating
+     * admission: a webhook's status patch on create or on a main-resource update is not stored; /status writes it.
+     */
+    @Test
+    void aWebhookCannotWriteStatusThroughTheMainResource() {
+        ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: gauges.status.kruise-vertx.dev}
+                spec:
+                  group: status.kruise-vertx.dev
+                  scope: Namespaced
+                  names: {plural: gauges, singular: gauge, kind: Gauge}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    subresources: {status: {}}
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: MutatingWebhookConfiguration
+                metadata: {name: test-status-forger}
+                webhooks:
+                - name: forge.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  clientConfig:
+                    caBundle: %s
+                    service: {namespace: kruise-system, name: webhook, path: /mutate-status, port: 443}
+                  rules:
+                  - {apiGroups: [status.kruise-vertx.dev], apiVersions: [v1], resources: [gauges], operations: [CREATE, UPDATE]}
+                """.formatted(caBundle));
+        var gauges = client.genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext
+                .Builder().withGroup("status.kruise-vertx.dev").withVersion("v1").withPlural("gauges").withKind("Gauge")
+                .withNamespaced(true).build()).inNamespace("default");
+        var created = gauges.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("status.kruise-vertx.dev/v1").withKind("Gauge").withNewMetadata().withName("g1")
+                .withNamespace("default").endMetadata()
+                .withAdditionalProperties(java.util.Map.of("spec", java.util.Map.of("size", 1))).build()).create();
+        assertTrue(reviews.stream().anyMatch(r -> "Gauge".equals(r.path("request").path("kind").path("kind").asText())),
+                "the webhook was asked");
+        assertEquals(null, created.getAdditionalProperties().get("status"), "no status on create");
+        created.getAdditionalProperties().put("status", java.util.Map.of("real", "1"));
+        gauges.resource(created).updateStatus();
+        var live = gauges.withName("g1").get();
+        live.getAdditionalProperties().put("spec", java.util.Map.of("size", 2));
+        var updated = gauges.resource(live).update();
+        assertEquals(java.util.Map.of("size", 2), updated.getAdditionalProperties().get("spec"));
+        assertEquals(java.util.Map.of("real", "1"), updated.getAdditionalProperties().get("status"),
+                "a main-resource update keeps the stored status");
+        assertEquals(java.util.Map.of("real", "1"), gauges.withName("g1").get().getAdditionalProperties().get("status"));
+        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("test-status-forger").delete();
+    }
+
+    /** A custom resource's name is a DNS-1123 subdomain, as for built-in kinds (apiextensions-apiserver validates it). */
+    @Test
+    void aCustomResourceNameMustBeALowercaseSubdomain() {
+        ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: tags.names.kruise-vertx.dev}
+                spec:
+                  group: names.kruise-vertx.dev
+                  scope: Namespaced
+                  names: {plural: tags, singular: tag, kind: Tag}
+                  versions:
+                  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+                """);
+        var tags = client.genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext
+                .Builder().withGroup("names.kruise-vertx.dev").withVersion("v1").withPlural("tags").withKind("Tag")
+                .withNamespaced(true).build()).inNamespace("default");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.fabric8.kubernetes.client.KubernetesClientException.class,
+                () -> tags.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                        .withApiVersion("names.kruise-vertx.dev/v1").withKind("Tag").withNewMetadata().withName("Upper")
+                        .withNamespace("default").endMetadata().build()).create());
+        assertEquals(422, e.getCode());
+        assertTrue(e.getMessage().contains("metadata.name: Invalid value: \"Upper\": a lowercase RFC 1123 subdomain"),
+                e.getMessage());
+        tags.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("names.kruise-vertx.dev/v1").withKind("Tag").withNewMetadata().withName("lower.case-1")
+                .withNamespace("default").endMetadata().build()).create();
+        assertEquals("lower.case-1", tags.withName("lower.case-1").get().getMetadata().getName());
     }
 
     static Pod pod(String name) {

@@ -57,8 +57,8 @@ public final class AdvancedCronJobWebhooks {
             ObjectNode before = Json.toTree(acj);
             AdvancedCronJobDefaults.apply(acj, !templateNoDefaults && templateChanged);
             if (decoded.old() == null) {
-                // As OpenKruise, a new object starts without status. On an update the API server keeps the stored
-                // status (status subresource) anyway, and not every server resets it after admission.
+                // As OpenKruise, a new object starts without status. On an update nothing is needed: the API server
+                // (kube's and the embedded one) keeps the stored status after mutating admission (status subresource).
                 acj.setStatus(null);
             }
             return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj))));

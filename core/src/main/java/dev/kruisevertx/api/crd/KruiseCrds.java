@@ -42,7 +42,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1alpha1.BroadcastJob.class,
             dev.kruisevertx.api.apps.v1beta1.BroadcastJob.class,
             dev.kruisevertx.api.apps.v1alpha1.AdvancedCronJob.class,
-            dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class);
+            dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class,
+            dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

@@ -47,6 +47,7 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1beta1.BroadcastJobPhase.class, List.of("completed", "running", "paused",
                 "failed"));
         m.put(dev.kruisevertx.api.apps.v1beta1.JobConditionType.class, List.of("Complete", "Failed"));
+        m.put(dev.kruisevertx.api.policy.v1alpha1.PubOperation.class, List.of("UPDATE", "DELETE", "EVICT", "RESIZE"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

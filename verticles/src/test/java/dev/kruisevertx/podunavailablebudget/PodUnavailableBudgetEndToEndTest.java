@@ -17,19 +17,21 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 
 /** The podunavailablebudget controller on the embedded cluster: status from a CloneSet's pods, records expiring. */
 class PodUnavailableBudgetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
+    static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
     @RegisterExtension
     static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
@@ -93,20 +95,15 @@ class PodUnavailableBudgetEndToEndTest {
         awaitReadyPods("web", 3);
         awaitStatus("web-pub", 2, 3, 1, 3);
 
+        // Merge patches carry no resourceVersion: the controllers' status writes cannot make them conflict.
         product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName("web")
-                .edit(cs -> {
-                    cs.getSpec().setReplicas(5);
-                    return cs;
-                });
+                .patch(MERGE, "{\"spec\":{\"replicas\":5}}");
         awaitStatus("web-pub", 4, 5, 1, 5);
 
         // A record left by the webhook makes its pod count as unavailable until it expires (20 s for a disruption).
         String victim = pods("web").get(0).getMetadata().getName();
-        pub("web-pub").editStatus(p -> {
-            p.getStatus().setDisruptedPods(Map.of(victim, Pods.formatTime(Instant.now())));
-            p.getStatus().setUnavailableAllowed(0);
-            return p;
-        });
+        pub("web-pub").subresource("status").patch(MERGE, "{\"status\":{\"unavailableAllowed\":0,"
+                + "\"disruptedPods\":{\"" + victim + "\":\"" + Pods.formatTime(Instant.now()) + "\"}}}");
         awaitStatus("web-pub", 4, 4, 0, 5);
         Await.waitFor("the disruption record expires", WAIT,
                 () -> pub("web-pub").get().status().getDisruptedPods() == null);
@@ -122,10 +119,23 @@ class PodUnavailableBudgetEndToEndTest {
         });
         awaitReadyPods("api", 2);
         awaitStatus("api-pub", 1, 2, 1, 2);
-        pub("api-pub").edit(p -> {
-            p.getMetadata().setAnnotations(Map.of("pub.kruise.io/protect-total-replicas", "6"));
-            return p;
-        });
+        pub("api-pub").patch(MERGE, "{\"metadata\":{\"annotations\":{\"pub.kruise.io/protect-total-replicas\":\"6\"}}}");
         awaitStatus("api-pub", 3, 2, 0, 6);
+    }
+
+    @Test
+    void deploymentTargetReachesItsPodsThroughReplicaSets() {
+        product.client().apps().deployments().inNamespace(product.namespace()).resource(
+                new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("dep")
+                        .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "dep")
+                        .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "dep").endMetadata()
+                        .withNewSpec().addNewContainer().withName("main").withImage("dep:1").endContainer().endSpec()
+                        .endTemplate().endSpec().build()).create();
+        createPub("dep-pub", s -> {
+            s.setTargetRef(new TargetReference("apps/v1", "Deployment", "dep"));
+            s.setMaxUnavailable(new IntOrString("50%"));
+        });
+        awaitReadyPods("dep", 2);
+        awaitStatus("dep-pub", 1, 2, 1, 2);
     }
 }

@@ -56,6 +56,7 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategyType.class, List.of("NotUpdate", "RollingUpdate"));
         m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPolicyType.class,
                 List.of("Retain", "Overwrite", "MergePatchJson"));
+        m.put(dev.kruisevertx.api.policy.v1alpha1.PubOperation.class, List.of("UPDATE", "DELETE", "EVICT", "RESIZE"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

@@ -21,7 +21,8 @@ public record FieldError(Type type, String field, Object value, String detail) {
         NOT_SUPPORTED("Unsupported value"),
         DUPLICATE("Duplicate value"),
         NOT_FOUND("Not found"),
-        TOO_LONG("Too long");
+        TOO_LONG("Too long"),
+        INTERNAL("Internal error");
 
         private final String text;
 
@@ -59,6 +60,11 @@ public record FieldError(Type type, String field, Object value, String detail) {
     public static FieldError tooLong(String field, int max, String why) {
         return new FieldError(Type.TOO_LONG, field, null, "may not be more than " + max + " characters"
                 + (why == null || why.isEmpty() ? "" : " (" + why + ")"));
+    }
+
+    /** Kubernetes' InternalError: the detail says what is wrong, the value is not repeated. */
+    public static FieldError internal(String field, String detail) {
+        return new FieldError(Type.INTERNAL, field, null, detail);
     }
 
     public static FieldError duplicate(String field, Object value) {

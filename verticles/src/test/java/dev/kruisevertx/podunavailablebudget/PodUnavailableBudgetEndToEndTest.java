@@ -1,0 +1,141 @@
+package dev.kruisevertx.podunavailablebudget;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.CloneSetSpec;
+import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
+import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetSpec;
+import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetStatus;
+import dev.kruisevertx.api.policy.v1alpha1.TargetReference;
+import dev.kruisevertx.cloneset.CloneSetController;
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.testing.Await;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+
+/** The podunavailablebudget controller on the embedded cluster: status from a CloneSet's pods, records expiring. */
+class PodUnavailableBudgetEndToEndTest {
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(2))
+            .controllers(() -> List.of(new dev.kruisevertx.podreadiness.PodReadinessController(), new CloneSetController(),
+                    new PodUnavailableBudgetController()))
+            .build();
+
+    static CloneSet cloneSet(String name, int replicas) {
+        CloneSet cs = new CloneSet();
+        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
+        CloneSetSpec spec = new CloneSetSpec();
+        spec.setReplicas(replicas);
+        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
+        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("web:1").endContainer().endSpec().build());
+        cs.setSpec(spec);
+        return cs;
+    }
+
+    static PodUnavailableBudget createPub(String name, Consumer<PodUnavailableBudgetSpec> edit) {
+        PodUnavailableBudget pub = new PodUnavailableBudget();
+        pub.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
+        PodUnavailableBudgetSpec spec = new PodUnavailableBudgetSpec();
+        edit.accept(spec);
+        pub.setSpec(spec);
+        return product.client().resource(pub).create();
+    }
+
+    static Resource<PodUnavailableBudget> pub(String name) {
+        return product.client().resources(PodUnavailableBudget.class).inNamespace(product.namespace()).withName(name);
+    }
+
+    static void awaitStatus(String name, int desired, int current, int allowed, int total) {
+        List<Integer> want = List.of(desired, current, allowed, total);
+        Await.waitFor("budget " + name + " status desired/current/allowed/total " + want, WAIT, () -> {
+            PodUnavailableBudgetStatus s = pub(name).get().status();
+            return List.of(s.getDesiredAvailable(), s.getCurrentAvailable(), s.getUnavailableAllowed(),
+                    s.getTotalReplicas());
+        }, want::equals);
+    }
+
+    /** Waits until the CloneSet's pods run and are Ready, as the budget counts them. */
+    static void awaitReadyPods(String app, int n) {
+        Await.waitFor(n + " ready pods of " + app, WAIT, () -> pods(app).stream()
+                .map(p -> Pods.phase(p) + "/" + Pods.isReady(p)).toList(),
+                states -> states.size() == n && states.stream().allMatch("Running/true"::equals));
+    }
+
+    static List<Pod> pods(String app) {
+        return product.client().pods().inNamespace(product.namespace()).withLabel("app", app).list().getItems();
+    }
+
+    @Test
+    void targetRefBudgetFollowsTheCloneSetAndExpiresRecords() {
+        product.client().resource(cloneSet("web", 3)).create();
+        createPub("web-pub", s -> {
+            s.setTargetRef(new TargetReference("apps.kruise.io/v1alpha1", "CloneSet", "web"));
+            s.setMaxUnavailable(new IntOrString(1));
+        });
+        awaitReadyPods("web", 3);
+        awaitStatus("web-pub", 2, 3, 1, 3);
+
+        // Merge patches carry no resourceVersion: the controllers' status writes cannot make them conflict.
+        product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName("web")
+                .patch(MERGE, "{\"spec\":{\"replicas\":5}}");
+        awaitStatus("web-pub", 4, 5, 1, 5);
+
+        // A record left by the webhook makes its pod count as unavailable until it expires (20 s for a disruption).
+        String victim = pods("web").get(0).getMetadata().getName();
+        pub("web-pub").subresource("status").patch(MERGE, "{\"status\":{\"unavailableAllowed\":0,"
+                + "\"disruptedPods\":{\"" + victim + "\":\"" + Pods.formatTime(Instant.now()) + "\"}}}");
+        awaitStatus("web-pub", 4, 4, 0, 5);
+        Await.waitFor("the disruption record expires", WAIT,
+                () -> pub("web-pub").get().status().getDisruptedPods() == null);
+        awaitStatus("web-pub", 4, 5, 1, 5);
+    }
+
+    @Test
+    void selectorBudgetCountsTheOwningWorkloadsAndTheAnnotatedTotal() {
+        product.client().resource(cloneSet("api", 2)).create();
+        createPub("api-pub", s -> {
+            s.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", "api").build());
+            s.setMinAvailable(new IntOrString("50%"));
+        });
+        awaitReadyPods("api", 2);
+        awaitStatus("api-pub", 1, 2, 1, 2);
+        pub("api-pub").patch(MERGE, "{\"metadata\":{\"annotations\":{\"pub.kruise.io/protect-total-replicas\":\"6\"}}}");
+        awaitStatus("api-pub", 3, 2, 0, 6);
+    }
+
+    @Test
+    void deploymentTargetReachesItsPodsThroughReplicaSets() {
+        product.client().apps().deployments().inNamespace(product.namespace()).resource(
+                new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("dep")
+                        .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "dep")
+                        .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "dep").endMetadata()
+                        .withNewSpec().addNewContainer().withName("main").withImage("dep:1").endContainer().endSpec()
+                        .endTemplate().endSpec().build()).create();
+        createPub("dep-pub", s -> {
+            s.setTargetRef(new TargetReference("apps/v1", "Deployment", "dep"));
+            s.setMaxUnavailable(new IntOrString("50%"));
+        });
+        awaitReadyPods("dep", 2);
+        awaitStatus("dep-pub", 1, 2, 1, 2);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.kruisevertx.webhook.podunavailablebudget;
+
+import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.FieldError;
+import io.vertx.core.Future;
+
+import java.util.List;
+
+/**
+ * {@code /validate-policy-kruise-io-podunavailablebudget}: OpenKruise's checks of a budget on CREATE and UPDATE
+ * ({@link PodUnavailableBudgetValidation}); refused outright while both PUB feature gates are off.
+ */
+public final class PodUnavailableBudgetWebhooks {
+    public static final String VALIDATE_PATH = "/validate-policy-kruise-io-podunavailablebudget";
+    static final String GATES_OFF = "feature PodUnavailableBudget is invalid, please open via "
+            + "feature-gate(PodUnavailableBudgetDeleteGate, PodUnavailableBudgetUpdateGate)";
+
+    /** The budgets of a namespace, from an in-memory cache (lookups run on the event loop). */
+    @FunctionalInterface
+    public interface BudgetLookup {
+        List<PodUnavailableBudget> inNamespace(String namespace);
+    }
+
+    private PodUnavailableBudgetWebhooks() {
+    }
+
+    /**
+     * @param gatesOn whether PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate is on
+     */
+    public static AdmissionHandler validating(boolean gatesOn, BudgetLookup budgets) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            if (!gatesOn) {
+                return Future.succeededFuture(AdmissionResponse.errored(400, GATES_OFF));
+            }
+            AdmissionObjects.Decoded<PodUnavailableBudget> decoded = AdmissionObjects.decode(request,
+                    PodUnavailableBudget.class, PodUnavailableBudget.KIND);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
+            }
+            PodUnavailableBudget pub = decoded.object();
+            String namespace = pub.getMetadata() != null && pub.getMetadata().getNamespace() != null
+                    ? pub.getMetadata().getNamespace() : request.namespace();
+            List<FieldError> errors = PodUnavailableBudgetValidation.validate(pub, decoded.old(),
+                    budgets.inNamespace(namespace));
+            return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
+                    : AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+        };
+    }
+}

@@ -99,6 +99,38 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "shareVolumePolicy":{"type":"disabled"},"upgradeStrategy":{"upgradeType":"ColdUpgrade"}}],
                "updateStrategy":{"type":"NotUpdate"}}}
             """;
+    static final String DAEMONSET = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"DaemonSet",
+             "metadata":{"name":"agent","namespace":"default"},
+             "spec":{"selector":{"matchLabels":{"app":"agent"}},"burstReplicas":250,"minReadySeconds":5,
+               "template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"InPlaceIfPossible",
+                 "maxUnavailable":"10%","partition":1,"paused":false}}}}
+            """;
+    static final String DAEMONSET_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"DaemonSet",
+             "metadata":{"name":"agent","namespace":"default",
+               "annotations":{"daemonset.kruise.io/progressive-create-pod":"true"}},
+             "spec":{"selector":{"matchLabels":{"app":"agent"}},
+               "template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
+               "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"Surging","maxSurge":1}}}}
+            """;
+    static final String BROADCASTJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"BroadcastJob",
+             "metadata":{"name":"node-check","namespace":"default"},
+             "spec":{"parallelism":"50%","template":{"metadata":{"labels":{"app":"check"}},
+                 "spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}},
+               "completionPolicy":{"type":"Always","activeDeadlineSeconds":600,"ttlSecondsAfterFinished":60},
+               "failurePolicy":{"type":"FailFast","restartLimit":2}}}
+            """;
+    static final String ADVANCEDCRONJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"AdvancedCronJob",
+             "metadata":{"name":"nightly","namespace":"default","resourceVersion":"7"},
+             "spec":{"schedule":"*/5 * * * *","timeZone":"Europe/Berlin","startingDeadlineSeconds":30,
+               "concurrencyPolicy":"Forbid","successfulJobsHistoryLimit":3,"failedJobsHistoryLimit":1,
+               "template":{"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure",
+                 "containers":[{"name":"c","image":"busybox"}]}}}}}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -127,6 +159,19 @@ public record HostileTarget(String name, String path, boolean conversion, String
             targets.add(kruise("sidecarset-v1beta1", path, "v1beta1", "SidecarSet", "sidecarsets", SIDECARSET));
             targets.add(kruise("sidecarset-v1alpha1", path, "v1alpha1", "SidecarSet", "sidecarsets", SIDECARSET_ALPHA));
         }
+        for (String path : List.of(dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks.MUTATE_PATH,
+                dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("daemonset-v1beta1", path, "v1beta1", "DaemonSet", "daemonsets", DAEMONSET));
+            targets.add(kruise("daemonset-v1alpha1", path, "v1alpha1", "DaemonSet", "daemonsets", DAEMONSET_ALPHA));
+        }
+        for (String path : List.of(dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.MUTATE_PATH,
+                dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("broadcastjob", path, "v1beta1", "BroadcastJob", "broadcastjobs", BROADCASTJOB));
+        }
+        for (String path : List.of(dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.MUTATE_PATH,
+                dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("advancedcronjob", path, "v1beta1", "AdvancedCronJob", "advancedcronjobs", ADVANCEDCRONJOB));
+        }
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,
@@ -137,11 +182,16 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 "apps.kruise.io", "v1beta1", "SidecarSet", "sidecarsets", parse(SIDECARSET_ALPHA)));
         targets.add(new HostileTarget("convert-sidecarset-v1beta1", WebhookServerVerticle.CONVERT, true,
                 "apps.kruise.io", "v1alpha1", "SidecarSet", "sidecarsets", parse(SIDECARSET)));
+        targets.add(new HostileTarget("convert-daemonset-v1alpha1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1beta1", "DaemonSet", "daemonsets", parse(DAEMONSET_ALPHA)));
+        targets.add(new HostileTarget("convert-daemonset-v1beta1", WebhookServerVerticle.CONVERT, true,
+                "apps.kruise.io", "v1alpha1", "DaemonSet", "daemonsets", parse(DAEMONSET)));
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());
                 if (!t.conversion() && !old.equals(t.path()) && !t.name().startsWith("statefulset-v1alpha1")
-                        && !t.name().startsWith("sidecarset-v1alpha1")) {
+                        && !t.name().startsWith("sidecarset-v1alpha1")
+                        && !t.name().startsWith("daemonset-v1alpha1")) {
                     targets.add(new HostileTarget(t.name() + "-legacy", old, false, t.group(), t.version(), t.kind(),
                             t.resource(), t.sample()));
                 }

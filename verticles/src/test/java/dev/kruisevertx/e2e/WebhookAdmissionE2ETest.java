@@ -132,7 +132,11 @@ class WebhookAdmissionE2ETest {
         KubernetesClient client = fixture.client();
         String longName = "w".repeat(10_000);
         Object[][] cases = {
-                {statefulSet(longName, "\"25%\""), "metadata.name: Too long: may not be more than 52 characters"},
+                // The API server's own name rule comes first (a real one validates the name before the validating
+                // webhooks run); a name it accepts but the workload cannot use is the webhook's to refuse.
+                {statefulSet(longName, "\"25%\""), "metadata.name: Invalid value: \"" + longName
+                        + "\": must be no more than 253 characters"},
+                {statefulSet("w".repeat(60), "\"25%\""), "metadata.name: Too long: may not be more than 52 characters"},
                 {statefulSet("overflow", "\"99999999999999999999%\""), "spec.updateStrategy.rollingUpdate.maxUnavailable: "
                         + "Invalid value: \"99999999999999999999%\": must not be greater than 100%"},
                 {cloneSet("quoted", "\"7\""), "spec.replicas: Invalid value: \"7\": must be an integer"},

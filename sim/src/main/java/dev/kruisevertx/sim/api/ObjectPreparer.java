@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -98,11 +99,21 @@ final class ObjectPreparer {
     }
 
     private static void validateName(ResourceType type, String name) {
-        if (name.length() > 253 || !name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
-            // Custom resources are held to it too (apiextensions-apiserver validates NameIsDNSSubdomain).
+        boolean tooLong = name.length() > 253;
+        boolean badShape = !name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+        if (tooLong || badShape) {
+            // Custom resources are held to it too (apiextensions-apiserver validates NameIsDNSSubdomain), with kube's
+            // two messages: the length one and the shape one, joined when both apply.
             if (!type.kind().equals("Node") || name.isEmpty()) {
-                throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name
-                        + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'");
+                List<String> why = new ArrayList<>();
+                if (tooLong) {
+                    why.add("must be no more than 253 characters");
+                }
+                if (badShape) {
+                    why.add("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'");
+                }
+                throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": "
+                        + String.join(", ", why));
             }
         }
     }

@@ -78,6 +78,14 @@ class DaemonSetWhyEndToEndTest {
         }
     }
 
+    static long updatedNumberScheduled(String name) {
+        var ds = product.client().genericKubernetesResources("apps.kruise.io/v1beta1", "DaemonSet")
+                .inNamespace(product.namespace()).withName(name).get();
+        Object status = ds == null ? null : ds.getAdditionalProperties().get("status");
+        Object n = status instanceof java.util.Map<?, ?> m ? m.get("updatedNumberScheduled") : null;
+        return n instanceof Number num ? num.longValue() : 0;
+    }
+
     static String header(String name) {
         return "daemonset.apps.kruise.io/" + name + " in namespace " + product.namespace() + "\n";
     }
@@ -198,7 +206,11 @@ class DaemonSetWhyEndToEndTest {
         awaitReady("agent");
         patch("agent", image("nginx:broken"));
         awaitWhy("ads/agent", () -> header("agent")
-                + "  rollout: Waiting for daemon set \"agent\" rollout to finish: 1 out of 3 new pods have been updated...\n"
+                // The rollout line is the status's count: a node's pod is its oldest one (kube's
+                // podByCreationTimestampAndPhase), so whether the surge pod counts depends on the order the two
+                // pods of that node got; the reason line below is what this test pins.
+                + "  rollout: Waiting for daemon set \"agent\" rollout to finish: " + updatedNumberScheduled("agent")
+                + " out of 3 new pods have been updated...\n"
                 + "  held by MaxSurge: updateStrategy.rollingUpdate.maxSurge 1 used: 1 extra pod not available yet ("
                 + notReady("agent") + "); 2 pods wait to be updated\n");
     }

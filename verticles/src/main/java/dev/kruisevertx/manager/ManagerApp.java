@@ -11,6 +11,7 @@ import dev.kruisevertx.controller.PlanRecorder;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.kube.KubeExecutor;
 import dev.kruisevertx.webhook.KruiseWebhooks;
+import dev.kruisevertx.webhook.WebhookDependencies;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
@@ -98,17 +99,14 @@ public final class ManagerApp {
         // The webhook runs on every replica (not only the leader) and reads pods from the shared cache.
         AdmissionRegistry admission = new AdmissionRegistry();
         ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
-        KruiseWebhooks.registerAll(admission, config.featureGates().enabled(Feature.KruisePodReadinessGate),
-                config.featureGates().enabled(Feature.TemplateNoDefaults),
-                config.featureGates().enabled(Feature.KruiseDaemon),
-                config.featureGates().enabled(Feature.StatefulSetAutoDeletePVC),
-                config.featureGates().enabled(Feature.StatefulSetAutoResizePVCGate),
-                (namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)),
+        KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())
+                .withPods((namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)))
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
-                name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())),
+                .withNodes(name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())))
                 // SidecarSet validation reads the other SidecarSets and their revisions from the shared cache.
-                SidecarSetLookup.of(() -> cache.resource(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class).list(),
-                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list()));
+                .withSidecarSets(SidecarSetLookup.of(
+                        () -> cache.resource(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class).list(),
+                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list())));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 

@@ -1,15 +1,16 @@
 package dev.kruisevertx.webhook;
 
+import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks;
+import dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
-import dev.kruisevertx.webhook.cloneset.PodLookup;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
-import dev.kruisevertx.webhook.crr.NodeLookup;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
-import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
@@ -18,44 +19,19 @@ public final class KruiseWebhooks {
     private KruiseWebhooks() {
     }
 
-    /**
-     * @param kruisePodReadinessGate feature gate KruisePodReadinessGate
-     * @param templateNoDefaults     feature gate TemplateNoDefaults
-     * @param kruiseDaemon           feature gate KruiseDaemon (ContainerRecreateRequests are refused while it is off)
-     * @param autoDeletePvc          feature gate StatefulSetAutoDeletePVC
-     * @param autoResizePvc          feature gate StatefulSetAutoResizePVCGate
-     * @param pods                   in-memory pod lookup (the shared watch cache)
-     */
-    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
-                                                  boolean templateNoDefaults, boolean kruiseDaemon,
-                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods) {
-        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, kruiseDaemon, autoDeletePvc,
-                autoResizePvc, pods, NodeLookup.NONE);
-    }
-
-    /** As above, with a node lookup for the ContainerRecreateRequest webhook (virtual-kubelet nodes). */
-    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
-                                                  boolean templateNoDefaults, boolean kruiseDaemon,
-                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods,
-                                                  NodeLookup nodes) {
-        return registerAll(registry, kruisePodReadinessGate, templateNoDefaults, kruiseDaemon, autoDeletePvc,
-                autoResizePvc, pods, nodes, SidecarSetLookup.NONE);
-    }
-
-    /** As above, with the SidecarSets and their revisions for SidecarSet validation (the shared cache). */
-    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, boolean kruisePodReadinessGate,
-                                                  boolean templateNoDefaults, boolean kruiseDaemon,
-                                                  boolean autoDeletePvc, boolean autoResizePvc, PodLookup pods,
-                                                  NodeLookup nodes, SidecarSetLookup sidecarSets) {
-        SidecarSetWebhooks.register(registry, sidecarSets);
-        PodMutatingPipeline pipeline = PodWebhooks.register(registry, kruisePodReadinessGate);
-        CloneSetWebhooks.register(registry, pods, templateNoDefaults);
-        CrrWebhooks.register(registry, pods, nodes, kruiseDaemon);
+    /** Registers every webhook with what it reads; returns the pod pipeline for later steps. */
+    public static PodMutatingPipeline registerAll(AdmissionRegistry registry, WebhookDependencies deps) {
+        FeatureGates gates = deps.gates();
+        boolean templateNoDefaults = gates.enabled(Feature.TemplateNoDefaults);
+        SidecarSetWebhooks.register(registry, deps.sidecarSets());
+        PodMutatingPipeline pipeline = PodWebhooks.register(registry, gates.enabled(Feature.KruisePodReadinessGate));
+        CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
+        CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,
-                autoDeletePvc, autoResizePvc));
+                gates.enabled(Feature.StatefulSetAutoDeletePVC), gates.enabled(Feature.StatefulSetAutoResizePVCGate)));
         DaemonSetWebhooks.register(registry);
-        dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
-        dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.register(registry, templateNoDefaults);
+        AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
+        BroadcastJobWebhooks.register(registry, templateNoDefaults);
         return pipeline;
     }
 

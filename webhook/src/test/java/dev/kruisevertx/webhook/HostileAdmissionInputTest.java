@@ -1,5 +1,7 @@
 package dev.kruisevertx.webhook;
 
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -193,8 +195,10 @@ class HostileAdmissionInputTest {
         vertx = Vertx.vertx();
         CertBundle certs = TestCerts.localhost();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, true, false, true, true, true,
-                (ns, name) -> "web-0".equals(name) ? Optional.of(POD) : Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
+                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(POD) : Optional.empty()));
         server = new WebhookServerVerticle("localhost", 0, 3 << 20, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);

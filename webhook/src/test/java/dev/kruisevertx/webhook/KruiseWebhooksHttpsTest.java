@@ -1,5 +1,7 @@
 package dev.kruisevertx.webhook;
 
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
@@ -39,7 +41,10 @@ class KruiseWebhooksHttpsTest {
         vertx = Vertx.vertx();
         CertBundle certs = TestCerts.localhost();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, false, false, true, true, false, (ns, name) -> Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=false,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=false", Map.of()))
+                .withPods((ns, name) -> Optional.empty()));
         server = new WebhookServerVerticle("localhost", 0, 3 << 20, registry, new ConversionRegistry(),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);
         vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

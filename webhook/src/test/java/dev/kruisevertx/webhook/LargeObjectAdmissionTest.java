@@ -1,5 +1,7 @@
 package dev.kruisevertx.webhook;
 
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -60,7 +62,10 @@ class LargeObjectAdmissionTest {
         vertx = Vertx.vertx();
         CertBundle certs = TestCerts.localhost();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, false, false, true, true, true, (ns, name) -> Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=false,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
+                .withPods((ns, name) -> Optional.empty()));
         server = new WebhookServerVerticle("localhost", 0, ServerLimits.defaults(), registry, new ConversionRegistry(),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);
         vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

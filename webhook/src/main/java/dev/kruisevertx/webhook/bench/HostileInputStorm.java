@@ -1,5 +1,7 @@
 package dev.kruisevertx.webhook.bench;
 
+import dev.kruisevertx.webhook.WebhookDependencies;
+import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.certs.CertBundle;
@@ -53,8 +55,10 @@ public final class HostileInputStorm {
                 .endContainer().endSpec().withNewStatus().withPhase("Running").addNewContainerStatus().withName("app")
                 .withContainerID("containerd://aaa").withRestartCount(1).endContainerStatus().endStatus().build();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, true, false, true, true, true,
-                (ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
+                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty()));
         return new WebhookServerVerticle("127.0.0.1", 0, limits, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);

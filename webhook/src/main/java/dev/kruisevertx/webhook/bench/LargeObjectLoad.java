@@ -1,5 +1,8 @@
 package dev.kruisevertx.webhook.bench;
 
+import dev.kruisevertx.webhook.WebhookDependencies;
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -74,7 +77,10 @@ public final class LargeObjectLoad {
             CertBundle certs = new CertIssuer().issueAll("kruise-webhook-service.kruise-system.svc",
                     Duration.ofDays(1), Duration.ofDays(1));
             AdmissionRegistry registry = new AdmissionRegistry();
-            KruiseWebhooks.registerAll(registry, false, false, false, false, false, (ns, name) -> Optional.empty());
+            KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=false,TemplateNoDefaults=false,KruiseDaemon=false,"
+                        + "StatefulSetAutoDeletePVC=false,StatefulSetAutoResizePVCGate=false", Map.of()))
+                .withPods((ns, name) -> Optional.empty()));
             WebhookServerVerticle webhook = new WebhookServerVerticle("127.0.0.1", 0, ServerLimits.defaults(), registry,
                     new ConversionRegistry(), new WebhookMetrics(new SimpleMeterRegistry()), certs);
             server.deployVerticle(webhook).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -1,5 +1,8 @@
 package dev.kruisevertx.webhook.server;
 
+import dev.kruisevertx.webhook.WebhookDependencies;
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
@@ -73,7 +76,10 @@ class HostileClientsTest {
 
     void start(ServerLimits limits) throws Exception {
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, false, false, true, true, true, (ns, name) -> Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=false,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
+                .withPods((ns, name) -> Optional.empty()));
         start(limits, registry);
     }
 

@@ -1,5 +1,8 @@
 package dev.kruisevertx.webhook.statefulset;
 
+import dev.kruisevertx.webhook.WebhookDependencies;
+import java.util.Map;
+import dev.kruisevertx.features.FeatureGates;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetConversion;
@@ -49,7 +52,10 @@ class StatefulSetWebhooksHttpsTest {
         vertx = Vertx.vertx();
         CertBundle certs = TestCerts.localhost();
         AdmissionRegistry registry = new AdmissionRegistry();
-        KruiseWebhooks.registerAll(registry, false, false, true, true, false, (ns, name) -> Optional.empty());
+        KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
+                "KruisePodReadinessGate=false,TemplateNoDefaults=false,KruiseDaemon=true,"
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=false", Map.of()))
+                .withPods((ns, name) -> Optional.empty()));
         server = new WebhookServerVerticle("localhost", 0, 3 << 20, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);

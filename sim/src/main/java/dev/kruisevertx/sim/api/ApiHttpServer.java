@@ -144,7 +144,23 @@ public final class ApiHttpServer {
             }
             reply.onComplete(r -> {
                 HttpServerResponse resp = req.response();
-                if (r.succeeded()) {
+                if (r.succeeded() && isLargeList(r.result().body())) {
+                    // Stored objects are never mutated after put, so a big list is encoded on a worker: thousands
+                    // of pods would hold the API server's event loop for a noticeable time.
+                    int code = r.result().code();
+                    JsonNode list = r.result().body();
+                    vertx.executeBlocking(() -> MAPPER.writeValueAsBytes(list), false).onComplete(bytes -> {
+                        if (resp.closed() || resp.ended()) {
+                            return;
+                        }
+                        if (bytes.succeeded()) {
+                            resp.setStatusCode(code).putHeader("Content-Type", "application/json")
+                                    .end(Buffer.buffer(bytes.result()));
+                        } else {
+                            resp.setStatusCode(500).end();
+                        }
+                    });
+                } else if (r.succeeded()) {
                     write(resp, r.result().code(), r.result().body());
                 } else {
                     ApiException e = r.cause() instanceof ApiException a ? a
@@ -159,6 +175,13 @@ public final class ApiHttpServer {
         static Reply ok(JsonNode body) {
             return new Reply(200, body);
         }
+    }
+
+    /** Lists above this many items are encoded off the event loop. */
+    static final int LARGE_LIST_ITEMS = 200;
+
+    static boolean isLargeList(JsonNode body) {
+        return body != null && body.path("items").isArray() && body.path("items").size() > LARGE_LIST_ITEMS;
     }
 
     private static void write(HttpServerResponse resp, int code, JsonNode body) {

@@ -150,4 +150,24 @@ class CrudTest {
         svc.getSpec().setClusterIPs(null);
         assertEquals(ip, client.services().inNamespace("default").resource(svc).update().getSpec().getClusterIP());
     }
+
+    @Test
+    void aListLargerThanTheInlineLimitIsEncodedWholeAndPagesStillWork() {
+        int count = ApiHttpServer.LARGE_LIST_ITEMS + 150;
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("biglist").endMetadata().build()).create();
+        for (int i = 0; i < count; i++) {
+            client.configMaps().inNamespace("biglist").resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName(String.format("cm-%04d", i)).endMetadata().addToData("k", "v" + i).build()).create();
+        }
+        var all = client.configMaps().inNamespace("biglist").list().getItems();
+        assertEquals(count, all.size());
+        assertEquals("cm-0000", all.get(0).getMetadata().getName());
+        assertEquals("v" + (count - 1), all.get(count - 1).getData().get("k"));
+        var firstPage = client.configMaps().inNamespace("biglist")
+                .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder()
+                        .withLimit((long) ApiHttpServer.LARGE_LIST_ITEMS + 100).build());
+        assertEquals(ApiHttpServer.LARGE_LIST_ITEMS + 100, firstPage.getItems().size());
+        assertEquals(50L, firstPage.getMetadata().getRemainingItemCount());
+    }
 }

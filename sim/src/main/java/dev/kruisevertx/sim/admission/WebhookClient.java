@@ -15,7 +15,7 @@ import io.vertx.core.net.SocketAddress;
 
 import java.net.URI;
 import java.util.Base64;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -27,10 +27,25 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WebhookClient {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Distinct caBundles kept open at once. */
+    static final int MAX_CLIENTS = 8;
 
     private final Vertx vertx;
     private final Map<String, String> serviceAddresses;
-    private final Map<String, HttpClient> clients = new HashMap<>();
+    /**
+     * One client per caBundle (its trust differs), least recently used first. Rotations and stale configurations
+     * would otherwise add a client (and its connection pool) per bundle forever; the oldest is closed past the cap.
+     */
+    private final Map<String, HttpClient> clients = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, HttpClient> eldest) {
+            if (size() <= MAX_CLIENTS) {
+                return false;
+            }
+            eldest.getValue().close();
+            return true;
+        }
+    };
 
     /** {@code serviceAddresses}: {@code "namespace/name"} or {@code "namespace/name:port"} to {@code "host:port"}. */
     public WebhookClient(Vertx vertx, Map<String, String> serviceAddresses) {
@@ -128,5 +143,10 @@ public final class WebhookClient {
             }
             return vertx.createHttpClient(o);
         });
+    }
+
+    /** How many clients are open (one per distinct caBundle, at most {@link #MAX_CLIENTS}). */
+    int openClients() {
+        return clients.size();
     }
 }

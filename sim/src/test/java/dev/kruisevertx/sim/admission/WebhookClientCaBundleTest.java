@@ -60,7 +60,11 @@ class WebhookClientCaBundleTest {
     }
 
     JsonNode post(String caBundle) throws Exception {
-        WebhookClient client = new WebhookClient(vertx, Map.of("kruise-system/webhook", "127.0.0.1:" + server.actualPort()));
+        return post(new WebhookClient(vertx, Map.of("kruise-system/webhook", "127.0.0.1:" + server.actualPort())),
+                caBundle);
+    }
+
+    static JsonNode post(WebhookClient client, String caBundle) throws Exception {
         ObjectNode cc = MAPPER.createObjectNode();
         cc.put("caBundle", caBundle);
         cc.putObject("service").put("namespace", "kruise-system").put("name", "webhook").put("path", "/validate");
@@ -83,5 +87,20 @@ class WebhookClientCaBundleTest {
         ExecutionException e = assertThrows(ExecutionException.class, () -> post(bundle(other.certPem(), third.certPem())));
         assertEquals(true, String.valueOf(e.getCause()).contains("SSL") || String.valueOf(e.getCause().getCause()).contains("PKIX"),
                 String.valueOf(e.getCause()));
+    }
+
+    @Test
+    void rotationsKeepABoundedNumberOfClientsAndTheCurrentBundleStillWorks() throws Exception {
+        WebhookClient client = new WebhookClient(vertx, Map.of("kruise-system/webhook", "127.0.0.1:" + server.actualPort()));
+        // Each rotation writes a new bundle (new CA first, the served one kept): one client per distinct bundle.
+        for (int i = 0; i < WebhookClient.MAX_CLIENTS * 3; i++) {
+            TestCertificates rotated = TestCertificates.selfSigned("rotated-" + i + ".example");
+            assertTrue(post(client, bundle(rotated.certPem(), served.certPem())).path("response").path("allowed")
+                    .asBoolean());
+            assertTrue(client.openClients() <= WebhookClient.MAX_CLIENTS, "open clients: " + client.openClients());
+        }
+        assertEquals(WebhookClient.MAX_CLIENTS, client.openClients());
+        assertTrue(post(client, bundle(served.certPem())).path("response").path("allowed").asBoolean(),
+                "a bundle seen long ago gets a fresh client");
     }
 }

@@ -11,9 +11,9 @@ import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
-import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.FieldIdenticalVersions;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobValidation;
@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
 public final class BroadcastJobWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-broadcastjob";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-broadcastjob";
-    static final List<String> VERSIONS = List.of("v1alpha1", "v1beta1");
+    static final FieldIdenticalVersions VERSIONS = new FieldIdenticalVersions(BroadcastJob.KIND,
+            List.of("v1alpha1", "v1beta1"), false);
     static final String NAME_PATTERN = "^[a-zA-Z0-9\\-]+$";
     private static final Pattern NAME = Pattern.compile(NAME_PATTERN);
     static final int NAME_MAX = 63;
@@ -76,12 +77,7 @@ public final class BroadcastJobWebhooks {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            AdmissionResponse unserved = unserved(request);
-            if (unserved != null) {
-                return Future.succeededFuture(unserved);
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = AdmissionObjects.decode(request, BroadcastJob.class,
-                    BroadcastJob.KIND);
+            AdmissionObjects.Decoded<BroadcastJob> decoded = VERSIONS.decode(request, BroadcastJob.class);
             if (decoded.refusal() != null) {
                 return Future.succeededFuture(decoded.refusal());
             }
@@ -102,18 +98,12 @@ public final class BroadcastJobWebhooks {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            AdmissionResponse unserved = unserved(request);
-            if (unserved != null) {
-                return Future.succeededFuture(unserved);
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = AdmissionObjects.decode(request, BroadcastJob.class,
-                    BroadcastJob.KIND);
+            AdmissionObjects.Decoded<BroadcastJob> decoded = VERSIONS.decode(request, BroadcastJob.class);
             if (decoded.refusal() != null) {
                 return Future.succeededFuture(decoded.refusal());
             }
             List<FieldError> errors = validate(decoded.object());
-            return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
-                    : AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return Future.succeededFuture(AdmissionResponse.validated(errors));
         };
     }
 
@@ -173,14 +163,5 @@ public final class BroadcastJobWebhooks {
         }
         AdvancedCronJobValidation.validatePodTemplate(spec.getTemplate(), "spec", true, errors);
         return errors;
-    }
-
-    private static AdmissionResponse unserved(AdmissionRequest request) {
-        String version = request.version();
-        if (version == null || version.isEmpty() || VERSIONS.contains(version)) {
-            return null;
-        }
-        return AdmissionResponse.errored(400, "BroadcastJob " + version + " is not served: the served versions are "
-                + String.join(" and ", VERSIONS));
     }
 }

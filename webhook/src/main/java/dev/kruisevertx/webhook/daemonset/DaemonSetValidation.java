@@ -12,10 +12,10 @@ import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.WireEnum;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
-import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
 import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -24,7 +24,6 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Advanced DaemonSet validation with OpenKruise's rules and messages, on the v1beta1 form (a v1alpha1 object is
@@ -57,17 +56,7 @@ public final class DaemonSetValidation {
 
     public static List<FieldError> validateUpdate(DaemonSet set, DaemonSet old) {
         List<FieldError> errors = new ArrayList<>();
-        if (set.getSpec() != null && old.getSpec() != null) {
-            ObjectNode now = Json.toTree(set.getSpec());
-            ObjectNode before = Json.toTree(old.getSpec());
-            UPDATABLE.forEach(f -> {
-                now.remove(f);
-                before.remove(f);
-            });
-            if (!now.equals(before)) {
-                errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
-            }
-        }
+        UpdatableSpec.check(set.getSpec(), old.getSpec(), UPDATABLE, UPDATABLE_FIELDS_MESSAGE, errors);
         errors.addAll(validate(set, old));
         return errors;
     }
@@ -94,11 +83,8 @@ public final class DaemonSetValidation {
 
     private static List<FieldError> validate(DaemonSet set, DaemonSet old) {
         List<FieldError> errors = new ArrayList<>();
-        boolean sameName = old != null && old.getMetadata() != null && set.getMetadata() != null
-                && Objects.equals(old.getMetadata().getName(), set.getMetadata().getName());
-        if (!sameName) {
-            WorkloadNames.check(set.getMetadata(), WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
-        }
+        WorkloadNames.checkUnlessKept(set.getMetadata(), old == null ? null : old.getMetadata(),
+                WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
         if (set.getSpec() == null) {
             errors.add(FieldError.required("spec", ""));
             return errors;

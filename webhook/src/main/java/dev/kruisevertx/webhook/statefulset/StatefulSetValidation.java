@@ -1,10 +1,8 @@
 package dev.kruisevertx.webhook.statefulset;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
-import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
@@ -20,6 +18,7 @@ import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
 import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -32,7 +31,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -65,29 +63,15 @@ public final class StatefulSetValidation {
 
     public static List<FieldError> validateUpdate(StatefulSet set, StatefulSet old) {
         List<FieldError> errors = new ArrayList<>();
-        if (set.getSpec() != null && old.getSpec() != null) {
-            ObjectNode now = Json.toTree(set.getSpec());
-            ObjectNode before = Json.toTree(old.getSpec());
-            UPDATABLE.forEach(f -> {
-                now.remove(f);
-                before.remove(f);
-            });
-            if (!now.equals(before)) {
-                errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
-            }
-        }
+        UpdatableSpec.check(set.getSpec(), old.getSpec(), UPDATABLE, UPDATABLE_FIELDS_MESSAGE, errors);
         errors.addAll(validate(set, old));
         return errors;
     }
 
     private static List<FieldError> validate(StatefulSet set, StatefulSet old) {
         List<FieldError> errors = new ArrayList<>();
-        // A name is immutable, so one that predates this rule is not held against later updates.
-        boolean sameName = old != null && old.getMetadata() != null && set.getMetadata() != null
-                && Objects.equals(old.getMetadata().getName(), set.getMetadata().getName());
-        if (!sameName) {
-            WorkloadNames.check(set.getMetadata(), WorkloadNames.STATEFULSET_MAX, true, NAME_LIMIT_REASON, errors);
-        }
+        WorkloadNames.checkUnlessKept(set.getMetadata(), old == null ? null : old.getMetadata(),
+                WorkloadNames.STATEFULSET_MAX, true, NAME_LIMIT_REASON, errors);
         if (set.getSpec() == null) {
             errors.add(FieldError.required("spec", ""));
             return errors;

@@ -12,6 +12,7 @@ import dev.kruisevertx.inplace.InPlaceUpdateSpec;
 import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleWrites;
 import dev.kruisevertx.lifecycle.LifecycleTransitions;
 import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.PodPatches;
@@ -215,25 +216,7 @@ final class DaemonSetActuator {
         if (!change.changed()) {
             return Future.succeededFuture();
         }
-        return ctx.kube().write(() -> {
-            Pod written = null;
-            if (change.statusChanged()) {
-                String patch = PodPatches.forStatus(pod, change.pod());
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).subresource("status").patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            if (change.metadataChanged()) {
-                Pod base = written == null ? pod : written;
-                Pod target = new PodBuilder(base).withMetadata(change.pod().getMetadata()).build();
-                target.getMetadata().setResourceVersion(base.getMetadata().getResourceVersion());
-                String patch = PodPatches.forPod(base, target, true);
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            return written;
-        }).map(this::expect);
+        return ctx.kube().write(() -> LifecycleWrites.write(pod(pod), pod, change)).map(this::expect);
     }
 
     private Future<Void> patch(Refresh r) {

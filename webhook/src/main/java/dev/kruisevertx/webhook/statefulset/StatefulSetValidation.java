@@ -12,16 +12,14 @@ import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.api.common.WireEnum;
-import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
-import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
 import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.SelectorAndTemplate;
 import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -282,54 +280,11 @@ public final class StatefulSetValidation {
 
     private static List<FieldError> validateSelectorAndTemplate(StatefulSetSpec spec) {
         List<FieldError> errors = new ArrayList<>();
-        LabelSelector selector = spec.getSelector();
-        if (selector == null) {
-            errors.add(FieldError.required("spec.selector", ""));
-        } else {
-            int before = errors.size();
-            LabelRules.validateSelector(selector, "spec.selector", errors);
-            if (LabelRules.isEmpty(selector)) {
-                errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for statefulset"));
-            }
-            if (errors.size() > before) {
-                selector = null;
-            }
-        }
-        if (spec.getTemplate() == null) {
-            errors.add(FieldError.required("spec.template", ""));
+        if (!SelectorAndTemplate.check(spec.getSelector(), spec.getTemplate(), "statefulset", errors)) {
             return errors;
         }
-        // The pods get these labels; a label the API server refuses would fail every pod creation.
-        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
-                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
-        if (selector != null) {
-            Map<String, String> labels = spec.getTemplate().getMetadata() == null
-                    || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()
-                    : spec.getTemplate().getMetadata().getLabels();
-            try {
-                if (!LabelSelectors.matches(selector, labels)) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", labels.toString(),
-                            "`selector` does not match template `labels`"));
-                }
-            } catch (IllegalArgumentException e) {
-                errors.add(FieldError.invalid("spec.selector", "", e.getMessage()));
-            }
-        }
-        PodSpec ps = spec.getTemplate().getSpec();
-        if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
-            errors.add(FieldError.required("spec.template.spec.containers", ""));
-        }
-        ResourceQuantities.checkPod(ps, "spec.template.spec", errors);
         ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
-        if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
-                && !"Always".equals(ps.getRestartPolicy())) {
-            errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(),
-                    List.of("Always")));
-        }
-        if (ps != null && ps.getActiveDeadlineSeconds() != null) {
-            errors.add(FieldError.forbidden("spec.template.spec.activeDeadlineSeconds",
-                    "activeDeadlineSeconds in StatefulSet is not Supported"));
-        }
+        SelectorAndTemplate.checkAlwaysRunning(spec.getTemplate().getSpec(), "StatefulSet", errors);
         return errors;
     }
 }

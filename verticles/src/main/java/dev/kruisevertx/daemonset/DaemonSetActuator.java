@@ -6,10 +6,10 @@ import dev.kruisevertx.cloneset.PodFactory;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.PlanStaleness;
 import dev.kruisevertx.controller.SlowStart;
+import dev.kruisevertx.expectations.ExpectedDeletes;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
-import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.lifecycle.LifecycleChange;
 import dev.kruisevertx.lifecycle.LifecycleWrites;
@@ -165,21 +165,7 @@ final class DaemonSetActuator {
     private Future<Void> delete(DaemonSet set, String key, DaemonSetPlan.Deletion d) {
         String name = d.pod().getMetadata().getName();
         scale.expectDelete(key, name);
-        return ctx.kube().write(() -> {
-            try {
-                var deleted = pod(d.pod()).delete();
-                if (deleted == null || deleted.isEmpty()) {
-                    scale.observeDelete(key, name);
-                }
-                return deleted;
-            } catch (KubernetesClientException e) {
-                scale.observeDelete(key, name);
-                if (ApiErrors.isNotFound(e)) {
-                    return null;
-                }
-                throw e;
-            }
-        }).transform(ar -> {
+        return ctx.kube().write(() -> ExpectedDeletes.delete(pod(d.pod()), scale, key, name)).transform(ar -> {
             if (ar.failed()) {
                 events.emit(set, EventRecorder.WARNING, "FailedDelete", "Error deleting pod " + name + ": "
                         + ar.cause().getMessage());

@@ -3,6 +3,7 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.expectations.ExpectedDeletes;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdater;
@@ -63,22 +64,9 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
     Future<Void> delete(StatefulSet set, String key, String name) {
         String namespace = set.getMetadata().getNamespace();
         scale.expectDelete(key, name);
-        return ctx.kube().write(() -> {
-            try {
-                var deleted = ctx.client().pods().inNamespace(namespace).withName(name).delete();
-                if (deleted == null || deleted.isEmpty()) {
-                    scale.observeDelete(key, name);
-                    return null;
-                }
-                return deleted;
-            } catch (KubernetesClientException e) {
-                scale.observeDelete(key, name);
-                if (ApiErrors.isNotFound(e)) {
-                    return null;
-                }
-                throw e;
-            }
-        }).transform(ar -> reported(set, "delete", name, ar.failed() ? ar.cause() : null, ar.failed() || ar.result() != null));
+        return ctx.kube().write(() -> ExpectedDeletes.delete(ctx.client().pods().inNamespace(namespace).withName(name),
+                scale, key, name)).transform(ar -> reported(set, "delete", name, ar.failed() ? ar.cause() : null,
+                ar.failed() || ar.result()));
     }
 
     /** The pod event (only for a write that happened or failed), then the outcome as it was. */

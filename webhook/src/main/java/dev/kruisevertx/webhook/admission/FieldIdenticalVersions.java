@@ -1,6 +1,9 @@
 package dev.kruisevertx.webhook.admission;
 
+import io.vertx.core.Future;
+
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The served versions of a kind whose versions are field-identical (AdvancedCronJob, BroadcastJob): every served
@@ -37,5 +40,23 @@ public record FieldIdenticalVersions(String kind, List<String> versions, boolean
             return new AdmissionObjects.Decoded<>(null, null, unserved);
         }
         return AdmissionObjects.decode(request, type, kind);
+    }
+
+    /**
+     * A handler that allows a DELETE or a request without object, answers a request it cannot read, and otherwise
+     * answers what {@code judge} decides for the decoded objects.
+     */
+    public <T> AdmissionHandler handler(Class<T> type,
+                                        BiFunction<AdmissionRequest, AdmissionObjects.Decoded<T>, AdmissionResponse> judge) {
+        return request -> {
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionObjects.Decoded<T> decoded = decode(request, type);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
+            }
+            return Future.succeededFuture(judge.apply(request, decoded));
+        };
     }
 }

@@ -37,14 +37,7 @@ public final class AdvancedCronJobWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionObjects.Decoded<AdvancedCronJob> decoded = VERSIONS.decode(request, AdvancedCronJob.class);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return VERSIONS.handler(AdvancedCronJob.class, (request, decoded) -> {
             AdvancedCronJob acj = decoded.object();
             boolean templateChanged = decoded.old() == null || !Objects.equals(
                     Json.toNode(decoded.old().spec().getTemplate()), Json.toNode(acj.spec().getTemplate()));
@@ -55,8 +48,8 @@ public final class AdvancedCronJobWebhooks {
                 // (kube's and the embedded one) keeps the stored status after mutating admission (status subresource).
                 acj.setStatus(null);
             }
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj)));
+        });
     }
 
     public static AdmissionHandler validating() {

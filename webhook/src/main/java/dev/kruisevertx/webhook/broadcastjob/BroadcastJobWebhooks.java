@@ -9,7 +9,6 @@ import dev.kruisevertx.api.apps.v1beta1.FailurePolicy;
 import dev.kruisevertx.api.apps.v1beta1.FailurePolicyType;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
-import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
@@ -19,7 +18,6 @@ import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobValidation;
 import dev.kruisevertx.webhook.cloneset.PodTemplateDefaults;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.vertx.core.Future;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,14 +71,7 @@ public final class BroadcastJobWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = VERSIONS.decode(request, BroadcastJob.class);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return VERSIONS.handler(BroadcastJob.class, (request, decoded) -> {
             BroadcastJob job = decoded.object();
             if (job.getSpec() == null) {
                 job.setSpec(new BroadcastJobSpec());
@@ -89,22 +80,13 @@ public final class BroadcastJobWebhooks {
                     Json.toNode(decoded.old().spec().getTemplate()), Json.toNode(job.getSpec().getTemplate()));
             ObjectNode before = Json.toTree(job);
             applyDefaults(job.getSpec(), !templateNoDefaults && templateChanged);
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(job))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(job)));
+        });
     }
 
     public static AdmissionHandler validating() {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = VERSIONS.decode(request, BroadcastJob.class);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
-            List<FieldError> errors = validate(decoded.object());
-            return Future.succeededFuture(AdmissionResponse.validated(errors));
-        };
+        return VERSIONS.handler(BroadcastJob.class,
+                (request, decoded) -> AdmissionResponse.validated(validate(decoded.object())));
     }
 
     static List<FieldError> validate(BroadcastJob job) {

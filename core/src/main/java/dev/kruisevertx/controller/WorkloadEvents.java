@@ -153,6 +153,18 @@ public final class WorkloadEvents {
         }
     }
 
+    /**
+     * An event of the workload itself enqueues it; a deletion also forgets its start-up delay, so one created
+     * again under the same name starts with the base delay.
+     */
+    public <T extends HasMetadata> void onOwner(CacheEvent<T> event, Enqueuer queue) {
+        Request request = Request.of(event.object());
+        if (event.type() == CacheEvent.Type.DELETED) {
+            forgetDelay(request);
+        }
+        queue.add(request);
+    }
+
     /** An owner deleted: one created again under the same name starts with the base delay. */
     public void forgetDelay(Request owner) {
         initialDelays.forget(owner.key());

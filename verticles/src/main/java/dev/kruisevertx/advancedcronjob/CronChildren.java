@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Reads cached Jobs and BroadcastJobs into {@link CronChild}ren (a read, never a copy or a change). */
 final class CronChildren {
@@ -19,17 +20,9 @@ final class CronChildren {
     static List<CronChild> ofJobs(List<Job> jobs) {
         List<CronChild> out = new ArrayList<>(jobs.size());
         for (Job j : jobs) {
-            CronChild.Outcome outcome = CronChild.Outcome.ACTIVE;
-            if (j.getStatus() != null && j.getStatus().getConditions() != null) {
-                for (JobCondition c : j.getStatus().getConditions()) {
-                    if ("True".equals(c.getStatus()) && "Complete".equals(c.getType())) {
-                        outcome = CronChild.Outcome.SUCCEEDED;
-                    } else if ("True".equals(c.getStatus()) && "Failed".equals(c.getType())) {
-                        outcome = CronChild.Outcome.FAILED;
-                    }
-                }
-            }
-            out.add(child(j, outcome, j.getStatus() == null ? null : j.getStatus().getStartTime()));
+            out.add(child(j, outcome(j.getStatus() == null ? null : j.getStatus().getConditions(),
+                    JobCondition::getStatus, JobCondition::getType), j.getStatus() == null ? null
+                    : j.getStatus().getStartTime()));
         }
         return out;
     }
@@ -37,19 +30,26 @@ final class CronChildren {
     static List<CronChild> ofBroadcastJobs(List<BroadcastJob> jobs) {
         List<CronChild> out = new ArrayList<>(jobs.size());
         for (BroadcastJob j : jobs) {
-            CronChild.Outcome outcome = CronChild.Outcome.ACTIVE;
-            if (j.getStatus() != null && j.getStatus().getConditions() != null) {
-                for (dev.kruisevertx.api.apps.v1beta1.JobCondition c : j.getStatus().getConditions()) {
-                    if ("True".equals(c.getStatus()) && "Complete".equals(c.getType())) {
-                        outcome = CronChild.Outcome.SUCCEEDED;
-                    } else if ("True".equals(c.getStatus()) && "Failed".equals(c.getType())) {
-                        outcome = CronChild.Outcome.FAILED;
-                    }
-                }
-            }
-            out.add(child(j, outcome, j.getStatus() == null ? null : j.getStatus().getStartTime()));
+            out.add(child(j, outcome(j.getStatus() == null ? null : j.getStatus().getConditions(),
+                    dev.kruisevertx.api.apps.v1beta1.JobCondition::getStatus,
+                    dev.kruisevertx.api.apps.v1beta1.JobCondition::getType), j.getStatus() == null ? null
+                    : j.getStatus().getStartTime()));
         }
         return out;
+    }
+
+    /** A Job's or BroadcastJob's outcome from its conditions: the last true Complete or Failed one, else active. */
+    private static <C> CronChild.Outcome outcome(List<C> conditions, Function<C, String> status,
+                                                 Function<C, String> type) {
+        CronChild.Outcome outcome = CronChild.Outcome.ACTIVE;
+        for (C c : conditions == null ? List.<C>of() : conditions) {
+            if ("True".equals(status.apply(c)) && "Complete".equals(type.apply(c))) {
+                outcome = CronChild.Outcome.SUCCEEDED;
+            } else if ("True".equals(status.apply(c)) && "Failed".equals(type.apply(c))) {
+                outcome = CronChild.Outcome.FAILED;
+            }
+        }
+        return outcome;
     }
 
     private static CronChild child(HasMetadata o, CronChild.Outcome outcome, String startTime) {

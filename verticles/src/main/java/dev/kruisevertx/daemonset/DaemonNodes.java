@@ -18,12 +18,16 @@ import java.util.TreeMap;
  * the node its pinning affinity names). Built once per decision; pods without a target node are left out.
  */
 final class DaemonNodes {
-    /** Oldest first, scheduled before unscheduled, then by name (kube's podByCreationTimestampAndPhase). */
+    /**
+     * Scheduled before unscheduled, then oldest first, then by name (OpenKruise's podByCreationTimestampAndPhase).
+     * Timestamps have whole seconds, so pods created within one second are ordered by name. A pod without a
+     * creationTimestamp has Go's zero time there, so it sorts as the oldest.
+     */
     static final Comparator<Pod> OLDEST_FIRST = Comparator
             .comparing((Pod p) -> !Pods.isAssigned(p))
             .thenComparing(p -> {
                 Instant t = Pods.creationTime(p);
-                return t == null ? Instant.MAX : t;
+                return t == null ? Instant.MIN : t;
             })
             .thenComparing(p -> p.getMetadata().getName() == null ? "" : p.getMetadata().getName());
 

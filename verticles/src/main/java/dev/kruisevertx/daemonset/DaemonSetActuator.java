@@ -6,12 +6,13 @@ import dev.kruisevertx.cloneset.PodFactory;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.PlanStaleness;
 import dev.kruisevertx.controller.SlowStart;
+import dev.kruisevertx.expectations.ExpectedDeletes;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdateSpec;
-import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleWrites;
 import dev.kruisevertx.lifecycle.LifecycleTransitions;
 import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.PodPatches;
@@ -164,21 +165,7 @@ final class DaemonSetActuator {
     private Future<Void> delete(DaemonSet set, String key, DaemonSetPlan.Deletion d) {
         String name = d.pod().getMetadata().getName();
         scale.expectDelete(key, name);
-        return ctx.kube().write(() -> {
-            try {
-                var deleted = pod(d.pod()).delete();
-                if (deleted == null || deleted.isEmpty()) {
-                    scale.observeDelete(key, name);
-                }
-                return deleted;
-            } catch (KubernetesClientException e) {
-                scale.observeDelete(key, name);
-                if (ApiErrors.isNotFound(e)) {
-                    return null;
-                }
-                throw e;
-            }
-        }).transform(ar -> {
+        return ctx.kube().write(() -> ExpectedDeletes.delete(pod(d.pod()), scale, key, name)).transform(ar -> {
             if (ar.failed()) {
                 events.emit(set, EventRecorder.WARNING, "FailedDelete", "Error deleting pod " + name + ": "
                         + ar.cause().getMessage());
@@ -215,25 +202,7 @@ final class DaemonSetActuator {
         if (!change.changed()) {
             return Future.succeededFuture();
         }
-        return ctx.kube().write(() -> {
-            Pod written = null;
-            if (change.statusChanged()) {
-                String patch = PodPatches.forStatus(pod, change.pod());
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).subresource("status").patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            if (change.metadataChanged()) {
-                Pod base = written == null ? pod : written;
-                Pod target = new PodBuilder(base).withMetadata(change.pod().getMetadata()).build();
-                target.getMetadata().setResourceVersion(base.getMetadata().getResourceVersion());
-                String patch = PodPatches.forPod(base, target, true);
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            return written;
-        }).map(this::expect);
+        return ctx.kube().write(() -> LifecycleWrites.write(pod(pod), pod, change)).map(this::expect);
     }
 
     private Future<Void> patch(Refresh r) {

@@ -92,11 +92,7 @@ public final class DaemonSetController extends WorkloadControllerDefinition {
         }
 
         void onSet(CacheEvent<DaemonSet> event, Enqueuer queue) {
-            Request request = Request.of(event.object());
-            if (event.type() == CacheEvent.Type.DELETED) {
-                events.forgetDelay(request);
-            }
-            queue.add(request);
+            events.onOwner(event, queue);
         }
 
         void onPod(CacheEvent<Pod> event, Enqueuer queue) {

@@ -1,5 +1,7 @@
 package dev.kruisevertx.daemonset;
 
+import dev.kruisevertx.revision.RevisionWrites;
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.DaemonSet;
 import dev.kruisevertx.api.apps.v1beta1.DaemonSetStatus;
 import dev.kruisevertx.api.common.WellKnown;
@@ -22,8 +24,6 @@ import dev.kruisevertx.inplace.InPlaceUpdateOptions;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.inplace.RefreshOutcome;
 import dev.kruisevertx.inplace.RevisionLabels;
-import dev.kruisevertx.kube.ApiErrors;
-import dev.kruisevertx.kube.ObjectEdits;
 import dev.kruisevertx.kube.StatusWrites;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.PodPatches;
@@ -31,8 +31,6 @@ import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +53,6 @@ import java.util.function.Predicate;
 final class DaemonSetReconciler implements Reconciler {
     private static final Logger LOG = LoggerFactory.getLogger(DaemonSetReconciler.class);
     private static final Duration STALE_CACHE_RECHECK = Duration.ofSeconds(1);
-    private static final int MAX_REVISION_ATTEMPTS = 10;
     private static final int DEFAULT_HISTORY_LIMIT = 10;
     static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
 
@@ -171,7 +168,7 @@ final class DaemonSetReconciler implements Reconciler {
         });
     }
 
-    private Future<Result> sync(Request request, DaemonSet set, Read read, DaemonSetRevisions.Resolution revs) {
+    private Future<Result> sync(Request request, DaemonSet set, Read read, TemplateRevisions.Resolution revs) {
         InPlaceUpdateOptions options = InPlaceUpdateOptions.of(ctx.gates()).withRevisionName(DaemonSetRevisions::hashOf);
         List<ControllerRevision> history = new ArrayList<>(read.history());
         if (revs.toCreate() != null) {
@@ -228,7 +225,7 @@ final class DaemonSetReconciler implements Reconciler {
                            List<DaemonSetActuator.InPlace> inPlace, Duration requeue, java.time.Instant now) {
     }
 
-    private Future<Result> act(Request request, DaemonSet set, Read read, DaemonSetRevisions.Resolution revs, Decided d) {
+    private Future<Result> act(Request request, DaemonSet set, Read read, TemplateRevisions.Resolution revs, Decided d) {
         DaemonSetPlan plan = d.plan();
         DaemonSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
         ctx.plans().record(DaemonSetController.NAME, request, decided.debugSummary());
@@ -295,38 +292,13 @@ final class DaemonSetReconciler implements Reconciler {
     }
 
     /** Creates (or renumbers) the update revision; a name taken by other data bumps the collision count. */
-    private Future<DaemonSetRevisions.Resolution> writeRevision(DaemonSet set, DaemonSetRevisions.Resolution revs) {
-        if (revs.renumber() != null) {
-            ControllerRevision r = revs.renumber();
-            return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), r, ObjectEdits.Part.OBJECT,
-                    live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build())).map(v -> revs);
-        }
-        if (revs.toCreate() == null) {
+    private Future<TemplateRevisions.Resolution> writeRevision(DaemonSet set, TemplateRevisions.Resolution revs) {
+        if (revs.renumber() == null && revs.toCreate() == null) {
             return Future.succeededFuture(revs);
         }
-        return ctx.kube().write(() -> {
-            DaemonSetRevisions.Resolution current = revs;
-            for (int attempt = 1; ; attempt++) {
-                ControllerRevision r = current.toCreate();
-                try {
-                    ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace()).resource(r).create();
-                    return current;
-                } catch (KubernetesClientException e) {
-                    if (!ApiErrors.isConflict(e) || attempt >= MAX_REVISION_ATTEMPTS) {
-                        throw e;
-                    }
-                }
-                ControllerRevision existing = ctx.client().apps().controllerRevisions()
-                        .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).get();
-                current = DaemonSetRevisions.afterConflict(set, current, existing);
-                if (current.toCreate() == null) {
-                    return current;
-                }
-                LOG.info("DaemonSet {}/{}: ControllerRevision {} exists with other data, collision count now {}",
-                        set.getMetadata().getNamespace(), set.getMetadata().getName(), r.getMetadata().getName(),
-                        current.collisionCount());
-            }
-        });
+        String owner = "DaemonSet " + set.getMetadata().getNamespace() + "/" + set.getMetadata().getName();
+        return ctx.kube().write(() -> RevisionWrites.write(ctx.client(), revs, owner,
+                (refused, existing) -> DaemonSetRevisions.afterConflict(set, refused, existing)));
     }
 
     private Future<Void> writeStatus(DaemonSet set, DaemonSetStatus status) {
@@ -338,7 +310,7 @@ final class DaemonSetReconciler implements Reconciler {
     }
 
     /** Revisions beyond revisionHistoryLimit that neither a pod nor the update revision uses. */
-    private Future<Void> prune(DaemonSet set, Read read, DaemonSetRevisions.Resolution revs) {
+    private Future<Void> prune(DaemonSet set, Read read, TemplateRevisions.Resolution revs) {
         Set<String> live = new HashSet<>();
         live.add(revs.hash());
         for (Pod p : read.pods()) {

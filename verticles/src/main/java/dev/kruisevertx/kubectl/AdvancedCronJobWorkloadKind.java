@@ -1,7 +1,6 @@
 package dev.kruisevertx.kubectl;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.util.List;
 
@@ -10,30 +9,13 @@ import java.util.List;
  * end, so its state is never "done"; it tells the active runs and the last scheduled time. {@code pause}/{@code resume}
  * set {@code spec.paused}.
  */
-public final class AdvancedCronJobWorkloadKind implements WorkloadKind {
-    private static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("apps.kruise.io").withVersion("v1beta1").withPlural("advancedcronjobs")
-            .withKind("AdvancedCronJob").withNamespaced(true).build();
+public final class AdvancedCronJobWorkloadKind extends KruiseWorkloadKind {
 
-    @Override
-    public String kind() {
-        return "AdvancedCronJob";
-    }
-
-    @Override
-    public List<String> aliases() {
-        return List.of("acj", "advancedcronjob", "advancedcronjobs", "advancedcronjob.apps.kruise.io",
-                "advancedcronjobs.apps.kruise.io");
-    }
-
-    @Override
-    public ResourceDefinitionContext context() {
-        return CONTEXT;
-    }
-
-    @Override
-    public List<String> pausedPath() {
-        return List.of("spec", "paused");
+    public AdvancedCronJobWorkloadKind() {
+        super("AdvancedCronJob", "advancedcronjobs",
+                List.of("acj", "advancedcronjob", "advancedcronjobs", "advancedcronjob.apps.kruise.io",
+                        "advancedcronjobs.apps.kruise.io"),
+                List.of("spec", "paused"));
     }
 
     @Override

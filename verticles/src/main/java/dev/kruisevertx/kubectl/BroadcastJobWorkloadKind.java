@@ -1,7 +1,6 @@
 package dev.kruisevertx.kubectl;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.util.List;
 
@@ -9,30 +8,13 @@ import java.util.List;
  * OpenKruise's BroadcastJob (apps.kruise.io/v1beta1) for {@code why} and the rollout commands: a job runs to an end,
  * so "done" is a finished job (completed or failed); {@code pause}/{@code resume} set {@code spec.paused}.
  */
-public final class BroadcastJobWorkloadKind implements WorkloadKind {
-    private static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("apps.kruise.io").withVersion("v1beta1").withPlural("broadcastjobs").withKind("BroadcastJob")
-            .withNamespaced(true).build();
+public final class BroadcastJobWorkloadKind extends KruiseWorkloadKind {
 
-    @Override
-    public String kind() {
-        return "BroadcastJob";
-    }
-
-    @Override
-    public List<String> aliases() {
-        return List.of("bcj", "broadcastjob", "broadcastjobs", "broadcastjob.apps.kruise.io",
-                "broadcastjobs.apps.kruise.io");
-    }
-
-    @Override
-    public ResourceDefinitionContext context() {
-        return CONTEXT;
-    }
-
-    @Override
-    public List<String> pausedPath() {
-        return List.of("spec", "paused");
+    public BroadcastJobWorkloadKind() {
+        super("BroadcastJob", "broadcastjobs",
+                List.of("bcj", "broadcastjob", "broadcastjobs", "broadcastjob.apps.kruise.io",
+                        "broadcastjobs.apps.kruise.io"),
+                List.of("spec", "paused"));
     }
 
     @Override

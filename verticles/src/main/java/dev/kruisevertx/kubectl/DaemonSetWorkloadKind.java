@@ -1,7 +1,6 @@
 package dev.kruisevertx.kubectl;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.util.List;
 
@@ -11,31 +10,14 @@ import java.util.List;
  * {@code desiredNumberScheduled - partition} nodes run an updated pod that is available. {@code daemonset} and
  * {@code ds} stay kubectl's own DaemonSet; this one is {@code ads}, {@code daemon} or {@code daemonset.apps.kruise.io}.
  */
-public final class DaemonSetWorkloadKind implements WorkloadKind {
-    private static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("apps.kruise.io").withVersion("v1beta1").withPlural("daemonsets").withKind("DaemonSet")
-            .withNamespaced(true).build();
+public final class DaemonSetWorkloadKind extends KruiseWorkloadKind {
     static final List<String> PARTITION_PATH = List.of("spec", "updateStrategy", "rollingUpdate", "partition");
 
-    @Override
-    public String kind() {
-        return "DaemonSet";
-    }
-
-    @Override
-    public List<String> aliases() {
-        return List.of("ads", "daemon", "advanceddaemonset", "advanceddaemonsets", "daemonset.apps.kruise.io",
-                "daemonsets.apps.kruise.io");
-    }
-
-    @Override
-    public ResourceDefinitionContext context() {
-        return CONTEXT;
-    }
-
-    @Override
-    public List<String> pausedPath() {
-        return List.of("spec", "updateStrategy", "rollingUpdate", "paused");
+    public DaemonSetWorkloadKind() {
+        super("DaemonSet", "daemonsets",
+                List.of("ads", "daemon", "advanceddaemonset", "advanceddaemonsets", "daemonset.apps.kruise.io",
+                        "daemonsets.apps.kruise.io"),
+                List.of("spec", "updateStrategy", "rollingUpdate", "paused"));
     }
 
     @Override

@@ -74,11 +74,7 @@ public final class StatefulSetController extends WorkloadControllerDefinition {
         }
 
         void onSet(CacheEvent<StatefulSet> event, Enqueuer queue) {
-            Request request = Request.of(event.object());
-            if (event.type() == CacheEvent.Type.DELETED) {
-                events.forgetDelay(request);
-            }
-            queue.add(request);
+            events.onOwner(event, queue);
         }
 
         void onPod(CacheEvent<Pod> event, Enqueuer queue) {

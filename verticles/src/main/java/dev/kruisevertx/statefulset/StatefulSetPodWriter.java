@@ -3,6 +3,7 @@ package dev.kruisevertx.statefulset;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.LifecycleState;
 import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.expectations.ExpectedDeletes;
 import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.inplace.InPlaceUpdater;
@@ -10,6 +11,7 @@ import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.ObjectEdits;
 import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.lifecycle.LifecycleChange;
+import dev.kruisevertx.lifecycle.LifecycleWrites;
 import dev.kruisevertx.lifecycle.Lifecycles;
 import dev.kruisevertx.podutil.PodPatches;
 import dev.kruisevertx.podutil.Pods;
@@ -62,22 +64,9 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
     Future<Void> delete(StatefulSet set, String key, String name) {
         String namespace = set.getMetadata().getNamespace();
         scale.expectDelete(key, name);
-        return ctx.kube().write(() -> {
-            try {
-                var deleted = ctx.client().pods().inNamespace(namespace).withName(name).delete();
-                if (deleted == null || deleted.isEmpty()) {
-                    scale.observeDelete(key, name);
-                    return null;
-                }
-                return deleted;
-            } catch (KubernetesClientException e) {
-                scale.observeDelete(key, name);
-                if (ApiErrors.isNotFound(e)) {
-                    return null;
-                }
-                throw e;
-            }
-        }).transform(ar -> reported(set, "delete", name, ar.failed() ? ar.cause() : null, ar.failed() || ar.result() != null));
+        return ctx.kube().write(() -> ExpectedDeletes.delete(ctx.client().pods().inNamespace(namespace).withName(name),
+                scale, key, name)).transform(ar -> reported(set, "delete", name, ar.failed() ? ar.cause() : null,
+                ar.failed() || ar.result()));
     }
 
     /** The pod event (only for a write that happened or failed), then the outcome as it was. */
@@ -114,25 +103,7 @@ record StatefulSetPodWriter(ControllerContext ctx, ScaleExpectations scale, Reso
         if (!change.changed()) {
             return Future.succeededFuture();
         }
-        return ctx.kube().write(() -> {
-            Pod written = null;
-            if (change.statusChanged()) {
-                String patch = PodPatches.forStatus(pod, change.pod());
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).subresource("status").patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            if (change.metadataChanged()) {
-                Pod base = written == null ? pod : written;
-                Pod target = new PodBuilder(base).withMetadata(change.pod().getMetadata()).build();
-                target.getMetadata().setResourceVersion(base.getMetadata().getResourceVersion());
-                String patch = PodPatches.forPod(base, target, true);
-                if (!PodPatches.isEmpty(patch)) {
-                    written = pod(pod).patch(PatchContext.of(PatchType.JSON), patch);
-                }
-            }
-            return written;
-        }).map(this::expect);
+        return ctx.kube().write(() -> LifecycleWrites.write(pod(pod), pod, change)).map(this::expect);
     }
 
     /** A refresh patch; one of the pod itself is expected back in the cache before the next decision. */

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
@@ -131,7 +132,7 @@ final class StatefulSetReconciler implements Reconciler {
         });
     }
 
-    private Future<Result> sync(Request request, StatefulSetSnapshot snap, StatefulSetRevisions.Resolution revs) {
+    private Future<Result> sync(Request request, StatefulSetSnapshot snap, TemplateRevisions.Resolution revs) {
         StatefulSetPlanner.Input input;
         try {
             input = StatefulSetStateBuilder.build(snap, revs, ctx.gates(), clock.instant());
@@ -145,7 +146,7 @@ final class StatefulSetReconciler implements Reconciler {
                 .compose(plan -> act(request, input, revs, plan));
     }
 
-    private Future<Result> act(Request request, StatefulSetPlanner.Input input, StatefulSetRevisions.Resolution revs,
+    private Future<Result> act(Request request, StatefulSetPlanner.Input input, TemplateRevisions.Resolution revs,
                                StatefulSetPlan plan) {
         StatefulSet set = input.set();
         StatefulSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
@@ -207,7 +208,7 @@ final class StatefulSetReconciler implements Reconciler {
     }
 
     /** Counts every pod (and, with volumeClaimTemplates, the claims of the desired ordinals as the cache has them). */
-    private Outcome outcome(StatefulSetPlanner.Input input, StatefulSetRevisions.Resolution revs,
+    private Outcome outcome(StatefulSetPlanner.Input input, TemplateRevisions.Resolution revs,
                             StatefulSetConditions.Failures failures) {
         StatefulSet set = input.set();
         Instant now = input.now();

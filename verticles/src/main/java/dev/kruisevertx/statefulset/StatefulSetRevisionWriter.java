@@ -1,15 +1,11 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.RevisionWrites;
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.controller.ControllerContext;
-import dev.kruisevertx.kube.ApiErrors;
-import dev.kruisevertx.kube.ObjectEdits;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +16,6 @@ import java.util.Set;
  * {@link StatefulSetRevisions} resolved, and deletes those beyond revisionHistoryLimit that nothing uses.
  */
 final class StatefulSetRevisionWriter {
-    private static final Logger LOG = LoggerFactory.getLogger(StatefulSetRevisionWriter.class);
-    /** Hash collisions are rare; a run of them this long means something else keeps taking the names. */
-    private static final int MAX_REVISION_ATTEMPTS = 10;
     /** Kubernetes' default revisionHistoryLimit. */
     private static final int DEFAULT_HISTORY_LIMIT = 10;
 
@@ -37,40 +30,13 @@ final class StatefulSetRevisionWriter {
      * against the API: the same data means it is ours, other data a hash collision, which bumps the collision count
      * and tries the next name, as Kubernetes' controller history does.
      */
-    Future<StatefulSetRevisions.Resolution> write(StatefulSet set, StatefulSetRevisions.Resolution revs) {
-        if (revs.renumber() != null) {
-            ControllerRevision r = revs.renumber();
-            return ctx.kube().write(() -> ObjectEdits.edit(ctx.client(), r, ObjectEdits.Part.OBJECT,
-                    live -> new ControllerRevisionBuilder(live).withRevision(revs.nextNumber()).build()))
-                    .map(v -> revs);
-        }
-        if (revs.toCreate() == null) {
+    Future<TemplateRevisions.Resolution> write(StatefulSet set, TemplateRevisions.Resolution revs) {
+        if (revs.renumber() == null && revs.toCreate() == null) {
             return Future.succeededFuture(revs);
         }
-        return ctx.kube().write(() -> {
-            StatefulSetRevisions.Resolution current = revs;
-            for (int attempt = 1; ; attempt++) {
-                ControllerRevision r = current.toCreate();
-                try {
-                    ctx.client().apps().controllerRevisions().inNamespace(r.getMetadata().getNamespace())
-                            .resource(r).create();
-                    return current;
-                } catch (KubernetesClientException e) {
-                    if (!ApiErrors.isConflict(e) || attempt >= MAX_REVISION_ATTEMPTS) {
-                        throw e;
-                    }
-                }
-                ControllerRevision existing = ctx.client().apps().controllerRevisions()
-                        .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).get();
-                current = StatefulSetRevisions.afterConflict(set, current, existing);
-                if (current.toCreate() == null) {
-                    return current;
-                }
-                LOG.info("StatefulSet {}/{}: ControllerRevision {} exists with other data, collision count now {}",
-                        set.getMetadata().getNamespace(), set.getMetadata().getName(), r.getMetadata().getName(),
-                        current.collisionCount());
-            }
-        });
+        String owner = "StatefulSet " + set.getMetadata().getNamespace() + "/" + set.getMetadata().getName();
+        return ctx.kube().write(() -> RevisionWrites.write(ctx.client(), revs, owner,
+                (refused, existing) -> StatefulSetRevisions.afterConflict(set, refused, existing)));
     }
 
     /** Deletes the revisions beyond revisionHistoryLimit that no pod and neither status revision uses. */

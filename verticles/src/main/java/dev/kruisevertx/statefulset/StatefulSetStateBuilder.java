@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.features.FeatureGates;
@@ -34,7 +35,7 @@ final class StatefulSetStateBuilder {
      */
     private static final InPlaceUpdater UPDATER = new InPlaceUpdater(RevisionLabels.plain());
 
-    static StatefulSetPlanner.Input build(StatefulSetSnapshot snap, StatefulSetRevisions.Resolution revs,
+    static StatefulSetPlanner.Input build(StatefulSetSnapshot snap, TemplateRevisions.Resolution revs,
                                           FeatureGates gates, Instant now) {
         StatefulSet set = snap.set();
         ControllerRevision update = revs.update();

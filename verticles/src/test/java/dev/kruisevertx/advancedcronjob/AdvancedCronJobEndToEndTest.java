@@ -9,6 +9,7 @@ import dev.kruisevertx.api.apps.v1beta1.CronJobTemplate;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.sim.invariants.InvariantChecker;
 import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -252,6 +253,38 @@ class AdvancedCronJobEndToEndTest {
         Await.waitFor("a TooManyMissedTimes warning", WAIT, () -> events("backlog").stream()
                 .anyMatch(e -> CronDecision.TOO_MANY_MISSED.equals(e.getReason()) && "Warning".equals(e.getType())));
         assertEquals(List.of(), jobsOf(created));
+    }
+
+    @Test
+    void aManagerRestartMidRunKeepsTheScheduleWithoutOverlappingOrRepeatedRuns() throws Exception {
+        InvariantChecker checker = new InvariantChecker().withJobInvariants();
+        Set<String> beforeRestart = new HashSet<>();
+        Set<String> afterRestart = new HashSet<>();
+        AdvancedCronJob created;
+        Job first;
+        try (AutoCloseable watch = checker.watch(product.client(), product.namespace(), List.of(),
+                InvariantChecker.JOB_OBJECTS)) {
+            created = jobCron("restart", "@every 2s", "code=0,after=1500ms", s -> s.setConcurrencyPolicy("Forbid"));
+            first = Await.waitFor("the first run of restart", WAIT, () -> jobsOf(created), l -> !l.isEmpty()).get(0);
+            Await.waitFor("a run of restart active", WAIT, () -> jobsOf(created).stream().anyMatch(j -> j.getStatus() != null
+                    && j.getStatus().getActive() != null && j.getStatus().getActive() > 0));
+            jobsOf(created).forEach(j -> beforeRestart.add(j.getMetadata().getName()));
+            product.restartManager();
+            // The new manager reads the active run back from the cluster: Forbid holds across the restart, no
+            // scheduled time runs twice (the checker sees every Job event), and the schedule goes on.
+            Await.waitFor("two runs of restart started by the new manager", WAIT, () -> {
+                jobsOf(created).stream().map(j -> j.getMetadata().getName()).filter(n -> !beforeRestart.contains(n))
+                        .forEach(afterRestart::add);
+                return afterRestart.size() >= 2;
+            });
+        }
+        assertEquals(List.of(), checker.violations());
+        assertTrue(afterRestart.stream().allMatch(n -> n.matches("restart-\\d{10}")), afterRestart.toString());
+        AdvancedCronJob live = Await.waitFor("restart's status after the restart", WAIT, () -> acj("restart").get(),
+                a -> a.getStatus() != null && a.getStatus().getLastScheduleTime() != null
+                        && Pods.parseTime(a.getStatus().getLastScheduleTime()).isAfter(Pods.parseTime(
+                        first.getMetadata().getAnnotations().get(WellKnown.SCHEDULED_AT_ANNOTATION))));
+        assertEquals("Job", live.getStatus().getType());
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.kruisevertx.api.apps.v1beta1.CompletionPolicy;
 import dev.kruisevertx.api.apps.v1beta1.FailurePolicy;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.invariants.InvariantChecker;
 import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -66,6 +67,94 @@ class BroadcastJobEndToEndTest {
     static BroadcastJob waitPhase(String name, String phase) {
         return Await.waitFor(name + " " + phase, WAIT, () -> job(name).get(),
                 j -> j != null && j.getStatus() != null && phase.equals(j.getStatus().getPhase()));
+    }
+
+    static long unfinished(List<Pod> pods) {
+        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null && (p.getStatus() == null
+                || !Set.of("Succeeded", "Failed").contains(p.getStatus().getPhase()))).count();
+    }
+
+    /** The job finished with one succeeded pod on each of the 3 nodes and no pod more. */
+    static void completedOncePerNode(BroadcastJob created) {
+        BroadcastJob done = waitPhase(created.getMetadata().getName(), "completed");
+        assertEquals(3, done.getStatus().getDesired());
+        assertEquals(3, done.getStatus().getSucceeded());
+        assertEquals(0, done.getStatus().getFailed());
+        assertEquals(0, done.getStatus().getActive());
+        List<Pod> pods = podsOf(created);
+        assertEquals(3, pods.size(), "one pod per node, none run twice: " + pods.stream()
+                .map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName()).toList());
+        assertEquals(3, pods.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()).size());
+        assertTrue(pods.stream().allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())));
+    }
+
+    @Test
+    void aManagerRestartMidRunFinishesTheJobWithoutRunningANodeTwice() throws Exception {
+        InvariantChecker checker = new InvariantChecker().withJobInvariants();
+        BroadcastJob created;
+        try (AutoCloseable watch = checker.watch(product.client(), product.namespace(), List.of(),
+                InvariantChecker.JOB_OBJECTS)) {
+            created = create("restart", "code=0,after=1500ms", s -> s.setParallelism(new IntOrString(1)));
+            Await.waitFor("the first pod of restart running", WAIT, () -> unfinished(podsOf(created)) == 1);
+            product.restartManager();
+            // The new manager learns the running pod from the cluster: parallelism 1 and one pod per node hold
+            // across the restart (the checker sees every pod event, not samples).
+            waitPhase("restart", "completed");
+        }
+        assertEquals(List.of(), checker.violations());
+        completedOncePerNode(created);
+    }
+
+    @Test
+    void aConflictingWriterOnTheJobAndItsPodsDoesNotStopIt() throws Exception {
+        BroadcastJob created = create("race", "code=0,after=1s", s -> s.setParallelism(new IntOrString(2)));
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        Thread writer = new Thread(() -> {
+            while (!stop.get()) {
+                try {
+                    job("race").edit(j -> {
+                        j.getMetadata().setAnnotations(new java.util.HashMap<>(j.getMetadata().getAnnotations() == null
+                                ? Map.of() : j.getMetadata().getAnnotations()));
+                        j.getMetadata().getAnnotations().put("other-writer", String.valueOf(writes.incrementAndGet()));
+                        return j;
+                    });
+                } catch (RuntimeException conflictOrGone) {
+                    // the other writer loses races too; it just tries again
+                }
+                for (Pod p : podsOf(created)) {
+                    try {
+                        product.client().pods().inNamespace(product.namespace()).withName(p.getMetadata().getName())
+                                .edit(x -> {
+                                    x.getMetadata().getAnnotations().put("other-writer",
+                                            String.valueOf(writes.incrementAndGet()));
+                                    return x;
+                                });
+                    } catch (RuntimeException conflictOrGone) {
+                        // as above
+                    }
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        InvariantChecker checker = new InvariantChecker().withJobInvariants();
+        try (AutoCloseable watch = checker.watch(product.client(), product.namespace(), List.of(),
+                InvariantChecker.JOB_OBJECTS)) {
+            writer.start();
+            waitPhase("race", "completed");
+        } finally {
+            stop.set(true);
+            writer.join(10_000);
+        }
+        assertEquals(List.of(), checker.violations());
+        assertTrue(writes.get() > 0);
+        completedOncePerNode(created);
+        assertTrue(job("race").get().getMetadata().getAnnotations().containsKey("other-writer"),
+                "the other writer's change is kept");
     }
 
     @Test

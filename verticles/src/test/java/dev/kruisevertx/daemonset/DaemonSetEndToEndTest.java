@@ -178,9 +178,20 @@ class DaemonSetEndToEndTest {
         });
 
         Pod owned = podsByNode("claim").get(nodes.get(1));
-        product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName())
-                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
-                        .addToLabels("app", "released").endMetadata().build());
+        // The kubelet may write the new pod's status in between: a conflict is retried from the live pod.
+        Await.waitFor("the owned pod relabelled", WAIT, () -> {
+            try {
+                product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName())
+                        .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata()
+                                .addToLabels("app", "released").endMetadata().build());
+                return true;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                return false;
+            }
+        });
         Await.waitFor("relabelled pod released", WAIT, () -> {
             Pod p = product.client().pods().inNamespace(product.namespace()).withName(owned.getMetadata().getName()).get();
             return p != null && !Pods.isTerminating(p) && p.getMetadata().getOwnerReferences().stream()

@@ -1,5 +1,6 @@
 package dev.kruisevertx.daemonset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.DaemonSet;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.cache.CacheEvent;
@@ -50,7 +51,7 @@ class DaemonSetPodsAndRevisionsTest {
     @Test
     void revisionsAreNamedByHashReusedAndRenumberedOnRollback() {
         DaemonSet v1 = DaemonSetPlannerTest.set("");
-        DaemonSetRevisions.Resolution r1 = DaemonSetRevisions.resolve(v1, List.of());
+        TemplateRevisions.Resolution r1 = DaemonSetRevisions.resolve(v1, List.of());
         assertEquals(r1.update(), r1.toCreate());
         assertEquals("ds-" + r1.hash(), r1.update().getMetadata().getName());
         assertEquals(r1.hash(), r1.update().getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL));
@@ -59,12 +60,12 @@ class DaemonSetPodsAndRevisionsTest {
 
         DaemonSet v2 = DaemonSetPlannerTest.set("");
         v2.getSpec().getTemplate().getSpec().setHostNetwork(true);
-        DaemonSetRevisions.Resolution r2 = DaemonSetRevisions.resolve(v2, List.of(r1.update()));
+        TemplateRevisions.Resolution r2 = DaemonSetRevisions.resolve(v2, List.of(r1.update()));
         assertNotEquals(r1.hash(), r2.hash());
         assertEquals(2L, r2.update().getRevision());
 
         // back to v1: the old revision is reused and renumbered, nothing is created
-        DaemonSetRevisions.Resolution back = DaemonSetRevisions.resolve(v1, List.of(r1.update(), r2.update()));
+        TemplateRevisions.Resolution back = DaemonSetRevisions.resolve(v1, List.of(r1.update(), r2.update()));
         assertNull(back.toCreate());
         assertEquals(r1.hash(), back.hash());
         assertEquals(3L, back.update().getRevision());
@@ -72,7 +73,7 @@ class DaemonSetPodsAndRevisionsTest {
 
         // a name taken by other data: the collision count moves on
         ControllerRevision squatter = new ControllerRevisionBuilder(r1.update()).withData(java.util.Map.of("other", 1)).build();
-        DaemonSetRevisions.Resolution collided = DaemonSetRevisions.afterConflict(v1, r1, squatter);
+        TemplateRevisions.Resolution collided = DaemonSetRevisions.afterConflict(v1, r1, squatter);
         assertEquals(1, collided.collisionCount());
         assertNotEquals(r1.hash(), collided.hash());
         assertEquals(r1.hash(), DaemonSetRevisions.afterConflict(v1, r1, r1.update()).hash(), "same data: ours");

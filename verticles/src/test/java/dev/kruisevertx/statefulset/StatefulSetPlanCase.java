@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
@@ -245,7 +246,7 @@ final class StatefulSetPlanCase {
         }
         StatefulSetSnapshot snap = StatefulSetSnapshot.of(set, DesiredOrdinals.of(set.getSpec().getReplicas(), start,
                 set.getSpec().getReserveOrdinals()), owned, List.of(), List.of(), List.of(oldRev, newRev), claims);
-        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, snap.history());
+        TemplateRevisions.Resolution revs = StatefulSetRevisions.resolve(set, snap.history());
         StatefulSetPlan plan = StatefulSetPlanner.plan(StatefulSetStateBuilder.build(snap, revs, featureGates, NOW));
         return describe(plan, oldRev.getMetadata().getName());
     }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetSpec;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetStatus;
@@ -47,7 +48,7 @@ class StatefulSetRevisionsTest {
 
     @Test
     void aNewTemplateGetsANewRevisionNamedFromItsHashAndCollisionCountZero() {
-        StatefulSetRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of());
+        TemplateRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of());
         assertEquals(0, r.collisionCount());
         assertSame(r.update(), r.toCreate());
         assertEquals("web-" + StatefulSetRevisions.hash(
@@ -63,7 +64,7 @@ class StatefulSetRevisionsTest {
     void aRevisionWithTheSameDataIsReusedWhateverItsName() {
         // Another controller (OpenKruise) named it differently; the data decides.
         ControllerRevision theirs = stored("web-5d8f7b9c4", 3, "nginx:1");
-        StatefulSetRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of(theirs));
+        TemplateRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of(theirs));
         assertSame(theirs, r.update());
         assertNull(r.toCreate());
         assertNull(r.renumber());
@@ -73,7 +74,7 @@ class StatefulSetRevisionsTest {
     void rollingBackRenumbersTheOlderRevision() {
         ControllerRevision v1 = stored("web-a", 1, "nginx:1");
         ControllerRevision v2 = stored("web-b", 2, "nginx:2");
-        StatefulSetRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of(v1, v2));
+        TemplateRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:1", null), List.of(v1, v2));
         assertSame(v1, r.renumber());
         assertEquals(3L, r.nextNumber());
         assertEquals("web-a", r.update().getMetadata().getName());
@@ -85,7 +86,7 @@ class StatefulSetRevisionsTest {
     void aNameTakenByOtherDataBumpsTheCollisionCount() {
         String wanted = StatefulSetRevisions.resolve(set("nginx:2", 4), List.of()).update().getMetadata().getName();
         ControllerRevision squatter = stored(wanted, 1, "nginx:1");
-        StatefulSetRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:2", 4), List.of(squatter));
+        TemplateRevisions.Resolution r = StatefulSetRevisions.resolve(set("nginx:2", 4), List.of(squatter));
         assertEquals(5, r.collisionCount());
         assertNotEquals(wanted, r.update().getMetadata().getName());
         assertEquals("web-" + StatefulSetRevisions.hash(
@@ -97,15 +98,15 @@ class StatefulSetRevisionsTest {
     @Test
     void aConflictOnCreateIsOursWhenTheDataMatchesElseACollision() {
         StatefulSet s = set("nginx:1", null);
-        StatefulSetRevisions.Resolution refused = StatefulSetRevisions.resolve(s, List.of());
+        TemplateRevisions.Resolution refused = StatefulSetRevisions.resolve(s, List.of());
         String name = refused.toCreate().getMetadata().getName();
 
-        StatefulSetRevisions.Resolution ours = StatefulSetRevisions.afterConflict(s, refused, stored(name, 1, "nginx:1"));
+        TemplateRevisions.Resolution ours = StatefulSetRevisions.afterConflict(s, refused, stored(name, 1, "nginx:1"));
         assertNull(ours.toCreate());
         assertEquals(name, ours.update().getMetadata().getName());
         assertEquals(0, ours.collisionCount());
 
-        StatefulSetRevisions.Resolution collided = StatefulSetRevisions.afterConflict(s, refused,
+        TemplateRevisions.Resolution collided = StatefulSetRevisions.afterConflict(s, refused,
                 stored(name, 1, "busybox"));
         assertEquals(1, collided.collisionCount());
         assertNotEquals(name, collided.toCreate().getMetadata().getName());

@@ -15,7 +15,7 @@ import java.util.Set;
  * the {@code apps.kruise.io/scheduled-at} annotation, remembered after the first child is gone: a pruned run must not
  * start again).
  */
-public final class AdvancedCronJobInvariant implements Invariant {
+public final class AdvancedCronJobInvariant extends RuleInvariant {
     public static final String FORBID = "acj-forbid-one-active";
     public static final String ONE_RUN_PER_TIME = "acj-one-run-per-time";
     static final String SCHEDULED_AT = "apps.kruise.io/scheduled-at";
@@ -26,27 +26,14 @@ public final class AdvancedCronJobInvariant implements Invariant {
     /** AdvancedCronJob uid + scheduled time to the child uids seen for it. */
     private final Map<String, Set<String>> runs = new LinkedHashMap<>();
 
-    private final String rule;
-
     /** The invariant that checks {@code rule} (one of the names above). */
     AdvancedCronJobInvariant(String rule) {
-        this.rule = rule;
+        super(rule);
     }
 
     /** Every rule, one invariant each (so each has its own count). */
     static java.util.List<Invariant> all() {
         return java.util.List.of(new AdvancedCronJobInvariant(FORBID), new AdvancedCronJobInvariant(ONE_RUN_PER_TIME));
-    }
-
-    @Override
-    public String name() {
-        return rule;
-    }
-
-    private void report(Violations out, Violation v) {
-        if (v.invariant().equals(rule)) {
-            out.report(v);
-        }
     }
 
     @Override

@@ -21,7 +21,7 @@ import java.util.Set;
  * ({@code bcj-node-fit}: nodeSelector, required affinity, untolerated NoSchedule/NoExecute taints, unschedulable; a
  * node that changed in the last {@link #NODE_CHANGE_GRACE_MS} is not judged, the controller may not have seen it yet).
  */
-public final class BroadcastJobInvariant implements Invariant {
+public final class BroadcastJobInvariant extends RuleInvariant {
     public static final String ONE_POD_PER_NODE = "bcj-one-pod-per-node";
     public static final String PARALLELISM = "bcj-parallelism";
     public static final String NODE_FIT = "bcj-node-fit";
@@ -36,27 +36,14 @@ public final class BroadcastJobInvariant implements Invariant {
     /** Per job uid: uids of its active pods. */
     private final Map<String, Set<String>> active = new HashMap<>();
 
-    private final String rule;
-
     /** The invariant that checks {@code rule} (one of the names above). */
     BroadcastJobInvariant(String rule) {
-        this.rule = rule;
+        super(rule);
     }
 
     /** Every rule, one invariant each (so each has its own count). */
     static java.util.List<Invariant> all() {
         return java.util.List.of(new BroadcastJobInvariant(ONE_POD_PER_NODE), new BroadcastJobInvariant(PARALLELISM), new BroadcastJobInvariant(NODE_FIT));
-    }
-
-    @Override
-    public String name() {
-        return rule;
-    }
-
-    private void report(Violations out, Violation v) {
-        if (v.invariant().equals(rule)) {
-            out.report(v);
-        }
     }
 
     @Override

@@ -45,6 +45,11 @@ public record AdmissionResponse(boolean allowed, int code, String reason, String
         return new AdmissionResponse(false, code, reasonFor(code), message, null, List.of());
     }
 
+    /** The answer of a validation: allowed without errors, else {@code 422 Invalid} listing them all. */
+    public static AdmissionResponse validated(List<FieldError> errors) {
+        return errors.isEmpty() ? allow() : denied(422, FieldError.aggregate(errors));
+    }
+
     /** The request could not be judged (bad object, internal failure). */
     public static AdmissionResponse errored(int code, String message) {
         return new AdmissionResponse(false, code, reasonFor(code), message, null, List.of());

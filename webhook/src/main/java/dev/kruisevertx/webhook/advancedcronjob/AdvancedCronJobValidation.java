@@ -9,7 +9,7 @@ import dev.kruisevertx.api.apps.v1beta1.CronJobTemplate;
 import dev.kruisevertx.api.common.WireEnum;
 import dev.kruisevertx.cron.CronSchedule;
 import dev.kruisevertx.webhook.admission.FieldError;
-import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.ResourceQuantities;
 import io.fabric8.kubernetes.api.model.Container;
@@ -70,12 +70,8 @@ public final class AdvancedCronJobValidation {
             errors.add(FieldError.invalid("metadata.resourceVersion", "0x0", "must be specified for an update"));
         }
         errors.addAll(validateSpec(acj.getSpec()));
-        ObjectNode now = acj.getSpec() == null ? Json.MAPPER.createObjectNode() : Json.toTree(acj.getSpec());
-        ObjectNode before = old.getSpec() == null ? Json.MAPPER.createObjectNode() : Json.toTree(old.getSpec());
-        for (String f : UPDATABLE) {
-            now.remove(f);
-            before.remove(f);
-        }
+        ObjectNode now = UpdatableSpec.withoutUpdatable(acj.getSpec(), UPDATABLE);
+        ObjectNode before = UpdatableSpec.withoutUpdatable(old.getSpec(), UPDATABLE);
         if (before.path("template").has("imageListPullJobTemplate") && now.path("template").isObject()) {
             ((ObjectNode) now.get("template")).set("imageListPullJobTemplate",
                     before.path("template").get("imageListPullJobTemplate"));

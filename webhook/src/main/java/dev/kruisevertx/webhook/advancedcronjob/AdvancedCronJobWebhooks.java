@@ -1,15 +1,14 @@
 package dev.kruisevertx.webhook.advancedcronjob;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
-import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.FieldIdenticalVersions;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import io.vertx.core.Future;
@@ -25,8 +24,8 @@ import java.util.Objects;
 public final class AdvancedCronJobWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-advancedcronjob";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-advancedcronjob";
-    static final List<String> VERSIONS = List.of(dev.kruisevertx.api.apps.v1alpha1.AdvancedCronJob.VERSION,
-            AdvancedCronJob.VERSION);
+    static final FieldIdenticalVersions VERSIONS = new FieldIdenticalVersions(AdvancedCronJob.KIND,
+            List.of(dev.kruisevertx.api.apps.v1alpha1.AdvancedCronJob.VERSION, AdvancedCronJob.VERSION), true);
 
     private AdvancedCronJobWebhooks() {
     }
@@ -38,19 +37,7 @@ public final class AdvancedCronJobWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse unserved = unserved(request);
-            if (unserved != null) {
-                return Future.succeededFuture(unserved);
-            }
-            AdmissionObjects.Decoded<AdvancedCronJob> decoded = AdmissionObjects.decode(request, AdvancedCronJob.class,
-                    AdvancedCronJob.KIND);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return VERSIONS.handler(AdvancedCronJob.class, (request, decoded) -> {
             AdvancedCronJob acj = decoded.object();
             boolean templateChanged = decoded.old() == null || !Objects.equals(
                     Json.toNode(decoded.old().spec().getTemplate()), Json.toNode(acj.spec().getTemplate()));
@@ -61,8 +48,8 @@ public final class AdvancedCronJobWebhooks {
                 // (kube's and the embedded one) keeps the stored status after mutating admission (status subresource).
                 acj.setStatus(null);
             }
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(acj)));
+        });
     }
 
     public static AdmissionHandler validating() {
@@ -70,7 +57,7 @@ public final class AdvancedCronJobWebhooks {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            AdmissionResponse unserved = unserved(request);
+            AdmissionResponse unserved = VERSIONS.unserved(request);
             if (unserved != null) {
                 return Future.succeededFuture(unserved);
             }
@@ -97,23 +84,7 @@ public final class AdvancedCronJobWebhooks {
             } else {
                 errors = AdvancedCronJobValidation.validateCreate(acj);
             }
-            return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
-                    : AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return Future.succeededFuture(AdmissionResponse.validated(errors));
         };
-    }
-
-    /** OpenKruise decodes by the request's resource version and answers 400 for any other. */
-    private static AdmissionResponse unserved(AdmissionRequest request) {
-        String version = request.version();
-        if (version == null || version.isEmpty()) {
-            JsonNode apiVersion = request.object().path("apiVersion");
-            version = apiVersion.asText("").contains("/") ? apiVersion.asText().substring(apiVersion.asText()
-                    .indexOf('/') + 1) : "";
-        }
-        if (version.isEmpty() || VERSIONS.contains(version)) {
-            return null;
-        }
-        return AdmissionResponse.errored(400, "AdvancedCronJob " + version + " is not served: the served versions are "
-                + String.join(" and ", VERSIONS));
     }
 }

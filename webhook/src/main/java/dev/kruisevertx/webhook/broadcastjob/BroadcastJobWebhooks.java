@@ -9,17 +9,15 @@ import dev.kruisevertx.api.apps.v1beta1.FailurePolicy;
 import dev.kruisevertx.api.apps.v1beta1.FailurePolicyType;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
-import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
-import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.FieldIdenticalVersions;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
 import dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobValidation;
 import dev.kruisevertx.webhook.cloneset.PodTemplateDefaults;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.vertx.core.Future;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +33,8 @@ import java.util.regex.Pattern;
 public final class BroadcastJobWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-broadcastjob";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-broadcastjob";
-    static final List<String> VERSIONS = List.of("v1alpha1", "v1beta1");
+    static final FieldIdenticalVersions VERSIONS = new FieldIdenticalVersions(BroadcastJob.KIND,
+            List.of("v1alpha1", "v1beta1"), false);
     static final String NAME_PATTERN = "^[a-zA-Z0-9\\-]+$";
     private static final Pattern NAME = Pattern.compile(NAME_PATTERN);
     static final int NAME_MAX = 63;
@@ -72,19 +71,7 @@ public final class BroadcastJobWebhooks {
     }
 
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse unserved = unserved(request);
-            if (unserved != null) {
-                return Future.succeededFuture(unserved);
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = AdmissionObjects.decode(request, BroadcastJob.class,
-                    BroadcastJob.KIND);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
+        return VERSIONS.handler(BroadcastJob.class, (request, decoded) -> {
             BroadcastJob job = decoded.object();
             if (job.getSpec() == null) {
                 job.setSpec(new BroadcastJobSpec());
@@ -93,28 +80,13 @@ public final class BroadcastJobWebhooks {
                     Json.toNode(decoded.old().spec().getTemplate()), Json.toNode(job.getSpec().getTemplate()));
             ObjectNode before = Json.toTree(job);
             applyDefaults(job.getSpec(), !templateNoDefaults && templateChanged);
-            return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(job))));
-        };
+            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(job)));
+        });
     }
 
     public static AdmissionHandler validating() {
-        return request -> {
-            if (request.object() == null || request.isDelete()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            AdmissionResponse unserved = unserved(request);
-            if (unserved != null) {
-                return Future.succeededFuture(unserved);
-            }
-            AdmissionObjects.Decoded<BroadcastJob> decoded = AdmissionObjects.decode(request, BroadcastJob.class,
-                    BroadcastJob.KIND);
-            if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
-            }
-            List<FieldError> errors = validate(decoded.object());
-            return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
-                    : AdmissionResponse.denied(422, FieldError.aggregate(errors)));
-        };
+        return VERSIONS.handler(BroadcastJob.class,
+                (request, decoded) -> AdmissionResponse.validated(validate(decoded.object())));
     }
 
     static List<FieldError> validate(BroadcastJob job) {
@@ -173,14 +145,5 @@ public final class BroadcastJobWebhooks {
         }
         AdvancedCronJobValidation.validatePodTemplate(spec.getTemplate(), "spec", true, errors);
         return errors;
-    }
-
-    private static AdmissionResponse unserved(AdmissionRequest request) {
-        String version = request.version();
-        if (version == null || version.isEmpty() || VERSIONS.contains(version)) {
-            return null;
-        }
-        return AdmissionResponse.errored(400, "BroadcastJob " + version + " is not served: the served versions are "
-                + String.join(" and ", VERSIONS));
     }
 }

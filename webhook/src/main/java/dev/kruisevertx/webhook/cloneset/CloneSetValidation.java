@@ -34,7 +34,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -129,12 +128,8 @@ public final class CloneSetValidation {
 
     static List<FieldError> validate(CloneSet cloneSet, CloneSet old, PodLookup pods) {
         List<FieldError> errors = new ArrayList<>();
-        // A name is immutable, so one that predates this rule is not held against later updates.
-        boolean sameName = old != null && old.getMetadata() != null && cloneSet.getMetadata() != null
-                && Objects.equals(old.getMetadata().getName(), cloneSet.getMetadata().getName());
-        if (!sameName) {
-            WorkloadNames.check(cloneSet.getMetadata(), WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
-        }
+        WorkloadNames.checkUnlessKept(cloneSet.getMetadata(), old == null ? null : old.getMetadata(),
+                WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
         validatePreDownloadAnnotations(cloneSet, errors);
         CloneSetSpec spec = cloneSet.getSpec();
         if (spec == null) {

@@ -10,21 +10,16 @@ import dev.kruisevertx.api.apps.v1beta1.RollingUpdateDaemonSet;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateType;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.WireEnum;
-import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
-import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
-import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.SelectorAndTemplate;
+import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.PodSpec;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * Advanced DaemonSet validation with OpenKruise's rules and messages, on the v1beta1 form (a v1alpha1 object is
@@ -57,17 +52,7 @@ public final class DaemonSetValidation {
 
     public static List<FieldError> validateUpdate(DaemonSet set, DaemonSet old) {
         List<FieldError> errors = new ArrayList<>();
-        if (set.getSpec() != null && old.getSpec() != null) {
-            ObjectNode now = Json.toTree(set.getSpec());
-            ObjectNode before = Json.toTree(old.getSpec());
-            UPDATABLE.forEach(f -> {
-                now.remove(f);
-                before.remove(f);
-            });
-            if (!now.equals(before)) {
-                errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
-            }
-        }
+        UpdatableSpec.check(set.getSpec(), old.getSpec(), UPDATABLE, UPDATABLE_FIELDS_MESSAGE, errors);
         errors.addAll(validate(set, old));
         return errors;
     }
@@ -94,11 +79,8 @@ public final class DaemonSetValidation {
 
     private static List<FieldError> validate(DaemonSet set, DaemonSet old) {
         List<FieldError> errors = new ArrayList<>();
-        boolean sameName = old != null && old.getMetadata() != null && set.getMetadata() != null
-                && Objects.equals(old.getMetadata().getName(), set.getMetadata().getName());
-        if (!sameName) {
-            WorkloadNames.check(set.getMetadata(), WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
-        }
+        WorkloadNames.checkUnlessKept(set.getMetadata(), old == null ? null : old.getMetadata(),
+                WorkloadNames.CLONESET_MAX, false, NAME_LIMIT_REASON, errors);
         if (set.getSpec() == null) {
             errors.add(FieldError.required("spec", ""));
             return errors;
@@ -202,51 +184,8 @@ public final class DaemonSetValidation {
     }
 
     private static void validateSelectorAndTemplate(DaemonSetSpec spec, List<FieldError> errors) {
-        LabelSelector selector = spec.getSelector();
-        if (selector == null) {
-            errors.add(FieldError.required("spec.selector", ""));
-        } else {
-            int before = errors.size();
-            LabelRules.validateSelector(selector, "spec.selector", errors);
-            if (LabelRules.isEmpty(selector)) {
-                errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for daemonset"));
-            }
-            if (errors.size() > before) {
-                selector = null;
-            }
-        }
-        if (spec.getTemplate() == null) {
-            errors.add(FieldError.required("spec.template", ""));
-            return;
-        }
-        Map<String, String> labels = spec.getTemplate().getMetadata() == null
-                || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()
-                : spec.getTemplate().getMetadata().getLabels();
-        LabelRules.validateLabels(labels, "spec.template.metadata.labels", errors);
-        if (selector != null) {
-            try {
-                if (!LabelSelectors.matches(selector, labels)) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", labels.toString(),
-                            "`selector` does not match template `labels`"));
-                }
-            } catch (IllegalArgumentException e) {
-                errors.add(FieldError.invalid("spec.selector", "", e.getMessage()));
-            }
-        }
-        PodSpec ps = spec.getTemplate().getSpec();
-        if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
-            errors.add(FieldError.required("spec.template.spec.containers", ""));
-        }
-        ResourceQuantities.checkPod(ps, "spec.template.spec", errors);
-        // OpenKruise refuses an unset restartPolicy too (it has no defaults for the template); the API server
-        // defaults pods to Always, so unset is taken as Always here.
-        if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
-                && !"Always".equals(ps.getRestartPolicy())) {
-            errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(), List.of("Always")));
-        }
-        if (ps != null && ps.getActiveDeadlineSeconds() != null) {
-            errors.add(FieldError.forbidden("spec.template.spec.activeDeadlineSeconds",
-                    "activeDeadlineSeconds in DaemonSet is not Supported"));
+        if (SelectorAndTemplate.check(spec.getSelector(), spec.getTemplate(), "daemonset", errors)) {
+            SelectorAndTemplate.checkAlwaysRunning(spec.getTemplate().getSpec(), "DaemonSet", errors);
         }
     }
 }

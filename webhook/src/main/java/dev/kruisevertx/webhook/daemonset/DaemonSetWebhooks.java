@@ -8,11 +8,10 @@ import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
-import dev.kruisevertx.webhook.conversion.ConversionException;
+import dev.kruisevertx.webhook.admission.ServedVersions;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.conversion.Converter;
 import io.vertx.core.Future;
@@ -30,6 +29,9 @@ public final class DaemonSetWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-daemonset";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-daemonset";
     static final String ALPHA = dev.kruisevertx.api.apps.v1alpha1.DaemonSet.API_VERSION;
+    private static final ServedVersions<DaemonSet> VERSIONS = ServedVersions.of(DaemonSet.KIND, ALPHA,
+            DaemonSet.API_VERSION, DaemonSet.class, DaemonSetConversion::toV1beta1, DaemonSetConversion::toV1alpha1,
+            true);
 
     private DaemonSetWebhooks() {
     }
@@ -45,25 +47,7 @@ public final class DaemonSetWebhooks {
     }
 
     public static Converter converter() {
-        return (object, desired) -> {
-            String from = object.path("apiVersion").asText("");
-            try {
-                if (DaemonSet.API_VERSION.equals(desired) && ALPHA.equals(from)) {
-                    return DaemonSetConversion.toV1beta1(object);
-                }
-                if (ALPHA.equals(desired) && DaemonSet.API_VERSION.equals(from)) {
-                    return DaemonSetConversion.toV1alpha1(object);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ConversionException("cannot convert DaemonSet " + name(object) + " to " + desired + ": " + e.getMessage());
-            }
-            throw new ConversionException("cannot convert DaemonSet from " + from + " to " + desired
-                    + ": the served versions are " + ALPHA + " and " + DaemonSet.API_VERSION);
-        };
-    }
-
-    private static String name(JsonNode object) {
-        return object.path("metadata").path("namespace").asText("") + "/" + object.path("metadata").path("name").asText("");
+        return VERSIONS.converter();
     }
 
     public static AdmissionHandler mutating() {
@@ -72,7 +56,7 @@ public final class DaemonSetWebhooks {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
             ObjectNode object = request.object();
-            boolean alpha = ALPHA.equals(object.path("apiVersion").asText(""));
+            boolean alpha = VERSIONS.isAlpha(object);
             ObjectNode input = object;
             if (alpha) {
                 input = object.deepCopy();
@@ -80,9 +64,9 @@ public final class DaemonSetWebhooks {
             }
             DaemonSet changed;
             try {
-                changed = decode(input, true);
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+                changed = VERSIONS.decode(input, true);
+            } catch (ServedVersions.Refused r) {
+                return Future.succeededFuture(r.response());
             }
             // For v1beta1 the decoded copy is the base, so only the defaults show in the patch; a v1alpha1 object
             // is patched from what was sent, as the Surging step changes it before decoding.
@@ -101,63 +85,18 @@ public final class DaemonSetWebhooks {
             if (request.isDelete() || request.object() == null) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            DaemonSet set;
-            DaemonSet old = null;
-            try {
-                set = decode(request.object(), true);
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = decode(request.oldObject(), false);
-                }
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+            AdmissionObjects.Decoded<DaemonSet> decoded = VERSIONS.decode(request);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
+            DaemonSet set = decoded.object();
+            DaemonSet old = decoded.old();
             List<FieldError> errors = new ArrayList<>();
-            if (ALPHA.equals(request.object().path("apiVersion").asText(""))) {
+            if (VERSIONS.isAlpha(request.object())) {
                 errors.addAll(DaemonSetValidation.alphaSurging(request.object()));
             }
             errors.addAll(old == null ? DaemonSetValidation.validateCreate(set) : DaemonSetValidation.validateUpdate(set, old));
-            if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return Future.succeededFuture(AdmissionResponse.validated(errors));
         };
-    }
-
-    /**
-     * The v1beta1 form of a DaemonSet of either served version.
-     *
-     * @param sent true for the object of the request (checked strictly), false for the stored old object
-     * @throws Refused with the answer when it cannot be read
-     */
-    static DaemonSet decode(ObjectNode object, boolean sent) throws Refused {
-        String apiVersion = object.path("apiVersion").asText("");
-        JsonNode beta;
-        if (ALPHA.equals(apiVersion)) {
-            beta = DaemonSetConversion.toV1beta1(object);
-        } else if (apiVersion.isEmpty() || DaemonSet.API_VERSION.equals(apiVersion)) {
-            beta = object;
-        } else {
-            throw new Refused(AdmissionResponse.errored(400, "DaemonSet " + apiVersion + " is not served: the served "
-                    + "versions are " + ALPHA + " and " + DaemonSet.API_VERSION));
-        }
-        try {
-            return sent ? Json.decode(beta, DaemonSet.class) : Json.toModel(beta, DaemonSet.class);
-        } catch (IllegalArgumentException e) {
-            if (sent) {
-                throw new Refused(DecodeProblems.denial(e, beta));
-            }
-            throw new Refused(AdmissionResponse.denied(422, AdmissionObjects.storedUnreadable(DaemonSet.KIND)
-                    + DecodeProblems.fieldError(e, beta)));
-        }
-    }
-
-    /** A request that cannot be judged, with its answer. */
-    static final class Refused extends Exception {
-        final transient AdmissionResponse response;
-
-        Refused(AdmissionResponse response) {
-            super(response.message(), null, false, false);
-            this.response = response;
-        }
     }
 }

@@ -1,18 +1,16 @@
 package dev.kruisevertx.webhook.sidecarset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSet;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetConversion;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
-import dev.kruisevertx.webhook.conversion.ConversionException;
+import dev.kruisevertx.webhook.admission.ServedVersions;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.conversion.Converter;
 import io.vertx.core.Future;
@@ -30,6 +28,9 @@ public final class SidecarSetWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-sidecarset";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-sidecarset";
     static final String ALPHA = dev.kruisevertx.api.apps.v1alpha1.SidecarSet.API_VERSION;
+    private static final ServedVersions<SidecarSet> VERSIONS = ServedVersions.of(SidecarSet.KIND, ALPHA,
+            SidecarSet.API_VERSION, SidecarSet.class, SidecarSetConversion::toV1beta1, SidecarSetConversion::toV1alpha1,
+            false);
 
     private SidecarSetWebhooks() {
     }
@@ -45,22 +46,7 @@ public final class SidecarSetWebhooks {
     }
 
     public static Converter converter() {
-        return (object, desired) -> {
-            String from = object.path("apiVersion").asText("");
-            try {
-                if (SidecarSet.API_VERSION.equals(desired) && ALPHA.equals(from)) {
-                    return SidecarSetConversion.toV1beta1(object);
-                }
-                if (ALPHA.equals(desired) && SidecarSet.API_VERSION.equals(from)) {
-                    return SidecarSetConversion.toV1alpha1(object);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ConversionException("cannot convert SidecarSet " + object.path("metadata").path("name").asText("")
-                        + " to " + desired + ": " + e.getMessage());
-            }
-            throw new ConversionException("cannot convert SidecarSet from " + from + " to " + desired
-                    + ": the served versions are " + ALPHA + " and " + SidecarSet.API_VERSION);
-        };
+        return VERSIONS.converter();
     }
 
     public static AdmissionHandler mutating() {
@@ -68,12 +54,12 @@ public final class SidecarSetWebhooks {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            boolean alpha = ALPHA.equals(request.object().path("apiVersion").asText(""));
+            boolean alpha = VERSIONS.isAlpha(request.object());
             SidecarSet changed;
             try {
-                changed = decode(request.object(), true);
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+                changed = VERSIONS.decode(request.object(), true);
+            } catch (ServedVersions.Refused r) {
+                return Future.succeededFuture(r.response());
             }
             JsonNode before = Json.toTree(changed);
             SidecarSetDefaults.apply(changed);
@@ -91,59 +77,15 @@ public final class SidecarSetWebhooks {
             if (request.isDelete() || request.object() == null) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            SidecarSet set;
-            SidecarSet old = null;
-            try {
-                set = decode(request.object(), true);
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = decode(request.oldObject(), false);
-                }
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+            AdmissionObjects.Decoded<SidecarSet> decoded = VERSIONS.decode(request);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
+            SidecarSet set = decoded.object();
+            SidecarSet old = decoded.old();
             List<FieldError> errors = old == null ? SidecarSetValidation.validateCreate(set, lookup)
                     : SidecarSetValidation.validateUpdate(set, old, lookup);
-            if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return Future.succeededFuture(AdmissionResponse.validated(errors));
         };
-    }
-
-    /**
-     * The v1beta1 form of a SidecarSet of either served version.
-     *
-     * @param sent true for the object of the request (checked strictly), false for the stored old object
-     */
-    static SidecarSet decode(ObjectNode object, boolean sent) throws Refused {
-        String apiVersion = object.path("apiVersion").asText("");
-        JsonNode beta;
-        if (ALPHA.equals(apiVersion)) {
-            beta = SidecarSetConversion.toV1beta1(object);
-        } else if (apiVersion.isEmpty() || SidecarSet.API_VERSION.equals(apiVersion)) {
-            beta = object;
-        } else {
-            throw new Refused(AdmissionResponse.errored(400, "SidecarSet " + apiVersion + " is not served: the served "
-                    + "versions are " + ALPHA + " and " + SidecarSet.API_VERSION));
-        }
-        try {
-            return sent ? Json.decode(beta, SidecarSet.class) : Json.toModel(beta, SidecarSet.class);
-        } catch (IllegalArgumentException e) {
-            if (sent) {
-                throw new Refused(DecodeProblems.denial(e, beta));
-            }
-            throw new Refused(AdmissionResponse.denied(422, AdmissionObjects.storedUnreadable(SidecarSet.KIND)
-                    + DecodeProblems.fieldError(e, beta)));
-        }
-    }
-
-    /** A request that cannot be judged, with its answer. */
-    static final class Refused extends Exception {
-        final transient AdmissionResponse response;
-
-        Refused(AdmissionResponse response) {
-            super(response.message(), null, false, false);
-            this.response = response;
-        }
     }
 }

@@ -1,10 +1,8 @@
 package dev.kruisevertx.webhook.statefulset;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.PersistentVolumeClaimRetentionPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
-import dev.kruisevertx.api.apps.v1beta1.PodUpdateStrategyType;
 import dev.kruisevertx.api.apps.v1beta1.RollingUpdateStatefulSetStrategy;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy;
@@ -14,15 +12,14 @@ import dev.kruisevertx.api.apps.v1beta1.VolumeClaimComparison;
 import dev.kruisevertx.api.apps.v1beta1.VolumeClaimUpdateStrategyType;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.api.common.WireEnum;
-import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
-import dev.kruisevertx.webhook.cloneset.LabelRules;
 import dev.kruisevertx.webhook.validation.IntOrPercentRule;
 import dev.kruisevertx.webhook.validation.ResourceQuantities;
+import dev.kruisevertx.webhook.validation.SelectorAndTemplate;
+import dev.kruisevertx.webhook.validation.UpdatableSpec;
 import dev.kruisevertx.webhook.validation.WorkloadNames;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -32,7 +29,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -65,29 +61,15 @@ public final class StatefulSetValidation {
 
     public static List<FieldError> validateUpdate(StatefulSet set, StatefulSet old) {
         List<FieldError> errors = new ArrayList<>();
-        if (set.getSpec() != null && old.getSpec() != null) {
-            ObjectNode now = Json.toTree(set.getSpec());
-            ObjectNode before = Json.toTree(old.getSpec());
-            UPDATABLE.forEach(f -> {
-                now.remove(f);
-                before.remove(f);
-            });
-            if (!now.equals(before)) {
-                errors.add(FieldError.forbidden("spec", UPDATABLE_FIELDS_MESSAGE));
-            }
-        }
+        UpdatableSpec.check(set.getSpec(), old.getSpec(), UPDATABLE, UPDATABLE_FIELDS_MESSAGE, errors);
         errors.addAll(validate(set, old));
         return errors;
     }
 
     private static List<FieldError> validate(StatefulSet set, StatefulSet old) {
         List<FieldError> errors = new ArrayList<>();
-        // A name is immutable, so one that predates this rule is not held against later updates.
-        boolean sameName = old != null && old.getMetadata() != null && set.getMetadata() != null
-                && Objects.equals(old.getMetadata().getName(), set.getMetadata().getName());
-        if (!sameName) {
-            WorkloadNames.check(set.getMetadata(), WorkloadNames.STATEFULSET_MAX, true, NAME_LIMIT_REASON, errors);
-        }
+        WorkloadNames.checkUnlessKept(set.getMetadata(), old == null ? null : old.getMetadata(),
+                WorkloadNames.STATEFULSET_MAX, true, NAME_LIMIT_REASON, errors);
         if (set.getSpec() == null) {
             errors.add(FieldError.required("spec", ""));
             return errors;
@@ -298,54 +280,11 @@ public final class StatefulSetValidation {
 
     private static List<FieldError> validateSelectorAndTemplate(StatefulSetSpec spec) {
         List<FieldError> errors = new ArrayList<>();
-        LabelSelector selector = spec.getSelector();
-        if (selector == null) {
-            errors.add(FieldError.required("spec.selector", ""));
-        } else {
-            int before = errors.size();
-            LabelRules.validateSelector(selector, "spec.selector", errors);
-            if (LabelRules.isEmpty(selector)) {
-                errors.add(FieldError.invalid("spec.selector", "", "empty selector is invalid for statefulset"));
-            }
-            if (errors.size() > before) {
-                selector = null;
-            }
-        }
-        if (spec.getTemplate() == null) {
-            errors.add(FieldError.required("spec.template", ""));
+        if (!SelectorAndTemplate.check(spec.getSelector(), spec.getTemplate(), "statefulset", errors)) {
             return errors;
         }
-        // The pods get these labels; a label the API server refuses would fail every pod creation.
-        LabelRules.validateLabels(spec.getTemplate().getMetadata() == null ? null
-                : spec.getTemplate().getMetadata().getLabels(), "spec.template.metadata.labels", errors);
-        if (selector != null) {
-            Map<String, String> labels = spec.getTemplate().getMetadata() == null
-                    || spec.getTemplate().getMetadata().getLabels() == null ? Map.of()
-                    : spec.getTemplate().getMetadata().getLabels();
-            try {
-                if (!LabelSelectors.matches(selector, labels)) {
-                    errors.add(FieldError.invalid("spec.template.metadata.labels", labels.toString(),
-                            "`selector` does not match template `labels`"));
-                }
-            } catch (IllegalArgumentException e) {
-                errors.add(FieldError.invalid("spec.selector", "", e.getMessage()));
-            }
-        }
-        PodSpec ps = spec.getTemplate().getSpec();
-        if (ps == null || ps.getContainers() == null || ps.getContainers().isEmpty()) {
-            errors.add(FieldError.required("spec.template.spec.containers", ""));
-        }
-        ResourceQuantities.checkPod(ps, "spec.template.spec", errors);
         ResourceQuantities.checkClaims(spec.getVolumeClaimTemplates(), "spec.volumeClaimTemplates", errors);
-        if (ps != null && ps.getRestartPolicy() != null && !ps.getRestartPolicy().isEmpty()
-                && !"Always".equals(ps.getRestartPolicy())) {
-            errors.add(FieldError.notSupported("spec.template.spec.restartPolicy", ps.getRestartPolicy(),
-                    List.of("Always")));
-        }
-        if (ps != null && ps.getActiveDeadlineSeconds() != null) {
-            errors.add(FieldError.forbidden("spec.template.spec.activeDeadlineSeconds",
-                    "activeDeadlineSeconds in StatefulSet is not Supported"));
-        }
+        SelectorAndTemplate.checkAlwaysRunning(spec.getTemplate().getSpec(), "StatefulSet", errors);
         return errors;
     }
 }

@@ -1,19 +1,16 @@
 package dev.kruisevertx.webhook.statefulset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSet;
 import dev.kruisevertx.api.apps.v1beta1.StatefulSetConversion;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
-import dev.kruisevertx.webhook.admission.AdmissionRequest;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
-import dev.kruisevertx.webhook.admission.DecodeProblems;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
-import dev.kruisevertx.webhook.conversion.ConversionException;
+import dev.kruisevertx.webhook.admission.ServedVersions;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.conversion.Converter;
 import io.vertx.core.Future;
@@ -31,6 +28,14 @@ public final class StatefulSetWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-statefulset";
     public static final String VALIDATE_PATH = "/validate-apps-kruise-io-statefulset";
     static final String ALPHA = dev.kruisevertx.api.apps.v1alpha1.StatefulSet.API_VERSION;
+    // The only part of a v1alpha1 object the conversion reads is the annotation holding v1beta1 fields.
+    private static final ServedVersions<StatefulSet> VERSIONS = ServedVersions.of(StatefulSet.KIND, ALPHA,
+                    StatefulSet.API_VERSION, StatefulSet.class, StatefulSetConversion::toV1beta1,
+                    StatefulSetConversion::toV1alpha1, true)
+            .refusingUnconvertible((object, e) -> FieldError.invalid(
+                    "metadata.annotations[" + StatefulSetConversion.BETA_FIELDS_ANNOTATION + "]",
+                    object.path("metadata").path("annotations").path(StatefulSetConversion.BETA_FIELDS_ANNOTATION)
+                            .asText(""), e.getMessage()));
 
     /** Feature gates the webhooks read. */
     public record Gates(boolean templateNoDefaults, boolean autoDeletePvc, boolean autoResizePvc) {
@@ -50,26 +55,7 @@ public final class StatefulSetWebhooks {
     }
 
     public static Converter converter() {
-        return (object, desired) -> {
-            String from = object.path("apiVersion").asText("");
-            try {
-                if (StatefulSet.API_VERSION.equals(desired) && ALPHA.equals(from)) {
-                    return StatefulSetConversion.toV1beta1(object);
-                }
-                if (ALPHA.equals(desired) && StatefulSet.API_VERSION.equals(from)) {
-                    return StatefulSetConversion.toV1alpha1(object);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ConversionException("cannot convert StatefulSet " + name(object) + " to " + desired + ": "
-                        + e.getMessage());
-            }
-            throw new ConversionException("cannot convert StatefulSet from " + from + " to " + desired
-                    + ": the served versions are " + ALPHA + " and " + StatefulSet.API_VERSION);
-        };
-    }
-
-    private static String name(JsonNode object) {
-        return object.path("metadata").path("namespace").asText("") + "/" + object.path("metadata").path("name").asText("");
+        return VERSIONS.converter();
     }
 
     public static AdmissionHandler mutating(Gates gates) {
@@ -77,15 +63,15 @@ public final class StatefulSetWebhooks {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            boolean alpha = ALPHA.equals(request.object().path("apiVersion").asText(""));
+            boolean alpha = VERSIONS.isAlpha(request.object());
             StatefulSet changed;
             boolean templateChanged;
             try {
-                changed = decode(request.object(), true);
+                changed = VERSIONS.decode(request.object(), true);
                 templateChanged = request.oldObject() == null
-                        || templateChanged(decode(request.oldObject(), false), changed);
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+                        || templateChanged(VERSIONS.decode(request.oldObject(), false), changed);
+            } catch (ServedVersions.Refused r) {
+                return Future.succeededFuture(r.response());
             }
             // One decoded copy, serialized before and after the defaults (a large object is large enough once).
             JsonNode before = Json.toTree(changed);
@@ -118,73 +104,18 @@ public final class StatefulSetWebhooks {
             if (request.isDelete() || request.object() == null) {
                 return Future.succeededFuture(AdmissionResponse.allow());
             }
-            StatefulSet set;
-            StatefulSet old = null;
-            try {
-                set = decode(request.object(), true);
-                if (request.isUpdate() && request.oldObject() != null) {
-                    old = decode(request.oldObject(), false);
-                }
-            } catch (Refused r) {
-                return Future.succeededFuture(r.response);
+            AdmissionObjects.Decoded<StatefulSet> decoded = VERSIONS.decode(request);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
             }
+            StatefulSet set = decoded.object();
+            StatefulSet old = decoded.old();
             List<FieldError> errors = old == null ? StatefulSetValidation.validateCreate(set)
                     : StatefulSetValidation.validateUpdate(set, old);
             if (errors.isEmpty() && old != null && gates.autoResizePvc()) {
                 errors = StatefulSetValidation.validateVolumeClaimTemplateUpdate(set, old);
             }
-            if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            return Future.succeededFuture(AdmissionResponse.validated(errors));
         };
-    }
-
-    /**
-     * The v1beta1 form of a StatefulSet of either served version.
-     *
-     * @param sent true for the object of the request (checked strictly), false for the stored old object (read as
-     *             the API server kept it)
-     * @throws Refused with the answer when it cannot be read
-     */
-    static StatefulSet decode(ObjectNode object, boolean sent) throws Refused {
-        String apiVersion = object.path("apiVersion").asText("");
-        JsonNode beta;
-        if (ALPHA.equals(apiVersion)) {
-            try {
-                beta = StatefulSetConversion.toV1beta1(object);
-            } catch (IllegalArgumentException e) {
-                // The only part of a v1alpha1 object the conversion reads is the annotation holding v1beta1 fields.
-                String key = StatefulSetConversion.BETA_FIELDS_ANNOTATION;
-                FieldError error = FieldError.invalid("metadata.annotations[" + key + "]",
-                        object.path("metadata").path("annotations").path(key).asText(""), e.getMessage());
-                throw new Refused(AdmissionResponse.denied(422, sent ? error.toString()
-                        : AdmissionObjects.storedUnreadable(StatefulSet.KIND) + error));
-            }
-        } else if (apiVersion.isEmpty() || StatefulSet.API_VERSION.equals(apiVersion)) {
-            beta = object;
-        } else {
-            throw new Refused(AdmissionResponse.errored(400, "StatefulSet " + apiVersion + " is not served: the served "
-                    + "versions are " + ALPHA + " and " + StatefulSet.API_VERSION));
-        }
-        try {
-            return sent ? Json.decode(beta, StatefulSet.class) : Json.toModel(beta, StatefulSet.class);
-        } catch (IllegalArgumentException e) {
-            if (sent) {
-                throw new Refused(DecodeProblems.denial(e, beta));
-            }
-            throw new Refused(AdmissionResponse.denied(422, AdmissionObjects.storedUnreadable(StatefulSet.KIND)
-                    + DecodeProblems.fieldError(e, beta)));
-        }
-    }
-
-    /** A request that cannot be judged, with its answer. */
-    static final class Refused extends Exception {
-        final transient AdmissionResponse response;
-
-        Refused(AdmissionResponse response) {
-            super(response.message(), null, false, false);
-            this.response = response;
-        }
     }
 }

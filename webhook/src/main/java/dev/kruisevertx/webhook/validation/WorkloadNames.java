@@ -72,6 +72,20 @@ public final class WorkloadNames {
         }
     }
 
+    /**
+     * {@link #check} for a create, or an update that renames (which the API server refuses anyway). A name is
+     * immutable, so one that predates a limit is not held against later updates.
+     *
+     * @param old the stored object's metadata on an update, else null
+     */
+    public static void checkUnlessKept(ObjectMeta meta, ObjectMeta old, int max, boolean dnsLabel, String why,
+                                       List<FieldError> errors) {
+        boolean kept = old != null && meta != null && java.util.Objects.equals(old.getName(), meta.getName());
+        if (!kept) {
+            check(meta, max, dnsLabel, why, errors);
+        }
+    }
+
     private static void checkName(String field, String name, int max, boolean dnsLabel, String why,
                                   List<FieldError> errors) {
         if (name.length() > max) {

@@ -255,23 +255,31 @@ public final class WorkloadSpreadValidation {
         return s == null || s.isEmpty();
     }
 
+    /** A value printed as is in a field error (not quoted like a string). */
+    private record Printed(String text) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
     /** A targetRef as the API server prints a Go struct value in a field error. */
-    static String render(TargetReference ref) {
-        return "v1alpha1.TargetReference{APIVersion:" + quote(ref.getApiVersion()) + ", Kind:" + quote(ref.getKind())
-                + ", Name:" + quote(ref.getName()) + "}";
+    static Object render(TargetReference ref) {
+        return new Printed("v1alpha1.TargetReference{APIVersion:" + quote(ref.getApiVersion()) + ", Kind:" + quote(ref.getKind())
+                + ", Name:" + quote(ref.getName()) + "}");
     }
 
     /** A maxReplicas as the API server prints Go's IntOrString value (type 0 int, 1 string). */
-    static String render(IntOrString v) {
+    static Object render(IntOrString v) {
         boolean isInt = v.getIntVal() != null;
-        return "intstr.IntOrString{Type:" + (isInt ? 0 : 1) + ", IntVal:" + (isInt ? v.getIntVal() : 0)
-                + ", StrVal:" + quote(isInt ? "" : v.getStrVal()) + "}";
+        return new Printed("intstr.IntOrString{Type:" + (isInt ? 0 : 1) + ", IntVal:" + (isInt ? v.getIntVal() : 0)
+                + ", StrVal:" + quote(isInt ? "" : v.getStrVal()) + "}");
     }
 
-    private static String renderFilter(TargetFilter filter) {
-        return "v1alpha1.TargetFilter{Selector:" + (filter.getSelector() == null ? "null" : "{...}")
+    private static Object renderFilter(TargetFilter filter) {
+        return new Printed("v1alpha1.TargetFilter{Selector:" + (filter.getSelector() == null ? "null" : "{...}")
                 + ", ReplicasPathList:" + (filter.getReplicasPathList() == null ? "[]" : filter.getReplicasPathList())
-                + "}";
+                + "}");
     }
 
     private static String quote(String s) {

@@ -1,9 +1,11 @@
 package dev.kruisevertx.webhook.workloadspread;
 
 import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
+import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
 
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What WorkloadSpread validation reads besides the object: the other WorkloadSpreads of the namespace (no two may
@@ -14,15 +16,20 @@ public interface WorkloadSpreadLookup {
     /** No other WorkloadSpreads, no custom workloads. */
     WorkloadSpreadLookup NONE = of(namespace -> List.of());
 
-    /** A group and kind the whitelist permits as a target. */
-    record CustomWorkload(String group, String kind) {
+    /**
+     * A lookup over an in-memory namespace index (the shared cache's WorkloadSpreads); no custom workloads, so only
+     * the built-in kinds are permitted.
+     */
+    static WorkloadSpreadLookup of(Function<String, List<WorkloadSpread>> byNamespace) {
+        return of(byNamespace, () -> CustomWorkloadWhiteList.EMPTY);
     }
 
     /**
-     * A lookup over an in-memory namespace index (the shared cache's WorkloadSpreads); no custom workloads (the
-     * whitelist is not read yet, so only the built-in kinds are permitted).
+     * @param whitelist the parsed whitelist, in memory; may throw IllegalArgumentException for a malformed entry,
+     *                  which the validation reports as an internal error, as OpenKruise does
      */
-    static WorkloadSpreadLookup of(Function<String, List<WorkloadSpread>> byNamespace) {
+    static WorkloadSpreadLookup of(Function<String, List<WorkloadSpread>> byNamespace,
+                                   Supplier<CustomWorkloadWhiteList> whitelist) {
         return new WorkloadSpreadLookup() {
             @Override
             public List<WorkloadSpread> inNamespace(String namespace) {
@@ -30,8 +37,8 @@ public interface WorkloadSpreadLookup {
             }
 
             @Override
-            public List<CustomWorkload> customWorkloads() {
-                return List.of();
+            public CustomWorkloadWhiteList customWorkloads() {
+                return whitelist.get();
             }
         };
     }
@@ -40,5 +47,5 @@ public interface WorkloadSpreadLookup {
     List<WorkloadSpread> inNamespace(String namespace);
 
     /** The whitelisted custom workload kinds. */
-    List<CustomWorkload> customWorkloads();
+    CustomWorkloadWhiteList customWorkloads();
 }

@@ -11,6 +11,7 @@ import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpreadSubset;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.validation.NodeSchedulingRules;
+import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
 import dev.kruisevertx.workloadspread.WorkloadSpreads;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * OpenKruise's WorkloadSpread validation (v1.9.0), with its field paths and messages: a complete targetRef to a
@@ -29,7 +31,8 @@ import java.util.Set;
  * last subset is unlimited); a known schedule strategy, Adaptive settings only with type Adaptive, an unlimited last
  * subset and {@code rescheduleCriticalSeconds} within {@code [0, (300 - 5) / (subsets - 1)]}; a valid targetFilter
  * selector; no other WorkloadSpread of the namespace targeting the same workload; and on update the same target.
- * Pure: the other WorkloadSpreads and the whitelist are passed in.
+ * Pure: the other WorkloadSpreads and the whitelist are passed in (the whitelist is read only for a kind that is not
+ * built in, as OpenKruise reads it).
  */
 public final class WorkloadSpreadValidation {
     /** Built-in targets: kind and the API groups it may come from. */
@@ -51,7 +54,7 @@ public final class WorkloadSpreadValidation {
      * @param others the WorkloadSpreads of the namespace (the submitted one, by name, is skipped)
      */
     public static List<FieldError> validate(WorkloadSpread ws, WorkloadSpread old, List<WorkloadSpread> others,
-                                            List<WorkloadSpreadLookup.CustomWorkload> whitelist) {
+                                            Supplier<CustomWorkloadWhiteList> whitelist) {
         List<FieldError> errors = new ArrayList<>();
         validateSpec(ws, whitelist, errors);
         FieldError conflict = conflict(ws, others);
@@ -64,7 +67,7 @@ public final class WorkloadSpreadValidation {
         return errors;
     }
 
-    static void validateSpec(WorkloadSpread ws, List<WorkloadSpreadLookup.CustomWorkload> whitelist,
+    static void validateSpec(WorkloadSpread ws, Supplier<CustomWorkloadWhiteList> whitelist,
                              List<FieldError> errors) {
         WorkloadSpreadSpec spec = ws.spec();
         TargetReference ref = spec.getTargetRef();
@@ -88,7 +91,7 @@ public final class WorkloadSpreadValidation {
         }
     }
 
-    private static void validateTarget(TargetReference ref, List<WorkloadSpreadLookup.CustomWorkload> whitelist,
+    private static void validateTarget(TargetReference ref, Supplier<CustomWorkloadWhiteList> whitelist,
                                        List<FieldError> errors) {
         for (Target t : TARGETS) {
             if (t.kind().equals(ref.getKind())) {
@@ -99,11 +102,15 @@ public final class WorkloadSpreadValidation {
                 return;
             }
         }
-        for (WorkloadSpreadLookup.CustomWorkload w : whitelist) {
-            if (groupVersionParses(ref.getApiVersion()) && Objects.equals(w.kind(), ref.getKind())
-                    && Objects.equals(w.group(), ref.group())) {
-                return;
-            }
+        CustomWorkloadWhiteList custom;
+        try {
+            custom = whitelist.get();
+        } catch (IllegalArgumentException e) {
+            errors.add(FieldError.internal("spec.targetRef", e.getMessage()));
+            return;
+        }
+        if (groupVersionParses(ref.getApiVersion()) && custom.permits(ref.group(), ref.getKind())) {
+            return;
         }
         errors.add(FieldError.invalid("spec.targetRef", render(ref), "TargetReference's GroupKind is not permitted."));
     }

@@ -7,6 +7,7 @@ import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpreadScheduleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpreadSubset;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
@@ -60,7 +61,7 @@ class WorkloadSpreadValidationTest {
     }
 
     static List<FieldError> validate(WorkloadSpread ws) {
-        return WorkloadSpreadValidation.validate(ws, null, List.of(demo()), List.of());
+        return WorkloadSpreadValidation.validate(ws, null, List.of(demo()), () -> CustomWorkloadWhiteList.EMPTY);
     }
 
     static WorkloadSpreadSubset subset(String name, IntOrString max) {
@@ -334,7 +335,15 @@ class WorkloadSpreadValidationTest {
     void whitelistedCustomWorkloadsArePermitted() {
         WorkloadSpread ws = demo(w -> w.getSpec().setTargetRef(new TargetReference("kubeflow.org/v1", "TFJob", "t")));
         assertEquals(List.of(), WorkloadSpreadValidation.validate(ws, null, List.of(),
-                List.of(new WorkloadSpreadLookup.CustomWorkload("kubeflow.org", "TFJob"))));
+                () -> CustomWorkloadWhiteList.parse("{\"workloads\":[{\"Group\":\"kubeflow.org\",\"Version\":"
+                        + "\"v1\",\"Kind\":\"TFJob\",\"replicasPath\":\"spec.replicas\"}]}")));
+        assertEquals("[spec.targetRef: Internal error: ConfigMap kruise-configuration entry "
+                + "WorkloadSpread_Watch_Custom_Workload_WhiteList is invalid: it is not JSON]",
+                WorkloadSpreadValidation.validate(ws, null, List.of(), () -> CustomWorkloadWhiteList.parse("x"))
+                        .toString());
+        assertEquals(List.of(), WorkloadSpreadValidation.validate(demo(), null, List.of(), () -> {
+            throw new AssertionError("the whitelist is read only for a kind that is not built in");
+        }));
     }
 
     @Test
@@ -343,14 +352,14 @@ class WorkloadSpreadValidationTest {
                 ws -> ws.getSpec().getTargetRef().setApiVersion("apps/v1"),
                 ws -> ws.getSpec().getTargetRef().setKind("Deployment"),
                 ws -> ws.getSpec().getTargetRef().setName("deploy-1"))) {
-            List<FieldError> errors = WorkloadSpreadValidation.validate(demo(change), demo(), List.of(), List.of());
+            List<FieldError> errors = WorkloadSpreadValidation.validate(demo(change), demo(), List.of(), () -> CustomWorkloadWhiteList.EMPTY);
             FieldError last = errors.get(errors.size() - 1);
             assertEquals("spec.targetRef", last.field());
             assertTrue(last.toString().endsWith("change TargetReference is not permitted for WorkloadSpread"), last
                     .toString());
         }
         WorkloadSpread newVersion = demo(ws -> ws.getSpec().getTargetRef().setApiVersion("apps.kruise.io/v1beta1"));
-        assertEquals(List.of(), WorkloadSpreadValidation.validate(newVersion, demo(), List.of(), List.of()),
+        assertEquals(List.of(), WorkloadSpreadValidation.validate(newVersion, demo(), List.of(), () -> CustomWorkloadWhiteList.EMPTY),
                 "only group, kind and name are compared");
     }
 

@@ -13,6 +13,7 @@ import dev.kruisevertx.kube.KubeExecutor;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.WebhookDependencies;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
@@ -106,7 +107,11 @@ public final class ManagerApp {
                 // SidecarSet validation reads the other SidecarSets and their revisions from the shared cache.
                 .withSidecarSets(SidecarSetLookup.of(
                         () -> cache.resource(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class).list(),
-                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list())));
+                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list()))
+                // WorkloadSpread validation refuses a second WorkloadSpread on the same workload.
+                .withWorkloadSpreads(WorkloadSpreadLookup.of(
+                        namespace -> cache.resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class)
+                                .list(namespace))));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 

@@ -142,6 +142,26 @@ class HostileAdmissionInputTest {
                "template":{"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure",
                  "containers":[{"name":"c","image":"busybox"}]}}}}}}}
             """;
+    static final String WORKLOADSPREAD = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"WorkloadSpread",
+             "metadata":{"name":"spread","namespace":"default"},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"sample"},
+               "targetFilter":{"selector":{"matchLabels":{"app":"sample"},
+                 "matchExpressions":[{"key":"tier","operator":"In","values":["web"]}]},
+                 "replicasPathList":["spec.replicas"]},
+               "subsets":[{"name":"zone-a","maxReplicas":2,
+                   "requiredNodeSelectorTerm":{"matchExpressions":[{"key":"topology.kubernetes.io/zone",
+                     "operator":"In","values":["zone-a"]}],"matchFields":[{"key":"metadata.name","operator":"NotIn",
+                     "values":["node-9"]}]},
+                   "preferredNodeSelectorTerms":[{"weight":10,"preference":{"matchExpressions":[{"key":"disk",
+                     "operator":"Exists"}]}}],
+                   "tolerations":[{"key":"dedicated","operator":"Equal","value":"spread","effect":"NoExecute",
+                     "tolerationSeconds":30}],
+                   "patch":{"metadata":{"labels":{"subset":"zone-a"}}}},
+                 {"name":"zone-b"}],
+               "scheduleStrategy":{"type":"Adaptive","adaptive":{"rescheduleCriticalSeconds":30,
+                 "disableSimulationSchedule":true}}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -287,6 +307,14 @@ class HostileAdmissionInputTest {
                 List.of(dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.MUTATE_PATH,
                         dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH),
                 List.of("/metadata/generateName", "/spec/template/broadcastJobTemplate"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void workloadSpread() throws Exception {
+        assertNoFailures("WorkloadSpread", "workloadspreads", WORKLOADSPREAD,
+                List.of(dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/subsets/1/maxReplicas", "/spec/targetFilter/selector"));
     }
 
     @Test

@@ -45,7 +45,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class,
             dev.kruisevertx.api.apps.v1alpha1.SidecarSet.class,
             dev.kruisevertx.api.apps.v1beta1.SidecarSet.class,
-            dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class);
+            dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class,
+            dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

@@ -131,6 +131,26 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "template":{"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure",
                  "containers":[{"name":"c","image":"busybox"}]}}}}}}}
             """;
+    static final String WORKLOADSPREAD = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"WorkloadSpread",
+             "metadata":{"name":"spread","namespace":"default"},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"sample"},
+               "targetFilter":{"selector":{"matchLabels":{"app":"sample"},
+                 "matchExpressions":[{"key":"tier","operator":"In","values":["web"]}]},
+                 "replicasPathList":["spec.replicas"]},
+               "subsets":[{"name":"zone-a","maxReplicas":2,
+                   "requiredNodeSelectorTerm":{"matchExpressions":[{"key":"topology.kubernetes.io/zone",
+                     "operator":"In","values":["zone-a"]}],"matchFields":[{"key":"metadata.name","operator":"NotIn",
+                     "values":["node-9"]}]},
+                   "preferredNodeSelectorTerms":[{"weight":10,"preference":{"matchExpressions":[{"key":"disk",
+                     "operator":"Exists"}]}}],
+                   "tolerations":[{"key":"dedicated","operator":"Equal","value":"spread","effect":"NoExecute",
+                     "tolerationSeconds":30}],
+                   "patch":{"metadata":{"labels":{"subset":"zone-a"}}}},
+                 {"name":"zone-b"}],
+               "scheduleStrategy":{"type":"Adaptive","adaptive":{"rescheduleCriticalSeconds":30,
+                 "disableSimulationSchedule":true}}}}
+            """;
     static final String CRR = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ContainerRecreateRequest",
              "metadata":{"name":"r","namespace":"default"},
@@ -172,6 +192,8 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH)) {
             targets.add(kruise("advancedcronjob", path, "v1beta1", "AdvancedCronJob", "advancedcronjobs", ADVANCEDCRONJOB));
         }
+        targets.add(kruise("workloadspread", dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.VALIDATE_PATH,
+                "v1alpha1", "WorkloadSpread", "workloadspreads", WORKLOADSPREAD));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,

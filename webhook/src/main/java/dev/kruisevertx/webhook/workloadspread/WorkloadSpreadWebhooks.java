@@ -1,0 +1,52 @@
+package dev.kruisevertx.webhook.workloadspread;
+
+import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionObjects;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import dev.kruisevertx.webhook.admission.FieldError;
+import io.vertx.core.Future;
+
+import java.util.List;
+
+/**
+ * {@code /validate-apps-kruise-io-v1alpha1-workloadspread}: OpenKruise's checks of a WorkloadSpread on CREATE and
+ * UPDATE ({@link WorkloadSpreadValidation}), answered as OpenKruise answers them (400 with the aggregated field
+ * errors); every request is refused with 403 while the WorkloadSpread feature gate is off. OpenKruise has no
+ * defaulting webhook for WorkloadSpread, so neither does this project.
+ */
+public final class WorkloadSpreadWebhooks {
+    public static final String VALIDATE_PATH = "/validate-apps-kruise-io-v1alpha1-workloadspread";
+    static final String GATE_OFF = "feature-gate WorkloadSpread is not enabled";
+
+    private WorkloadSpreadWebhooks() {
+    }
+
+    public static void register(AdmissionRegistry registry, boolean gateOn, WorkloadSpreadLookup lookup) {
+        registry.register(VALIDATE_PATH, validating(gateOn, lookup));
+    }
+
+    public static AdmissionHandler validating(boolean gateOn, WorkloadSpreadLookup lookup) {
+        return request -> {
+            if (!gateOn) {
+                return Future.succeededFuture(AdmissionResponse.errored(403, GATE_OFF));
+            }
+            if (request.object() == null || request.isDelete()) {
+                return Future.succeededFuture(AdmissionResponse.allow());
+            }
+            AdmissionObjects.Decoded<WorkloadSpread> decoded = AdmissionObjects.decode(request, WorkloadSpread.class,
+                    WorkloadSpread.KIND);
+            if (decoded.refusal() != null) {
+                return Future.succeededFuture(decoded.refusal());
+            }
+            WorkloadSpread ws = decoded.object();
+            String namespace = ws.getMetadata() != null && ws.getMetadata().getNamespace() != null
+                    ? ws.getMetadata().getNamespace() : request.namespace();
+            List<FieldError> errors = WorkloadSpreadValidation.validate(ws, decoded.old(),
+                    lookup.inNamespace(namespace), lookup::customWorkloads);
+            return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
+                    : AdmissionResponse.errored(400, FieldError.aggregate(errors)));
+        };
+    }
+}

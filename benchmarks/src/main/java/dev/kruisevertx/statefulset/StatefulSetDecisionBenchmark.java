@@ -1,5 +1,6 @@
 package dev.kruisevertx.statefulset;
 
+import dev.kruisevertx.revision.TemplateRevisions;
 import dev.kruisevertx.api.apps.v1beta1.DesiredOrdinals;
 import dev.kruisevertx.api.apps.v1beta1.PodManagementPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.PodOrdinals;
@@ -172,7 +173,7 @@ public class StatefulSetDecisionBenchmark extends DecisionBenchmark {
     private Decision decide(StatefulSet set, List<Pod> podList) {
         StatefulSetSnapshot snap = StatefulSetSnapshot.of(set, DesiredOrdinals.of(set.getSpec().getReplicas(), 0,
                 set.getSpec().getReserveOrdinals()), podList, List.of(), List.of(), history, Map.of());
-        StatefulSetRevisions.Resolution revs = StatefulSetRevisions.resolve(set, snap.history());
+        TemplateRevisions.Resolution revs = StatefulSetRevisions.resolve(set, snap.history());
         StatefulSetPlanner.Input input = StatefulSetStateBuilder.build(snap, revs, GATES, NOW);
         StatefulSetPlan plan = StatefulSetPlanner.plan(input);
         StatefulSetStatus status = StatefulSetStatusCalculator.calculate(input, revs.collisionCount(), null,

@@ -110,7 +110,10 @@ public final class DeletionProtectionWebhooks {
                 .map(state -> DeletionProtection.decide(kind, target.label(), target.deleting(), gates, state))
                 .recover(e -> e instanceof LookupFailed ? Future.succeededFuture(Decision.refuse(e.getMessage()))
                         : Future.failedFuture(e))
-                .map(decision -> answer(request, kind, target, decision));
+                .map(decision -> answer(request, kind, target, decision))
+                .recover(e -> e instanceof IllegalArgumentException ? Future.succeededFuture(AdmissionResponse.errored(
+                        400, "cannot judge the deletion of " + kind.kind() + " " + display(request) + ": "
+                                + e.getMessage())) : Future.failedFuture(e));
     }
 
     private Future<ClusterState> state(AdmissionRequest request, ProtectedKind kind, Target target) {
@@ -126,10 +129,18 @@ public final class DeletionProtectionWebhooks {
                                         "forbidden by ResourcesProtectionDeletion for list pvc error: " + reason(e))))
                                 .map(claims -> ClusterState.namespace(0, claims)));
             }
-            case CUSTOM_RESOURCES -> lookup.activeCustomResources(target.customResources())
-                    .recover(e -> Future.failedFuture(new LookupFailed("failed to list CRs of "
-                            + target.customResources() + ": " + reason(e))))
-                    .map(ClusterState::customResources);
+            case CUSTOM_RESOURCES -> {
+                CustomResourceType type;
+                try {
+                    type = Target.customResourceType(target.crdSpec());
+                } catch (IllegalArgumentException e) {
+                    yield Future.failedFuture(e);
+                }
+                yield lookup.activeCustomResources(type)
+                        .recover(e -> Future.failedFuture(new LookupFailed("failed to list CRs of " + type + ": "
+                                + reason(e))))
+                        .map(ClusterState::customResources);
+            }
         };
     }
 
@@ -181,8 +192,7 @@ public final class DeletionProtectionWebhooks {
      * What the decision reads from the object being deleted: only metadata, {@code spec.replicas} and, for a CRD, its
      * names and storage version. Nothing else is decoded, so a huge object costs one tree walk.
      */
-    record Target(String namespace, String name, String label, boolean deleting, Integer replicas,
-                  CustomResourceType customResources) {
+    record Target(String namespace, String name, String label, boolean deleting, Integer replicas, JsonNode crdSpec) {
         static Target read(ProtectedKind kind, ObjectNode object) {
             JsonNode meta = object.path("metadata");
             if (!meta.isObject()) {
@@ -199,7 +209,6 @@ public final class DeletionProtectionWebhooks {
             JsonNode deletion = meta.path("deletionTimestamp");
             boolean deleting = !deletion.isMissingNode() && !deletion.isNull();
             Integer replicas = null;
-            CustomResourceType crs = null;
             if (kind.cascading() == ProtectedKind.Cascading.REPLICAS) {
                 JsonNode r = object.path("spec").path("replicas");
                 if (!r.isMissingNode() && !r.isNull()) {
@@ -208,16 +217,16 @@ public final class DeletionProtectionWebhooks {
                     }
                     replicas = r.asInt();
                 }
-            } else if (kind == ProtectedKind.CUSTOM_RESOURCE_DEFINITION && label.isTextual()
-                    && DeletionProtection.CASCADING.equals(label.asText()) && !deleting) {
-                crs = customResourceType(object.path("spec"));
             }
             return new Target(meta.path("namespace").asText(""), meta.path("name").asText(""),
-                    label.isTextual() ? label.asText() : null, deleting, replicas, crs);
+                    label.isTextual() ? label.asText() : null, deleting, replicas, object.path("spec"));
         }
 
-        /** The storage version of a v1 CRD, or of a v1beta1 CRD with only {@code spec.version}. */
-        private static CustomResourceType customResourceType(JsonNode spec) {
+        /**
+         * The storage version of a v1 CRD, or of a v1beta1 CRD with only {@code spec.version}; read only when the
+         * decision needs to count the CRD's objects.
+         */
+        static CustomResourceType customResourceType(JsonNode spec) {
             String group = text(spec.path("group"), "spec.group");
             String plural = text(spec.path("names").path("plural"), "spec.names.plural");
             String kind = text(spec.path("names").path("kind"), "spec.names.kind");

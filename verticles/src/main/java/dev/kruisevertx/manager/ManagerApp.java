@@ -12,6 +12,7 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.kube.KubeExecutor;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.WebhookDependencies;
+import dev.kruisevertx.webhook.deletionprotection.ClusterDeletionLookup;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
@@ -111,7 +112,13 @@ public final class ManagerApp {
                 // WorkloadSpread validation refuses a second WorkloadSpread on the same workload.
                 .withWorkloadSpreads(WorkloadSpreadLookup.of(
                         namespace -> cache.resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class)
-                                .list(namespace))));
+                                .list(namespace)))
+                // Cascading deletion protection: cached pods (the API server for namespaces the cache does not
+                // watch), claims and custom resources listed page by page; all on workers.
+                .withDeletionProtection(new ClusterDeletionLookup(vertx, client, namespace ->
+                        cache.options().namespace() == null || cache.options().namespace().equals(namespace)
+                                ? Optional.of(cache.resource(Pod.class).list(namespace)) : Optional.empty()))
+                .withMeters(registry));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 

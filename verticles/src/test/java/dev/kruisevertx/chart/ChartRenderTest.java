@@ -251,12 +251,18 @@ class ChartRenderTest {
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
-                "/validate-apps-kruise-io-v1alpha1-workloadspread"), paths(validating));
+                "/validate-apps-kruise-io-v1alpha1-workloadspread",
+                "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
+                "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service"),
+                paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
             assertEquals("", config.path("metadata").path("annotations").path("template").asText());
             for (JsonNode w : config.path("webhooks")) {
-                assertEquals("Fail", w.path("failurePolicy").asText());
+                // Deletion protection's entries are the only ones that let requests through when the webhook is down,
+                // as in OpenKruise's chart.
+                assertEquals(DELETION_PROTECTION_PATHS.contains(w.path("clientConfig").path("service").path("path")
+                        .asText()) ? "Ignore" : "Fail", w.path("failurePolicy").asText(), w.path("name").asText());
                 assertEquals("None", w.path("sideEffects").asText());
                 assertEquals(30, w.path("timeoutSeconds").asInt());
                 assertEquals("kruise-webhook-service", w.path("clientConfig").path("service").path("name").asText());
@@ -278,6 +284,51 @@ class ChartRenderTest {
         assertEquals(List.of("workloadspreads"), strings(wsValidation.path("rules").get(0).path("resources")));
         JsonNode podValidation = webhook(validating, "/validate-pod");
         assertEquals("pods/eviction", podValidation.path("rules").get(1).path("resources").get(0).asText());
+    }
+
+    static final Set<String> DELETION_PROTECTION_PATHS = Set.of("/validate-apps-deployment", "/validate-apps-replicaset",
+            "/validate-apps-statefulset", "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress",
+            "/validate-service");
+
+    /** OpenKruise's chart: DELETE only, objects carrying the label only, kube-system left alone, failures ignored. */
+    @Test
+    void deletionProtectionEntriesMatchOpenKruisesChart() {
+        JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
+        Map<String, String> expected = Map.of(
+                "/validate-apps-deployment", "vbuiltindeployment.kb.io apps [v1] deployments",
+                "/validate-apps-replicaset", "vbuiltinreplicaset.kb.io apps [v1] replicasets",
+                "/validate-apps-statefulset", "vbuiltinstatefulset.kb.io apps [v1] statefulsets",
+                "/validate-customresourcedefinition",
+                "vcustomresourcedefinition.kb.io apiextensions.k8s.io [v1, v1beta1] customresourcedefinitions",
+                "/validate-namespace", "vnamespace.kb.io  [v1] namespaces",
+                "/validate-ingress", "vingress.kb.io networking.k8s.io [v1, v1beta1] ingresses",
+                "/validate-service", "vservice.kb.io  [v1] services");
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            JsonNode w = webhook(validating, e.getKey());
+            JsonNode rule = w.path("rules").get(0);
+            assertEquals(1, w.path("rules").size(), e.getKey());
+            assertEquals(e.getValue(), w.path("name").asText() + " " + rule.path("apiGroups").get(0).asText() + " "
+                    + strings(rule.path("apiVersions")) + " " + rule.path("resources").get(0).asText());
+            assertEquals(List.of("DELETE"), strings(rule.path("operations")), e.getKey());
+            assertEquals("Ignore", w.path("failurePolicy").asText(), e.getKey());
+            assertEquals("{\"matchExpressions\":[{\"key\":\"policy.kruise.io/delete-protection\",\"operator\":\"Exists\"}]}",
+                    w.path("objectSelector").toString(), e.getKey());
+            assertEquals("{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\",\"operator\":\"NotIn\","
+                    + "\"values\":[\"kube-system\"]}]}", w.path("namespaceSelector").toString(), e.getKey());
+        }
+        // The kruise workloads' deletes go to their own validating webhooks.
+        for (String path : List.of("/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset")) {
+            assertTrue(strings(webhook(validating, path).path("rules").get(0).path("operations")).contains("DELETE"), path);
+        }
+    }
+
+    /** Cascading CRD protection counts any CRD's objects: a list-only wildcard, rendered only with its gates on. */
+    @Test
+    void crdCascadingProtectionGetsListOnEverythingOnlyWithItsGate() {
+        Set<String> all = rules(allGates.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(all.contains("*/*:list"), all.toString());
+        assertFalse(all.stream().anyMatch(r -> r.contains("*") && !r.equals("*/*:list")), all.toString());
+        assertFalse(rules(defaults.get("ClusterRole", "kruise-manager-role")).stream().anyMatch(r -> r.contains("*")));
     }
 
     @Test

@@ -8,6 +8,8 @@ import dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
 import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
+import dev.kruisevertx.webhook.deletionprotection.DeletionProtection;
+import dev.kruisevertx.webhook.deletionprotection.DeletionProtectionWebhooks;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
@@ -17,6 +19,9 @@ import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
 public final class KruiseWebhooks {
+    /** UnitedDeployment's validating path (OpenKruise's); deletion protection answers its deletes until it has one. */
+    public static final String UNITED_DEPLOYMENT_VALIDATE_PATH = "/validate-apps-kruise-io-uniteddeployment";
+
     private KruiseWebhooks() {
     }
 
@@ -34,7 +39,24 @@ public final class KruiseWebhooks {
         AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
+        registerDeletionProtection(registry, deps);
         return pipeline;
+    }
+
+    /**
+     * OpenKruise's ResourcesDeletionProtection: the paths of the built-in kinds, and the DELETE branch of the kruise
+     * workloads' validating webhooks. Runs after every kind's own webhook is registered, so a UnitedDeployment webhook
+     * registered above is wrapped rather than replaced.
+     */
+    private static void registerDeletionProtection(AdmissionRegistry registry, WebhookDependencies deps) {
+        DeletionProtectionWebhooks protection = new DeletionProtectionWebhooks(new DeletionProtection.Gates(
+                deps.gates().enabled(Feature.ResourcesDeletionProtection),
+                deps.gates().enabled(Feature.DeletionProtectionForCRDCascadingGate)),
+                deps.deletionProtection(), deps.meters());
+        protection.register(registry);
+        protection.protectDeletesAt(registry, CloneSetWebhooks.VALIDATE_PATH);
+        protection.protectDeletesAt(registry, StatefulSetWebhooks.VALIDATE_PATH);
+        protection.protectDeletesAt(registry, UNITED_DEPLOYMENT_VALIDATE_PATH);
     }
 
     /** Registers every CRD converter this module implements for {@code /convert}. */

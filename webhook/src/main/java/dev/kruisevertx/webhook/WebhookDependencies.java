@@ -3,8 +3,12 @@ package dev.kruisevertx.webhook;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
 import dev.kruisevertx.webhook.crr.NodeLookup;
+import dev.kruisevertx.webhook.deletionprotection.DeletionProtectionLookup;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -17,40 +21,73 @@ import java.util.Optional;
  */
 public final class WebhookDependencies {
     private final FeatureGates gates;
-    private final PodLookup pods;
-    private final NodeLookup nodes;
-    private final SidecarSetLookup sidecarSets;
-    private final WorkloadSpreadLookup workloadSpreads;
+    private PodLookup pods = (namespace, name) -> Optional.empty();
+    private NodeLookup nodes = NodeLookup.NONE;
+    private SidecarSetLookup sidecarSets = SidecarSetLookup.NONE;
+    private WorkloadSpreadLookup workloadSpreads = WorkloadSpreadLookup.NONE;
+    private DeletionProtectionLookup deletionProtection = DeletionProtectionLookup.NONE;
+    private MeterRegistry meters = new SimpleMeterRegistry();
 
-    private WebhookDependencies(FeatureGates gates, PodLookup pods, NodeLookup nodes, SidecarSetLookup sidecarSets,
-                                WorkloadSpreadLookup workloadSpreads) {
+    private WebhookDependencies(FeatureGates gates) {
         this.gates = Objects.requireNonNull(gates, "gates");
-        this.pods = Objects.requireNonNull(pods, "pods");
-        this.nodes = Objects.requireNonNull(nodes, "nodes");
-        this.sidecarSets = Objects.requireNonNull(sidecarSets, "sidecarSets");
-        this.workloadSpreads = Objects.requireNonNull(workloadSpreads, "workloadSpreads");
     }
 
-    /** The given gates, no pods, no nodes, no SidecarSets, no WorkloadSpreads. */
+    /**
+     * The given gates, no pods, no nodes, no SidecarSets, no WorkloadSpreads, empty namespaces and CRDs for deletion
+     * protection, and a registry of its own for the webhooks' counters.
+     */
     public static WebhookDependencies of(FeatureGates gates) {
-        return new WebhookDependencies(gates, (namespace, name) -> Optional.empty(), NodeLookup.NONE,
-                SidecarSetLookup.NONE, WorkloadSpreadLookup.NONE);
+        return new WebhookDependencies(gates);
+    }
+
+    /** A copy to change one lookup in (each {@code with...} returns a new value; this one stays as it is). */
+    private WebhookDependencies copy() {
+        WebhookDependencies c = new WebhookDependencies(gates);
+        c.pods = pods;
+        c.nodes = nodes;
+        c.sidecarSets = sidecarSets;
+        c.workloadSpreads = workloadSpreads;
+        c.deletionProtection = deletionProtection;
+        c.meters = meters;
+        return c;
     }
 
     public WebhookDependencies withPods(PodLookup pods) {
-        return new WebhookDependencies(gates, pods, nodes, sidecarSets, workloadSpreads);
+        WebhookDependencies c = copy();
+        c.pods = Objects.requireNonNull(pods, "pods");
+        return c;
     }
 
     public WebhookDependencies withNodes(NodeLookup nodes) {
-        return new WebhookDependencies(gates, pods, nodes, sidecarSets, workloadSpreads);
+        WebhookDependencies c = copy();
+        c.nodes = Objects.requireNonNull(nodes, "nodes");
+        return c;
     }
 
     public WebhookDependencies withSidecarSets(SidecarSetLookup sidecarSets) {
-        return new WebhookDependencies(gates, pods, nodes, sidecarSets, workloadSpreads);
+        WebhookDependencies c = copy();
+        c.sidecarSets = Objects.requireNonNull(sidecarSets, "sidecarSets");
+        return c;
     }
 
     public WebhookDependencies withWorkloadSpreads(WorkloadSpreadLookup workloadSpreads) {
-        return new WebhookDependencies(gates, pods, nodes, sidecarSets, workloadSpreads);
+        WebhookDependencies c = copy();
+        c.workloadSpreads = Objects.requireNonNull(workloadSpreads, "workloadSpreads");
+        return c;
+    }
+
+    /** What {@code Cascading} deletion protection counts: active pods, Bound claims, objects of a CRD. */
+    public WebhookDependencies withDeletionProtection(DeletionProtectionLookup deletionProtection) {
+        WebhookDependencies c = copy();
+        c.deletionProtection = Objects.requireNonNull(deletionProtection, "deletionProtection");
+        return c;
+    }
+
+    /** Where the webhooks' own counters go (the manager's /metrics registry). */
+    public WebhookDependencies withMeters(MeterRegistry meters) {
+        WebhookDependencies c = copy();
+        c.meters = Objects.requireNonNull(meters, "meters");
+        return c;
     }
 
     public FeatureGates gates() {
@@ -71,5 +108,13 @@ public final class WebhookDependencies {
 
     public WorkloadSpreadLookup workloadSpreads() {
         return workloadSpreads;
+    }
+
+    public DeletionProtectionLookup deletionProtection() {
+        return deletionProtection;
+    }
+
+    public MeterRegistry meters() {
+        return meters;
     }
 }

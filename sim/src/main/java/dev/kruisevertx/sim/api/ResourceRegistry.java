@@ -40,6 +40,7 @@ public final class ResourceRegistry {
         builtIn("events.k8s.io", "events", "Event", true, false, null, "ev");
         builtIn("policy", "poddisruptionbudgets", "PodDisruptionBudget", true, true, null, "pdb");
         builtIn("batch", "jobs", "Job", true, true, null);
+        builtIn("networking.k8s.io", "ingresses", "Ingress", true, true, null, "ing");
         builtIn("admissionregistration.k8s.io", "mutatingwebhookconfigurations",
                 "MutatingWebhookConfiguration", false, false, null);
         builtIn("admissionregistration.k8s.io", "validatingwebhookconfigurations",

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -79,6 +80,10 @@ class WebhookAdmissionTest {
                                 ? "[{\"op\":\"add\",\"path\":\"/metadata/labels/mutated\",\"value\":\"yes\"}]"
                                 : "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"mutated\":\"yes\"}}]";
                         response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+                    } else if (review.path("request").path("operation").asText().equals("DELETE") && review.path("request")
+                            .path("oldObject").path("metadata").path("labels").path("deny").asText("").equals("true")) {
+                        response.put("allowed", false);
+                        response.putObject("status").put("code", 403).put("message", "protected from deletion");
                     } else if (object.path("data").path("bad").asText("").equals("true")) {
                         response.put("allowed", false);
                         response.putObject("status").put("code", 403).put("message", "bad data is refused");
@@ -314,6 +319,111 @@ class WebhookAdmissionTest {
         JsonNode last = reviews.get(reviews.size() - 1).path("request");
         assertEquals("DELETE", last.path("operation").asText());
         assertEquals("v-ok", last.path("oldObject").path("metadata").path("name").asText());
+    }
+
+    /**
+     * Deletion protection relies on kube-apiserver sending DELETE of namespaces, CRDs, Services, Ingresses and
+     * Deployments to validating webhooks, with the old object, matched by objectSelector on the object's own labels (a
+     * namespace's namespaceSelector is matched against the namespace itself).
+     */
+    @Test
+    void deletesOfNamespacesCrdsAndBuiltInKindsReachValidatingWebhooks() {
+        ManifestApplier.apply(client, """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: test-delete-protection}
+                webhooks:
+                - name: vdelete.kruise-vertx.dev
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  failurePolicy: Ignore
+                  clientConfig:
+                    caBundle: %s
+                    url: https://127.0.0.1:%d/validate
+                  objectSelector:
+                    matchExpressions: [{key: protect, operator: Exists}]
+                  namespaceSelector:
+                    matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]
+                  rules:
+                  - {apiGroups: [""], apiVersions: [v1], resources: [namespaces, services], operations: [DELETE]}
+                  - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], resources: [customresourcedefinitions], operations: [DELETE]}
+                  - {apiGroups: [networking.k8s.io], apiVersions: [v1], resources: [ingresses], operations: [DELETE]}
+                  - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [DELETE]}
+                """.formatted(caBundle, webhookPort));
+        try {
+            ManifestApplier.apply(client, """
+                    apiVersion: v1
+                    kind: Namespace
+                    metadata: {name: guarded, labels: {protect: "yes", deny: "true"}}
+                    ---
+                    apiVersion: apiextensions.k8s.io/v1
+                    kind: CustomResourceDefinition
+                    metadata: {name: gizmos.example.com, labels: {protect: "yes", deny: "true"}}
+                    spec:
+                      group: example.com
+                      scope: Namespaced
+                      names: {plural: gizmos, singular: gizmo, kind: Gizmo, listKind: GizmoList}
+                      versions:
+                      - name: v1
+                        served: true
+                        storage: true
+                        schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                    ---
+                    apiVersion: v1
+                    kind: Service
+                    metadata: {name: guarded-svc, namespace: default, labels: {protect: "yes", deny: "true"}}
+                    spec: {ports: [{port: 80}]}
+                    ---
+                    apiVersion: networking.k8s.io/v1
+                    kind: Ingress
+                    metadata: {name: guarded-ing, namespace: default, labels: {protect: "yes", deny: "true"}}
+                    spec: {defaultBackend: {service: {name: guarded-svc, port: {number: 80}}}}
+                    ---
+                    apiVersion: apps/v1
+                    kind: Deployment
+                    metadata: {name: guarded-deploy, namespace: default, labels: {protect: "yes", deny: "true"}}
+                    spec:
+                      replicas: 0
+                      selector: {matchLabels: {app: g}}
+                      template: {metadata: {labels: {app: g}}, spec: {containers: [{name: c, image: nginx}]}}
+                    """);
+            List<Runnable> deletes = List.of(
+                    () -> client.namespaces().withName("guarded").delete(),
+                    () -> client.apiextensions().v1().customResourceDefinitions().withName("gizmos.example.com").delete(),
+                    () -> client.services().inNamespace("default").withName("guarded-svc").delete(),
+                    () -> client.network().v1().ingresses().inNamespace("default").withName("guarded-ing").delete(),
+                    () -> client.apps().deployments().inNamespace("default").withName("guarded-deploy").delete());
+            for (Runnable delete : deletes) {
+                KubernetesClientException denied = assertThrows(KubernetesClientException.class, delete::run);
+                assertEquals(403, denied.getCode());
+                assertTrue(denied.getMessage().contains("admission webhook \"vdelete.kruise-vertx.dev\" denied the "
+                        + "request: protected from deletion"), denied.getMessage());
+            }
+            List<String> kinds = new ArrayList<>();
+            for (JsonNode r : reviews) {
+                assertEquals("DELETE", r.path("request").path("operation").asText());
+                assertTrue(r.path("request").path("oldObject").path("metadata").path("labels").has("deny"), r.toString());
+                kinds.add(r.path("request").path("kind").path("kind").asText());
+            }
+            assertEquals(List.of("Namespace", "CustomResourceDefinition", "Service", "Ingress", "Deployment"), kinds);
+            assertNotNull(client.namespaces().withName("guarded").get());
+            assertNotNull(client.apiextensions().v1().customResourceDefinitions().withName("gizmos.example.com").get());
+            // Unlabelled objects are not sent; the label removed, the deletes go through.
+            reviews.clear();
+            client.namespaces().withName("guarded").edit(n -> {
+                n.getMetadata().getLabels().remove("protect");
+                return n;
+            });
+            client.namespaces().withName("guarded").delete();
+            client.apiextensions().v1().customResourceDefinitions().withName("gizmos.example.com").edit(c -> {
+                c.getMetadata().getLabels().remove("protect");
+                return c;
+            });
+            client.apiextensions().v1().customResourceDefinitions().withName("gizmos.example.com").delete();
+            assertTrue(reviews.isEmpty(), reviews.toString());
+        } finally {
+            client.admissionRegistration().v1().validatingWebhookConfigurations().withName("test-delete-protection").delete();
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Admission handlers by URL path. OpenKruise's chart 1.8 still points at {@code -v1alpha1-} spellings
@@ -26,6 +27,24 @@ public final class AdmissionRegistry {
         String legacy = legacyPath(path);
         if (!legacy.equals(path)) {
             handlers.putIfAbsent(legacy, handler);
+        }
+        return this;
+    }
+
+    /**
+     * Replaces the handler of {@code path} (and of its legacy spelling, when that answers with the same handler) by
+     * {@code wrap} applied to it, so one concern (deletion protection) can sit in front of a kind's own webhook.
+     */
+    public AdmissionRegistry decorate(String path, UnaryOperator<AdmissionHandler> wrap) {
+        AdmissionHandler current = handlers.get(path);
+        if (current == null) {
+            throw new IllegalArgumentException("no admission handler is registered for " + path);
+        }
+        AdmissionHandler wrapped = wrap.apply(current);
+        handlers.put(path, wrapped);
+        String legacy = legacyPath(path);
+        if (!legacy.equals(path) && handlers.get(legacy) == current) {
+            handlers.put(legacy, wrapped);
         }
         return this;
     }

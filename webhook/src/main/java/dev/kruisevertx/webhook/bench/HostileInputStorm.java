@@ -57,7 +57,8 @@ public final class HostileInputStorm {
         AdmissionRegistry registry = new AdmissionRegistry();
         KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
-                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
+                        + "ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true", Map.of()))
                 .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty()));
         return new WebhookServerVerticle("127.0.0.1", 0, limits, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),

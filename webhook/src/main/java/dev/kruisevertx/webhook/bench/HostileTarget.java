@@ -38,6 +38,17 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "resources":{"requests":{"cpu":"100m","memory":"128Mi"}},"readinessProbe":{"httpGet":{"path":"/","port":80}}}],
                "restartPolicy":"Always"}}
             """;
+    static final String PROTECTED_NAMESPACE = """
+            {"apiVersion":"v1","kind":"Namespace",
+             "metadata":{"name":"team-a","labels":{"policy.kruise.io/delete-protection":"Cascading"}},
+             "status":{"phase":"Active"}}
+            """;
+    static final String PROTECTED_DEPLOYMENT = """
+            {"apiVersion":"apps/v1","kind":"Deployment",
+             "metadata":{"name":"api","namespace":"default","labels":{"policy.kruise.io/delete-protection":"Cascading"}},
+             "spec":{"replicas":0,"selector":{"matchLabels":{"app":"api"}},
+               "template":{"metadata":{"labels":{"app":"api"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}
+            """;
     static final String CLONESET = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet",
              "metadata":{"name":"sample","namespace":"default","uid":"cs-uid","labels":{"app":"sample"},
@@ -196,6 +207,13 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 "v1alpha1", "WorkloadSpread", "workloadspreads", WORKLOADSPREAD));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
+        // Deletion protection judges the DELETE's old object: a protected namespace (its pods counted) and Deployment.
+        targets.add(new HostileTarget("delete-protection-namespace",
+                dev.kruisevertx.webhook.deletionprotection.DeletionProtectionWebhooks.NAMESPACE_PATH, false, "", "v1",
+                "Namespace", "namespaces", parse(PROTECTED_NAMESPACE)));
+        targets.add(new HostileTarget("delete-protection-deployment",
+                dev.kruisevertx.webhook.deletionprotection.DeletionProtectionWebhooks.DEPLOYMENT_PATH, false, "apps",
+                "v1", "Deployment", "deployments", parse(PROTECTED_DEPLOYMENT)));
         targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,
                 "apps.kruise.io", "v1beta1", "StatefulSet", "statefulsets", parse(STATEFULSET_ALPHA)));
         targets.add(new HostileTarget("convert-statefulset-v1beta1", WebhookServerVerticle.CONVERT, true,

@@ -72,13 +72,20 @@ public final class PodMutationLoad {
 
     /** Open-loop load: one request every 1/rate seconds whatever the responses do; latencies in nanoseconds. */
     static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds) throws Exception {
+        return run(vertx, client, port, rate, seconds, "/mutate-pod", Buffer.buffer(REVIEW), "\"allowed\":true");
+    }
+
+    /**
+     * Open-loop load of {@code body} to {@code path}; a response not containing {@code expect} counts as a failure.
+     */
+    static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds, String path, Buffer body,
+                      String expect) throws Exception {
         int total = rate * seconds;
         long[] latencies = new long[total];
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<String> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
         Promise<Long> finished = Promise.promise();
-        Buffer body = Buffer.buffer(REVIEW);
         long start = System.nanoTime();
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
         AtomicInteger sent = new AtomicInteger();
@@ -88,11 +95,11 @@ public final class PodMutationLoad {
             while (sent.get() < due) {
                 int i = sent.getAndIncrement();
                 long t0 = System.nanoTime();
-                client.request(HttpMethod.POST, port, "127.0.0.1", "/mutate-pod")
+                client.request(HttpMethod.POST, port, "127.0.0.1", path)
                         .compose(req -> req.send(body).compose(resp -> resp.body()))
                         .onComplete(ar -> {
                             latencies[i] = System.nanoTime() - t0;
-                            if (ar.failed() || !ar.result().toString().contains("\"allowed\":true")) {
+                            if (ar.failed() || !ar.result().toString().contains(expect)) {
                                 failed.incrementAndGet();
                                 firstFailure.compareAndSet(null, ar.failed() ? String.valueOf(ar.cause())
                                         : ar.result().getString(0, Math.min(300, ar.result().length())));
@@ -118,12 +125,16 @@ public final class PodMutationLoad {
     private static volatile long lastElapsedNanos;
 
     static String report(long[] latencies, int rate, int seconds) {
+        return report("pod mutation", latencies, rate, seconds);
+    }
+
+    static String report(String what, long[] latencies, int rate, int seconds) {
         long[] sorted = latencies.clone();
         Arrays.sort(sorted);
         double throughput = sorted.length / (lastElapsedNanos / 1e9);
-        return String.format("pod mutation over HTTPS on loopback: target %d req/s for %d s, %d requests, 0 failed%n"
+        return String.format("%s over HTTPS on loopback: target %d req/s for %d s, %d requests, 0 failed%n"
                         + "throughput %.0f req/s%np50 %.3f ms  p90 %.3f ms  p99 %.3f ms  p99.9 %.3f ms  max %.3f ms",
-                rate, seconds, sorted.length, throughput, pct(sorted, 0.50), pct(sorted, 0.90), pct(sorted, 0.99),
+                what, rate, seconds, sorted.length, throughput, pct(sorted, 0.50), pct(sorted, 0.90), pct(sorted, 0.99),
                 pct(sorted, 0.999), sorted[sorted.length - 1] / 1e6);
     }
 

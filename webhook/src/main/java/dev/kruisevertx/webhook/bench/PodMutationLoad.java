@@ -72,13 +72,17 @@ public final class PodMutationLoad {
 
     /** Open-loop load: one request every 1/rate seconds whatever the responses do; latencies in nanoseconds. */
     static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds) throws Exception {
+        return run(vertx, client, port, rate, seconds, Buffer.buffer(REVIEW));
+    }
+
+    /** As {@link #run(Vertx, HttpClient, int, int, int)} with another AdmissionReview body. */
+    static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds, Buffer body) throws Exception {
         int total = rate * seconds;
         long[] latencies = new long[total];
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<String> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
         Promise<Long> finished = Promise.promise();
-        Buffer body = Buffer.buffer(REVIEW);
         long start = System.nanoTime();
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
         AtomicInteger sent = new AtomicInteger();

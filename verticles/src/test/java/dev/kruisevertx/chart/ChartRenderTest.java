@@ -353,6 +353,9 @@ class ChartRenderTest {
         assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
                         "coordination.k8s.io/leases:update", "/events:create", "/events:patch"),
                 rules(defaults.get("Role", "kruise-leader-election-role")));
+        assertTrue(rules(defaults.get("Role", "kruise-webhook-role")).contains("/configmaps:get"),
+                "SidecarSet validation reads kruise-configuration");
+        assertFalse(manager.contains("/configmaps:get"), "configmaps are only readable in the kruise namespace");
         JsonNode certs = defaults.get("ClusterRole", "kruise-certs-role");
         for (JsonNode rule : certs.path("rules")) {
             assertFalse(rule.path("resourceNames").isEmpty(), "certs role rules must name their objects: " + rule);

@@ -49,6 +49,30 @@ public final class HostileInputStorm {
     /** The status counted for an oversized body whose connection the server closed before the client read the 413. */
     public static final int CLOSED = 0;
     /** The webhook as the manager runs it: every handler and converter, the default limits (8 MiB bodies). */
+    /**
+     * No other SidecarSets, and a kruise-configuration whitelist that lets the sample SidecarSet patch its
+     * {@code example.com/} annotation, as a cluster using patchPodMetadata is configured.
+     */
+    static final dev.kruisevertx.webhook.sidecarset.SidecarSetLookup WHITELISTED =
+            new dev.kruisevertx.webhook.sidecarset.SidecarSetLookup() {
+                @Override
+                public java.util.List<dev.kruisevertx.api.apps.v1beta1.SidecarSet> sidecarSets() {
+                    return java.util.List.of();
+                }
+
+                @Override
+                public boolean hasRevision(dev.kruisevertx.api.apps.v1beta1.SidecarSet set,
+                                           dev.kruisevertx.api.apps.v1beta1.SidecarSetInjectRevision revision) {
+                    return false;
+                }
+
+                @Override
+                public io.vertx.core.Future<Optional<String>> patchPodMetadataWhitelist() {
+                    return io.vertx.core.Future.succeededFuture(Optional.of(
+                            "{\"rules\":[{\"allowedAnnotationKeyExprs\":[\"^example\\\\.com/\"]}]}"));
+                }
+            };
+
     public static WebhookServerVerticle server(CertBundle certs, ServerLimits limits) {
         Pod pod = new PodBuilder().withNewMetadata().withName("web-0").withNamespace("default").withUid("pod-uid")
                 .endMetadata().withNewSpec().withNodeName("node-a").addNewContainer().withName("app").withImage("nginx")
@@ -59,7 +83,8 @@ public final class HostileInputStorm {
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
                         + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
                         + "ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true", Map.of()))
-                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty()));
+                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty())
+                .withSidecarSets(WHITELISTED));
         return new WebhookServerVerticle("127.0.0.1", 0, limits, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
                 new WebhookMetrics(new SimpleMeterRegistry()), certs);

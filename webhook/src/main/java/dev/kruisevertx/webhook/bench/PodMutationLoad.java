@@ -72,7 +72,12 @@ public final class PodMutationLoad {
 
     /** Open-loop load: one request every 1/rate seconds whatever the responses do; latencies in nanoseconds. */
     static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds) throws Exception {
-        return run(vertx, client, port, rate, seconds, "/mutate-pod", Buffer.buffer(REVIEW), "\"allowed\":true");
+        return run(vertx, client, port, rate, seconds, Buffer.buffer(REVIEW));
+    }
+
+    /** As {@link #run(Vertx, HttpClient, int, int, int)} with another AdmissionReview body. */
+    static long[] run(Vertx vertx, HttpClient client, int port, int rate, int seconds, Buffer body) throws Exception {
+        return run(vertx, client, port, rate, seconds, "/mutate-pod", body, "\"allowed\":true");
     }
 
     /**

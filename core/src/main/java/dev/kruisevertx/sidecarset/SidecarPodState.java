@@ -271,6 +271,25 @@ public final class SidecarPodState {
         return new Upgradable(true, true);
     }
 
+    /** The ControllerRevision the pod's hash annotation records for the SidecarSet ("" when none). */
+    public static String controllerRevision(Pod pod, String setName) {
+        String json = Pods.annotations(pod).get(SidecarSetHash.HASH_ANNOTATION);
+        if (json == null || json.isEmpty()) {
+            return "";
+        }
+        try {
+            return ApiJson.serialization().unmarshal(json, JsonNode.class).path(setName).path("controllerRevision")
+                    .asText("");
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** Whether the pod records the SidecarSet's current hash. */
+    public static boolean updated(Pod pod, SidecarSet set) {
+        return SidecarUpgradeSelection.updated(set, annotation(set, SidecarSetHash.HASH_ANNOTATION), pod);
+    }
+
     static String annotation(SidecarSet set, String key) {
         Map<String, String> a = set.getMetadata().getAnnotations();
         return a == null || a.get(key) == null ? "" : a.get(key);

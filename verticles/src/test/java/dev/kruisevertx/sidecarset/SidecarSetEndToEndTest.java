@@ -11,6 +11,7 @@ import dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategy;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.invariants.InvariantChecker;
 import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -200,6 +201,18 @@ class SidecarSetEndToEndTest {
                 .filter(r -> code.equals(r.getString("code"))).map(r -> r.getString("message")).toList();
     }
 
+    /**
+     * The shared SidecarSet invariant (the reliability suite's), watching this test's pods and every SidecarSet; returns
+     * once it has seen the app's pods.
+     */
+    static AutoCloseable invariants(InvariantChecker checker, String app) {
+        AutoCloseable watch = checker.watch(product.client(), product.namespace(), List.of(),
+                InvariantChecker.SIDECARSET_OBJECTS);
+        int expected = pods(app).size();
+        Await.waitFor("invariant checker saw the pods", WAIT, () -> checker.podEvents() >= expected);
+        return watch;
+    }
+
     /** Pod uids by name: an in-place upgrade keeps every one. */
     static Map<String, String> uids(String app) {
         Map<String, String> out = new HashMap<>();
@@ -208,7 +221,7 @@ class SidecarSetEndToEndTest {
     }
 
     @Test
-    void partitionedInPlaceRolloutKeepsPodsAndMaxUnavailableAndTheCloneSetsMinReadySeconds() {
+    void partitionedInPlaceRolloutKeepsPodsAndMaxUnavailableAndTheCloneSetsMinReadySeconds() throws Exception {
         String app = "web";
         String setName = name("log");
         SidecarSet set = createSidecarSet(setName, app, sidecar("log", "log:1"), s -> {
@@ -222,7 +235,9 @@ class SidecarSetEndToEndTest {
         assertEquals(List.of(firstRevision), revisionsOf(setName).stream().map(r -> r.getMetadata().getName()).toList());
         Map<String, String> uids = uids(app);
         AtomicReference<SidecarSet> current = new AtomicReference<>();
-        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 1, "main")) {
+        InvariantChecker checker = new InvariantChecker().withSidecarSetInvariants();
+        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 1, "main");
+             AutoCloseable shared = invariants(checker, app)) {
             current.set(edit(setName, s -> s.getContainers().get(0).setImage("log:2")));
             SidecarSet partitioned = counts(setName, 4, 2, 4, 2);
             assertFalse(firstRevision.equals(partitioned.getStatus().getLatestRevision()));
@@ -236,8 +251,9 @@ class SidecarSetEndToEndTest {
             current.set(edit(setName, s -> s.getUpdateStrategy().setPartition(new IntOrString(0))));
             counts(setName, 4, 4, 4, 4);
             assertEquals(List.of(), watch.violations());
-            assertTrue(watch.maxUnavailableSeen() <= 1);
+            assertEquals(1, watch.maxUnavailableSeen(), "the watch saw each upgrade under way, one at a time");
         }
+        assertEquals(List.of(), checker.violations());
         List<Pod> after = pods(app);
         assertEquals(uids, uids(app), "pods are upgraded in place, never recreated");
         for (Pod pod : after) {
@@ -288,7 +304,7 @@ class SidecarSetEndToEndTest {
     }
 
     @Test
-    void hotUpgradeSwapsTheWorkingContainerAndResetsTheIdleOne() {
+    void hotUpgradeSwapsTheWorkingContainerAndResetsTheIdleOne() throws Exception {
         String app = "mesh";
         String setName = name("envoy");
         SidecarSet set = createSidecarSet(setName, app, hotSidecar("envoy", "envoy:1", "empty:1"),
@@ -302,7 +318,9 @@ class SidecarSetEndToEndTest {
         }
         Map<String, String> uids = uids(app);
         AtomicReference<SidecarSet> current = new AtomicReference<>();
-        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 2, "main")) {
+        InvariantChecker checker = new InvariantChecker().withSidecarSetInvariants();
+        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 2, "main");
+             AutoCloseable shared = invariants(checker, app)) {
             current.set(edit(setName, s -> s.getContainers().get(0).setImage("envoy:2")));
             Await.waitFor("envoy-2 works on envoy:2 and envoy-1 is back on the empty image", WAIT, () -> pods(app),
                     ps -> ps.size() == 2 && ps.stream().allMatch(p -> "envoy:2".equals(image(p, "envoy-2"))
@@ -310,6 +328,7 @@ class SidecarSetEndToEndTest {
             counts(setName, 2, 2, 2, 2);
             assertEquals(List.of(), watch.violations());
         }
+        assertEquals(List.of(), checker.violations());
         for (Pod pod : pods(app)) {
             Map<String, String> a = Pods.annotations(pod);
             assertEquals("{\"envoy\":\"envoy-2\"}", a.get(SidecarInjection.WORKING_HOT_UPGRADE_ANNOTATION));
@@ -334,13 +353,16 @@ class SidecarSetEndToEndTest {
         createCloneSet(app, 4, 0, createSidecarSet(setName, app, sidecar("log", "log:1"), s -> { }));
         counts(setName, 4, 4, 4, 4);
         AtomicReference<SidecarSet> current = new AtomicReference<>();
-        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 1, "main")) {
+        InvariantChecker checker = new InvariantChecker().withSidecarSetInvariants();
+        try (SidecarWatch watch = new SidecarWatch(product.client(), product.namespace(), app, current::get, 1, "main");
+             AutoCloseable shared = invariants(checker, app)) {
             current.set(edit(setName, s -> s.getContainers().get(0).setImage("log:2")));
             waitStatus(setName, "mid-rollout", s -> s.getStatus().getUpdatedPods() >= 1);
             product.restartManager();
             counts(setName, 4, 4, 4, 4);
             assertEquals(List.of(), watch.violations());
         }
+        assertEquals(List.of(), checker.violations());
         assertTrue(pods(app).stream().allMatch(p -> "log:2".equals(image(p, "log"))));
         assertEquals(2, revisionsOf(setName).size(), "the restarted manager found the latest revision, made no new one");
     }

@@ -53,10 +53,11 @@ import java.util.TreeSet;
  *       with {@code SIDECARSET_VERSION}/{@code SIDECARSET_VERSION_ALT} from the version annotations, and the
  *       {@code kruise.io/sidecarset-working-hotupgrade-container} annotation;</li>
  *   <li>annotations {@code kruise.io/sidecarset-hash}, {@code kruise.io/sidecarset-hash-without-image} (JSON maps
- *       by SidecarSet name) and {@code kruise.io/sidecarset-injected-list}.</li>
+ *       by SidecarSet name) and {@code kruise.io/sidecarset-injected-list};</li>
+ *   <li>{@code patchPodMetadata} ({@link PodMetadataPatch}) before the sidecars.</li>
  * </ul>
- * Not covered here (see the README): pod UPDATE, revision choice (the caller passes the revision to inject),
- * resourcesPolicy and patchPodMetadata.
+ * The revision to inject is chosen by the caller ({@link SidecarSetRevisionChoice}). Not covered (see the README):
+ * resourcesPolicy.
  */
 public final class SidecarInjection {
     public static final String INJECTED_LIST_ANNOTATION = "kruise.io/sidecarset-injected-list";
@@ -107,10 +108,36 @@ public final class SidecarInjection {
             return new Plan(null, List.of(), skipped, "no SidecarSet matches the pod");
         }
         matched.sort(Comparator.comparing(s -> s.getMetadata().getName()));
+        return inject(pod, matched, skipped, sortByName, now);
+    }
+
+    /**
+     * Injects SidecarSets already matched (and already in the revision to inject, see
+     * {@link SidecarSetRevisionChoice}), in the given order: their {@code patchPodMetadata} first, then the sidecars.
+     *
+     * @throws IllegalArgumentException the pod's {@code kruise.io/sidecarset-hash(-without-image)} annotation is not
+     *                                  readable, or a MergePatchJson value is not JSON: OpenKruise refuses such a pod
+     */
+    public static Plan inject(Pod pod, List<SidecarSet> matched, List<String> skipped, boolean sortByName,
+                              Instant now) {
+        if (matched.isEmpty()) {
+            return new Plan(null, List.of(), skipped, "no SidecarSet matches the pod");
+        }
         Pod out = new PodBuilder(pod).build();
+        Map<String, String> annotations = out.getMetadata().getAnnotations() == null ? new LinkedHashMap<>()
+                : new LinkedHashMap<>(out.getMetadata().getAnnotations());
+        for (SidecarSet set : matched) {
+            PodMetadataPatch.apply(annotations, set.getSpec().getPatchPodMetadata());
+        }
+        out.getMetadata().setAnnotations(annotations);
         inject(out, matched, sortByName, now);
         return new Plan(out, matched.stream().map(s -> s.getMetadata().getName()).toList(), skipped,
                 "injected " + matched.size() + " SidecarSet(s)");
+    }
+
+    /** Whether {@code set} applies to the pod: null when it does; "" when it is simply not meant for this pod. */
+    public static String whyNotMatched(Pod pod, SidecarSet set, Map<String, String> namespaceLabels) {
+        return mismatch(pod, set, namespaceLabels);
     }
 
     /** Why a SidecarSet does not apply: null when it does; "" when it is simply not meant for this pod. */
@@ -137,8 +164,8 @@ public final class SidecarInjection {
     private static void inject(Pod pod, List<SidecarSet> sets, boolean sortByName, Instant now) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? new LinkedHashMap<>()
                 : new LinkedHashMap<>(pod.getMetadata().getAnnotations());
-        ObjectNode hashes = parseMap(annotations.get(SidecarSetHash.HASH_ANNOTATION));
-        ObjectNode hashesWithoutImage = parseMap(annotations.get(SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION));
+        ObjectNode hashes = parseHashes(pod, SidecarSetHash.HASH_ANNOTATION, annotations);
+        ObjectNode hashesWithoutImage = parseHashes(pod, SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION, annotations);
         ObjectNode working = parseMap(annotations.get(WORKING_HOT_UPGRADE_ANNOTATION));
         Set<String> names = new TreeSet<>();
         String existingList = annotations.get(INJECTED_LIST_ANNOTATION);
@@ -386,6 +413,42 @@ public final class SidecarInjection {
             spec.put("controllerRevision", revision);
         }
         return spec;
+    }
+
+    /**
+     * The pod's hash annotation as OpenKruise reads it: a JSON object of upgrade specs by SidecarSet name, or the
+     * older form of hashes by name; anything else refuses the pod (OpenKruise's "invalid annotations[...]" error).
+     */
+    private static ObjectNode parseHashes(Pod pod, String key, Map<String, String> annotations) {
+        String json = annotations.get(key);
+        if (json == null || json.isEmpty()) {
+            return JsonNodeFactory.instance.objectNode();
+        }
+        JsonNode node;
+        try {
+            node = dev.kruisevertx.api.common.ApiJson.serialization().unmarshal(json, JsonNode.class);
+        } catch (RuntimeException e) {
+            node = null;
+        }
+        if (node != null && node.isNull()) {
+            return JsonNodeFactory.instance.objectNode();
+        }
+        boolean specs = node instanceof ObjectNode && allValues(node, v -> v.isObject() || v.isNull());
+        boolean older = node instanceof ObjectNode && allValues(node, v -> v.isTextual() || v.isNull());
+        if (!specs && !older) {
+            throw new IllegalArgumentException("pod(" + pod.getMetadata().getNamespace() + "/"
+                    + pod.getMetadata().getName() + ") invalid annotations[" + key + "] value, unmarshal failed");
+        }
+        return parseMap(json);
+    }
+
+    private static boolean allValues(JsonNode object, java.util.function.Predicate<JsonNode> ok) {
+        for (JsonNode v : object) {
+            if (!ok.test(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static ObjectNode parseMap(String json) {

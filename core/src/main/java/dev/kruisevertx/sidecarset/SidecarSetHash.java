@@ -1,62 +1,55 @@
 package dev.kruisevertx.sidecarset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.SidecarContainer;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSet;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.revision.RevisionHash;
 
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The two hashes a SidecarSet carries in its annotations and stamps on the pods it injects, as OpenKruise computes
- * them: SHA-256 (hex, mapped onto the safe alphabet) over the sidecar containers, with the init containers included
- * only when one of them is a native sidecar ({@code restartPolicy: Always}). {@link #withoutImage} leaves the images
- * out, so two revisions differing only in images have equal hashes: the sign that a pod can be upgraded in place.
- *
- * <p>The encoding is canonical JSON (keys sorted at every level) of this model, not Go's encoding of OpenKruise's
- * structs, so the values differ from OpenKruise's for the same spec (see the README's differences).
+ * The two hashes a SidecarSet carries in its annotations and stamps on the pods it injects, byte for byte as
+ * OpenKruise v1.9 computes them: SHA-256 (hex, mapped onto the safe alphabet) of Go's {@code json.Marshal} of
+ * {@code {"containers": spec.containers}}, with {@code "initContainers": spec.initContainers} (all of them) added
+ * when one init container is a native sidecar ({@code restartPolicy: Always}). {@link #withoutImage} clears the
+ * images first, so two revisions differing only in images have equal hashes: the sign that a pod can be upgraded
+ * in place. The Go encoding (struct field order, omitempty, Quantity and string forms) is {@link GoJson}'s; the same
+ * hash therefore means the same thing on pods injected by OpenKruise and by this project.
  */
 public final class SidecarSetHash {
     public static final String HASH_ANNOTATION = "kruise.io/sidecarset-hash";
     public static final String HASH_WITHOUT_IMAGE_ANNOTATION = "kruise.io/sidecarset-hash-without-image";
 
-    private static final ObjectMapper CANONICAL = new ObjectMapper()
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
-
     private SidecarSetHash() {
     }
 
     public static String of(SidecarSet set) {
-        return hash(encode(set, false));
+        return hash(encode(set, false).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String withoutImage(SidecarSet set) {
-        return hash(encode(set, true));
+        return hash(encode(set, true).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static byte[] encode(SidecarSet set, boolean dropImages) {
-        ObjectNode root = CANONICAL.createObjectNode();
-        List<SidecarContainer> containers = set.getSpec() == null || set.getSpec().getContainers() == null
-                ? List.of() : set.getSpec().getContainers();
-        root.set("containers", tree(containers, dropImages));
-        List<SidecarContainer> inits = set.getSpec() == null || set.getSpec().getInitContainers() == null
-                ? List.of() : set.getSpec().getInitContainers();
-        if (inits.stream().anyMatch(SidecarSetHash::isNativeSidecar)) {
-            root.set("initContainers", tree(inits, dropImages));
+    /** The exact string OpenKruise hashes (Go's encoding of a map: keys sorted, so containers come first). */
+    static String encode(SidecarSet set, boolean dropImages) {
+        JsonNode containers = tree(set.getSpec() == null ? null : set.getSpec().getContainers(), dropImages);
+        List<SidecarContainer> inits = set.getSpec() == null ? null : set.getSpec().getInitContainers();
+        StringBuilder out = new StringBuilder("{\"containers\":");
+        out.append(GoJson.encode(GoJson.slice(GoJson.SIDECAR_CONTAINER), containers));
+        if (inits != null && inits.stream().anyMatch(SidecarSetHash::isNativeSidecar)) {
+            out.append(",\"initContainers\":");
+            out.append(GoJson.encode(GoJson.slice(GoJson.SIDECAR_CONTAINER), tree(inits, dropImages)));
         }
-        try {
-            return CANONICAL.writeValueAsBytes(CANONICAL.convertValue(root, Object.class));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode sidecar containers", e);
-        }
+        return out.append('}').toString();
     }
 
     /** An init container with {@code restartPolicy: Always}: a Kubernetes native sidecar. */
@@ -64,8 +57,11 @@ public final class SidecarSetHash {
         return "Always".equals(c.getRestartPolicy());
     }
 
-    private static ArrayNode tree(List<SidecarContainer> containers, boolean dropImages) {
-        ArrayNode out = CANONICAL.createArrayNode();
+    private static JsonNode tree(List<SidecarContainer> containers, boolean dropImages) {
+        if (containers == null) {
+            return null;
+        }
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (SidecarContainer c : containers) {
             JsonNode node = ApiJson.serialization().convertValue(c, JsonNode.class);
             if (dropImages && node instanceof ObjectNode o) {

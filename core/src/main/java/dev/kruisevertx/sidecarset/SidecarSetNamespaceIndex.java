@@ -18,6 +18,12 @@ public final class SidecarSetNamespaceIndex {
     public static final String NAME = "namespace";
     public static final String CLUSTER_SCOPE = "clusterScope";
 
+    /**
+     * The index function, one shared object: the watch cache accepts a second registration of an index name only
+     * with the same function, so every user (the pod webhook, the SidecarSet controller) registers this one.
+     */
+    public static final java.util.function.Function<SidecarSet, List<String>> FUNCTION = SidecarSetNamespaceIndex::keys;
+
     private SidecarSetNamespaceIndex() {
     }
 

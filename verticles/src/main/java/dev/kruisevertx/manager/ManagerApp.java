@@ -10,12 +10,14 @@ import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.PlanRecorder;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.kube.KubeExecutor;
+import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.WebhookDependencies;
-import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
+import dev.kruisevertx.webhook.sidecarset.CachedSidecarSetLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -97,16 +99,24 @@ public final class ManagerApp {
         this.supervisor = new ControllerSupervisor(context, controllers, config.cacheSyncTimeout());
 
         // The webhook runs on every replica (not only the leader) and reads pods from the shared cache.
+        CachedSidecarSetLookup.registerIndexes(cache);
+        String kruiseNamespace = config.webhook().namespace();
+        CachedSidecarSetLookup sidecarSetLookup = new CachedSidecarSetLookup(cache, kruiseNamespace,
+                () -> vertx.executeBlocking(() -> {
+                    ConfigMap cm = client.configMaps().inNamespace(kruiseNamespace)
+                            .withName(WellKnown.KRUISE_CONFIGURATION_CONFIGMAP).get();
+                    return Optional.ofNullable(cm == null || cm.getData() == null ? null
+                            : cm.getData().get(WellKnown.SIDECARSET_PATCH_POD_METADATA_WHITELIST_KEY));
+                }));
         AdmissionRegistry admission = new AdmissionRegistry();
         ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
         KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())
                 .withPods((namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)))
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
                 .withNodes(name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())))
-                // SidecarSet validation reads the other SidecarSets and their revisions from the shared cache.
-                .withSidecarSets(SidecarSetLookup.of(
-                        () -> cache.resource(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class).list(),
-                        () -> cache.resource(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class).list())));
+                // SidecarSet validation and pod injection read SidecarSets, namespaces and SidecarSet revisions from
+                // the shared cache (informers started on every replica in start()).
+                .withSidecarSets(sidecarSetLookup));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 
@@ -120,6 +130,29 @@ public final class ManagerApp {
         this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness,
                 new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view, this::isLeader));
         this.metricsAccess = config.metricsSecure() ? new MetricsAccessReview(client, kube) : null;
+    }
+
+    /**
+     * The informers behind SidecarSet injection in {@code /mutate-pod}, on every replica (the webhook serves
+     * everywhere), synced before the webhook serves so no pod is admitted past a SidecarSet the cache has not seen.
+     * Without the SidecarSet CRD nothing starts and pods pass without injection.
+     */
+    private Future<Void> startSidecarSetInformers() {
+        if (!config.featureGates().enabled(Feature.PodWebhook)) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> cache.isServed(dev.kruisevertx.api.apps.v1beta1.SidecarSet.class))
+                .compose(served -> {
+                    if (!served) {
+                        LOG.info("SidecarSet CRD not installed: pods are admitted without SidecarSet injection");
+                        return Future.succeededFuture();
+                    }
+                    List<Future<Void>> started = new java.util.ArrayList<>();
+                    for (Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> kind : CachedSidecarSetLookup.kinds()) {
+                        started.add(Future.fromCompletionStage(cache.start(kind), vertx.getOrCreateContext()));
+                    }
+                    return Future.all(started).mapEmpty();
+                });
     }
 
     /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
@@ -150,6 +183,7 @@ public final class ManagerApp {
                     // webhook serves with synced certificates.
                     return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
                 })
+                .compose(v -> app.startSidecarSetInformers())
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
                 .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(
                         e instanceof InvalidConfigurationException ? e : new IllegalStateException(

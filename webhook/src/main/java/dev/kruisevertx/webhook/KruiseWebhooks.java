@@ -10,7 +10,9 @@ import dev.kruisevertx.webhook.crr.CrrWebhooks;
 import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
+import dev.kruisevertx.webhook.pod.PodMutationStage;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
+import dev.kruisevertx.webhook.sidecarset.SidecarSetInjectionStep;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
@@ -23,8 +25,13 @@ public final class KruiseWebhooks {
     public static PodMutatingPipeline registerAll(AdmissionRegistry registry, WebhookDependencies deps) {
         FeatureGates gates = deps.gates();
         boolean templateNoDefaults = gates.enabled(Feature.TemplateNoDefaults);
-        SidecarSetWebhooks.register(registry, deps.sidecarSets());
+        SidecarSetWebhooks.register(registry, deps.sidecarSets(),
+                gates.enabled(Feature.SidecarSetPatchPodMetadataDefaultsAllowed));
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, gates.enabled(Feature.KruisePodReadinessGate));
+        if (gates.enabled(Feature.PodWebhook)) {
+            pipeline.register(PodMutationStage.SIDECARSET, new SidecarSetInjectionStep(deps.sidecarSets(),
+                    gates.enabled(Feature.EnableSortSidecarContainerByName)));
+        }
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,

@@ -132,6 +132,14 @@ final class ObjectPreparer {
             case "Namespace" -> {
                 if (builtInCore) {
                     o.putObject("status").put("phase", "Active");
+                    // kube-apiserver's namespace defaulting (since 1.21): the immutable name label that
+                    // namespaceSelectors (webhooks, SidecarSets) select a namespace by.
+                    JsonNode meta = o.get("metadata");
+                    if (meta instanceof ObjectNode m) {
+                        JsonNode labels = m.get("labels");
+                        ObjectNode l = labels instanceof ObjectNode existing ? existing : m.putObject("labels");
+                        l.put("kubernetes.io/metadata.name", m.path("name").asText());
+                    }
                     return;
                 }
             }

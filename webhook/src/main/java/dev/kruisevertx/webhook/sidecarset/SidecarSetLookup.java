@@ -5,14 +5,20 @@ import dev.kruisevertx.api.apps.v1beta1.SidecarSetInjectRevision;
 
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
+import dev.kruisevertx.sidecarset.SidecarSetNamespaceIndex;
+import dev.kruisevertx.sidecarset.SidecarSetRevisionChoice;
+
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What SidecarSet validation reads besides the object: the other SidecarSets (name conflicts) and the revisions an
- * injection strategy may pin. The manager wires the shared watch cache; lookups run on the event loop, so they must
- * be in-memory.
+ * What the SidecarSet webhooks read besides the object: the other SidecarSets (name conflicts), the revisions an
+ * injection strategy may pin, and for pod injection the SidecarSets that may apply to a namespace and the labels of
+ * namespaces. The manager wires the shared watch cache ({@link CachedSidecarSetLookup}); lookups run on the event
+ * loop, so they must be in-memory and bounded by what they return (index look-ups, not scans).
  */
 public interface SidecarSetLookup {
     /** No other SidecarSets and no revisions. */
@@ -66,6 +72,49 @@ public interface SidecarSetLookup {
 
     /** Every SidecarSet in the cluster (the cache's objects: never modified). */
     List<SidecarSet> sidecarSets();
+
+    /**
+     * The SidecarSets that may apply to a pod of {@code namespace}: those the namespace index files under it plus the
+     * cluster-scoped ones (OpenKruise's two index look-ups). This default scans {@link #sidecarSets()}.
+     */
+    default List<SidecarSet> candidates(String namespace) {
+        List<String> keys = SidecarSetNamespaceIndex.lookups(namespace);
+        List<SidecarSet> out = new ArrayList<>();
+        for (SidecarSet set : sidecarSets()) {
+            if (SidecarSetNamespaceIndex.keys(set).stream().anyMatch(keys::contains)) {
+                out.add(set);
+            }
+        }
+        return out;
+    }
+
+    /** The labels of a namespace, empty when the namespace is not known (a namespaceSelector then does not match). */
+    default Optional<Map<String, String>> namespaceLabels(String namespace) {
+        return Optional.empty();
+    }
+
+    /** The ControllerRevisions of SidecarSets (in the kruise namespace). */
+    default SidecarSetRevisionChoice.Revisions revisions() {
+        return new SidecarSetRevisionChoice.Revisions() {
+            @Override
+            public Optional<ControllerRevision> byName(String name) {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<ControllerRevision> of(String sidecarSetName) {
+                return List.of();
+            }
+        };
+    }
+
+    /**
+     * The {@code SidecarSet_PatchPodMetadata_WhiteList} value of the ConfigMap {@code kruise-configuration} in the
+     * kruise namespace, completed off the event loop; empty when the ConfigMap or the key is absent.
+     */
+    default io.vertx.core.Future<Optional<String>> patchPodMetadataWhitelist() {
+        return io.vertx.core.Future.succeededFuture(Optional.empty());
+    }
 
     /** Whether a ControllerRevision of {@code set} matches the revision name or custom version. */
     boolean hasRevision(SidecarSet set, SidecarSetInjectRevision revision);

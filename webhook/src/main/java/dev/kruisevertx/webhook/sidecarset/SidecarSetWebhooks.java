@@ -34,9 +34,11 @@ public final class SidecarSetWebhooks {
     private SidecarSetWebhooks() {
     }
 
-    public static void register(AdmissionRegistry registry, SidecarSetLookup lookup) {
+    /** @param patchMetadataDefaultsAllowed feature gate SidecarSetPatchPodMetadataDefaultsAllowed */
+    public static void register(AdmissionRegistry registry, SidecarSetLookup lookup,
+                                boolean patchMetadataDefaultsAllowed) {
         registry.register(MUTATE_PATH, mutating());
-        registry.register(VALIDATE_PATH, validating(lookup));
+        registry.register(VALIDATE_PATH, validating(lookup, patchMetadataDefaultsAllowed));
     }
 
     /** Registers {@link #converter()} for SidecarSet.apps.kruise.io. */
@@ -86,7 +88,8 @@ public final class SidecarSetWebhooks {
         };
     }
 
-    public static AdmissionHandler validating(SidecarSetLookup lookup) {
+    /** @param patchMetadataDefaultsAllowed feature gate SidecarSetPatchPodMetadataDefaultsAllowed */
+    public static AdmissionHandler validating(SidecarSetLookup lookup, boolean patchMetadataDefaultsAllowed) {
         return request -> {
             if (request.isDelete() || request.object() == null) {
                 return Future.succeededFuture(AdmissionResponse.allow());
@@ -103,10 +106,20 @@ public final class SidecarSetWebhooks {
             }
             List<FieldError> errors = old == null ? SidecarSetValidation.validateCreate(set, lookup)
                     : SidecarSetValidation.validateUpdate(set, old, lookup);
-            if (errors.isEmpty()) {
-                return Future.succeededFuture(AdmissionResponse.allow());
-            }
-            return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(errors)));
+            boolean patches = set.getSpec() != null && set.getSpec().getPatchPodMetadata() != null
+                    && !set.getSpec().getPatchPodMetadata().isEmpty();
+            // The whitelist is read (off the event loop) only for the SidecarSets that patch pod metadata.
+            Future<java.util.Optional<String>> whitelist = patches ? lookup.patchPodMetadataWhitelist()
+                    : Future.succeededFuture(java.util.Optional.empty());
+            return whitelist.map(w -> PatchMetadataWhitelist.problem(set, w, patchMetadataDefaultsAllowed))
+                    .recover(e -> Future.succeededFuture(java.util.Optional.of(
+                            "cannot read the SidecarSet patch metadata whitelist: " + e.getMessage())))
+                    .map(problem -> {
+                        List<FieldError> all = new java.util.ArrayList<>(errors);
+                        problem.ifPresent(p -> all.add(FieldError.required("spec.patchPodMetadata", p)));
+                        return all.isEmpty() ? AdmissionResponse.allow()
+                                : AdmissionResponse.denied(422, FieldError.aggregate(all));
+                    });
         };
     }
 

@@ -38,7 +38,9 @@ class SidecarSetValidationTest {
 
     static AdmissionResponse validate(SidecarSetLookup lookup, String op, ObjectNode object, ObjectNode old)
             throws Exception {
-        AdmissionHandler h = SidecarSetWebhooks.validating(lookup);
+        // As OpenKruise's validating test, which turns SidecarSetPatchPodMetadataDefaultsAllowed on; the whitelist
+        // itself is pinned in SidecarSetPatchMetadataWhitelistTest.
+        AdmissionHandler h = SidecarSetWebhooks.validating(lookup, true);
         String version = object.path("apiVersion").asText().substring("apps.kruise.io/".length());
         AdmissionRequest request = new AdmissionRequest("admission.k8s.io/v1", "u", "apps.kruise.io", version,
                 "SidecarSet", "sidecarsets", "", object.path("metadata").path("name").asText(), "", op, object, old,

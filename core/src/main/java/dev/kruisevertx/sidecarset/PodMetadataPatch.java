@@ -1,0 +1,75 @@
+package dev.kruisevertx.sidecarset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPodMetadata;
+import dev.kruisevertx.api.common.ApiJson;
+import dev.kruisevertx.revision.RevisionData;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A SidecarSet's {@code patchPodMetadata} applied to the annotations of a pod being injected (OpenKruise's
+ * {@code PatchPodMetadata}): Retain adds a key the pod does not have, Overwrite sets it, MergePatchJson applies the
+ * value as a JSON merge patch (RFC 7386) to the pod's JSON value, or sets it when the pod has none. The merged JSON
+ * is written compactly with sorted keys, as Go writes a decoded map. A value that is not JSON refuses the pod.
+ */
+public final class PodMetadataPatch {
+    private PodMetadataPatch() {
+    }
+
+    /** Applies the patches to {@code annotations} (changed in place). */
+    public static void apply(Map<String, String> annotations, List<SidecarSetPatchPodMetadata> patches) {
+        if (patches == null) {
+            return;
+        }
+        for (SidecarSetPatchPodMetadata patch : patches) {
+            Map<String, String> values = patch.getAnnotations() == null ? Map.of() : patch.getAnnotations();
+            String policy = patch.getPatchPolicy() == null ? "" : patch.getPatchPolicy();
+            switch (policy) {
+                case "", "Retain" -> values.forEach(annotations::putIfAbsent);
+                case "Overwrite" -> annotations.putAll(values);
+                case "MergePatchJson" -> values.forEach((key, json) -> {
+                    String origin = annotations.get(key);
+                    annotations.put(key, origin == null || origin.isEmpty() ? json : merge(key, origin, json));
+                });
+                default -> {
+                    // OpenKruise ignores a policy it does not know (validation refuses it first).
+                }
+            }
+        }
+    }
+
+    private static String merge(String key, String origin, String patchJson) {
+        JsonNode doc = parse(key, origin, "the pod's value");
+        JsonNode patch = parse(key, patchJson, "the SidecarSet's patch");
+        return new String(RevisionData.bytes(RevisionData.sortKeys(mergePatch(doc, patch))),
+                java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode parse(String key, String json, String what) {
+        try {
+            return ApiJson.serialization().unmarshal(json, JsonNode.class);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("patchPodMetadata MergePatchJson of annotation " + key + ": " + what
+                    + " is not JSON");
+        }
+    }
+
+    /** RFC 7386. */
+    static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+        if (!(patch instanceof ObjectNode p)) {
+            return patch;
+        }
+        ObjectNode out = target instanceof ObjectNode t ? t.deepCopy() : p.objectNode();
+        p.fields().forEachRemaining(e -> {
+            if (e.getValue().isNull()) {
+                out.remove(e.getKey());
+            } else {
+                out.set(e.getKey(), mergePatch(out.get(e.getKey()), e.getValue()));
+            }
+        });
+        return out;
+    }
+}

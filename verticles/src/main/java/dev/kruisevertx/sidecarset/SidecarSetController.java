@@ -31,7 +31,7 @@ import java.util.Objects;
  * OpenKruise's sidecarset controller: ControllerRevisions and status of each SidecarSet, and the in-place upgrade of
  * its sidecars in the pods it injected ({@link SidecarSetPlanner}, carried out by {@link SidecarSetActuator}). A pod
  * reaches its SidecarSets through its {@code kruise.io/sidecarset-injected-list} annotation (a map lookup per name,
- * never a scan); a SidecarSet is reconciled on creation, deletion and spec changes (its generation), not on its own
+ * never a scan), and a SidecarSet its pods through the same annotation ({@link InjectedPods}); a SidecarSet is reconciled on creation, deletion and spec changes (its generation), not on its own
  * status writes.
  */
 public final class SidecarSetController extends NamedControllerDefinition {
@@ -114,6 +114,7 @@ public final class SidecarSetController extends NamedControllerDefinition {
         EventRecorder podEvents = new EventRecorder(ctx.client(), ctx.kube(), clock, "sidecarset-controller", "v1", "Pod");
         SidecarSetActuator actuator = new SidecarSetActuator(ctx, expectations, setEvents, podEvents, clock);
         WriteRejections rejections = new WriteRejections();
+        InjectedPods injected = new InjectedPods();
 
         EventMapper<SidecarSet> setMapper = (event, queue) -> {
             if (event.type() == CacheEvent.Type.UPDATED && Objects.equals(event.oldObject().getMetadata().getGeneration(),
@@ -126,6 +127,7 @@ public final class SidecarSetController extends NamedControllerDefinition {
         };
         EventMapper<Pod> podMapper = (event, queue) -> {
             Pod pod = event.newObject() != null ? event.newObject() : event.oldObject();
+            injected.onEvent(event);
             if (event.type() == CacheEvent.Type.DELETED) {
                 expectations.delete(pod);
             } else {
@@ -157,7 +159,7 @@ public final class SidecarSetController extends NamedControllerDefinition {
             return ctx.vertx().executeBlocking(() -> {
                 List<Pod> matched;
                 try {
-                    matched = SidecarSetPods.matched(set, pods, namespaces);
+                    matched = SidecarSetPods.matched(set, injected.of(set.getMetadata().getName(), pods), namespaces);
                 } catch (IllegalArgumentException e) {
                     return null;
                 }

@@ -14,36 +14,37 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * The pods a SidecarSet manages, read from the cache as OpenKruise's {@code getMatchingPods}: in the namespaces its
- * namespaceSelector selects (all without one), matching its selector, active, injected by it (the injected-list
- * annotation) and carrying all its sidecars. Walks pods: call it on a worker thread.
+ * The pods a SidecarSet manages, as OpenKruise's {@code getMatchingPods}: of the pods it injected (the injected-list
+ * annotation), those in a namespace its namespaceSelector selects (any without one), matching its selector, active
+ * and carrying all its sidecars. Walks its pods: call it on a worker thread.
  */
 final class SidecarSetPods {
     private SidecarSetPods() {
     }
 
-    static List<Pod> matched(SidecarSet set, CachedResource<Pod> pods, CachedResource<Namespace> namespaces) {
+    /**
+     * @param candidates the pods naming the SidecarSet in their injected-list annotation ({@link InjectedPods})
+     */
+    static List<Pod> matched(SidecarSet set, List<Pod> candidates, CachedResource<Namespace> namespaces) {
         LabelSelector selector = set.getSpec().getSelector();
         if (selector == null || ((selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
                 && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty()))) {
             return List.of();
         }
         Predicate<Map<String, String>> matches = LabelSelectors.compile(selector);
-        List<Pod> candidates;
-        if (set.getSpec().getNamespaceSelector() != null) {
-            Predicate<Map<String, String>> nsMatches = LabelSelectors.compile(set.getSpec().getNamespaceSelector());
-            candidates = new ArrayList<>();
-            for (Namespace ns : namespaces.list()) {
-                if (nsMatches.test(ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels())) {
-                    candidates.addAll(pods.list(ns.getMetadata().getName()));
-                }
-            }
-        } else {
-            candidates = pods.list();
-        }
+        Predicate<Map<String, String>> nsMatches = set.getSpec().getNamespaceSelector() == null ? null
+                : LabelSelectors.compile(set.getSpec().getNamespaceSelector());
+        Map<String, Boolean> namespaceVerdicts = new java.util.HashMap<>();
         List<Pod> out = new ArrayList<>();
         String name = set.getMetadata().getName();
         for (Pod pod : candidates) {
+            if (nsMatches != null && !namespaceVerdicts.computeIfAbsent(pod.getMetadata().getNamespace(), ns -> {
+                Namespace n = namespaces.get(null, ns);
+                return n != null && nsMatches.test(n.getMetadata().getLabels() == null ? Map.of()
+                        : n.getMetadata().getLabels());
+            })) {
+                continue;
+            }
             if (matches.test(pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels())
                     && Pods.isActive(pod) && SidecarPodState.injected(pod, name) && SidecarPodState.hasSidecars(pod, set)) {
                 out.add(pod);

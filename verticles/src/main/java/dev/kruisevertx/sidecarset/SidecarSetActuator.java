@@ -45,8 +45,9 @@ final class SidecarSetActuator {
     }
 
     /**
-     * @return false when the latest revision's name was taken by other data (a hash collision): the collision count
-     * moved on, so nothing else is written and the caller decides again
+     * @return false when the plan turned out stale: the latest revision's name was taken by other data (a hash
+     * collision: the collision count moved on), or the SidecarSet changed since the cache copy the plan was made from
+     * (its status was not written); nothing else is written and the caller decides again
      */
     Future<Boolean> apply(SidecarSet cached, SidecarSetPlan plan) {
         return ctx.kube().write(() -> {
@@ -58,9 +59,12 @@ final class SidecarSetActuator {
                 ApiErrors.ignoreNotFound(() -> ctx.client().apps().controllerRevisions()
                         .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete());
             }
-            if (plan.status() != null) {
-                StatusWrites.writeOverSameVersion(ctx.client(), SidecarSet.class, cached,
-                        live -> live.setStatus(plan.status()));
+            // The SidecarSet's own status updates are not reconciled (only spec changes are), so a status computed from
+            // a cache that is behind (our last status write not seen yet) must not be dropped silently: nothing would
+            // write it again. The plan is then stale as a whole; the caller decides again once the cache caught up.
+            if (plan.status() != null && !StatusWrites.writeOverSameVersion(ctx.client(), SidecarSet.class, cached,
+                    live -> live.setStatus(plan.status()))) {
+                return false;
             }
             return true;
         }).compose(done -> done ? pods(plan).map(true) : Future.succeededFuture(false));

@@ -154,9 +154,24 @@ class SidecarSetEndToEndTest {
     }
 
     static SidecarSet waitStatus(String name, String what, Predicate<SidecarSet> done) {
-        return Await.waitFor(name + " " + what, WAIT, () -> sidecarSet(name).get(), s -> s != null
-                && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
-                && s.getStatus().getObservedGeneration().equals(s.getMetadata().getGeneration()) && done.test(s));
+        try {
+            return Await.waitFor(name + " " + what, WAIT, () -> sidecarSet(name).get(), s -> s != null
+                    && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
+                    && s.getStatus().getObservedGeneration().equals(s.getMetadata().getGeneration()) && done.test(s));
+        } catch (AssertionError e) {
+            // Say what the pods looked like: names, images, readiness and container states only.
+            StringBuilder b = new StringBuilder(String.valueOf(e.getMessage())).append("\npods:");
+            for (Pod p : product.client().pods().inNamespace(product.namespace()).list().getItems()) {
+                b.append("\n  ").append(p.getMetadata().getName()).append(" ready=").append(Pods.isRunningAndReady(p))
+                        .append(" spec=").append(p.getSpec().getContainers().stream()
+                                .map(c -> c.getName() + "=" + c.getImage()).toList())
+                        .append(" status=").append(p.getStatus() == null || p.getStatus().getContainerStatuses() == null
+                                ? "[]" : p.getStatus().getContainerStatuses().stream().map(c -> c.getName() + "="
+                                + c.getImage() + (Boolean.TRUE.equals(c.getReady()) ? "/ready" : "/not-ready")).toList())
+                        .append(" working=").append(Pods.annotations(p).get(SidecarInjection.WORKING_HOT_UPGRADE_ANNOTATION));
+            }
+            throw new AssertionError(b.toString(), e);
+        }
     }
 
     static SidecarSet counts(String name, int matched, int updated, int ready, int updatedReady) {

@@ -1,7 +1,6 @@
 package dev.kruisevertx.sidecarset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kruisevertx.api.apps.v1beta1.SidecarContainer;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSet;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategy;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategyType;
@@ -13,13 +12,10 @@ import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.updatesort.UpdateOrder;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;

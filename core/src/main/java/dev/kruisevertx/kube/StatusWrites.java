@@ -27,10 +27,7 @@ public final class StatusWrites {
                                                                         T computedFrom, Consumer<T> setStatus) {
         String version = computedFrom.getMetadata().getResourceVersion();
         boolean[] written = {false};
-        String namespace = computedFrom.getMetadata().getNamespace();
-        var objects = client.resources(type);
-        // A cluster-scoped object (a SidecarSet) has no namespace to select.
-        (namespace == null || namespace.isEmpty() ? objects : objects.inNamespace(namespace))
+        client.resources(type).inNamespace(computedFrom.getMetadata().getNamespace())
                 .withName(computedFrom.getMetadata().getName())
                 .editStatus(live -> {
                     if (version == null || version.equals(live.getMetadata().getResourceVersion())) {

@@ -6,7 +6,7 @@ import dev.kruisevertx.expectations.ResourceVersionExpectations;
 import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.ObjectEdits;
-import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.api.common.ApiJson;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -24,7 +24,7 @@ import java.util.List;
 /**
  * Carries out a {@link SidecarSetPlan}, in OpenKruise's order: the latest revision (created, or renumbered for a
  * rollback, and its custom-version label), history pruning, the status over the resourceVersion it was computed
- * from, then the pods: idle hot-upgrade containers reset, sidecars upgraded (each write expected in the cache before
+ * from (a newer SidecarSet answers 409: the plan is stale), then the pods: idle hot-upgrade containers reset, sidecars upgraded (each write expected in the cache before
  * the next decision), and the {@code SidecarSetUpgradable} condition. Pod edits re-apply the pure edit to the live pod
  * on a conflict ({@link ObjectEdits}), so a concurrent writer's change is kept.
  */
@@ -62,12 +62,26 @@ final class SidecarSetActuator {
             // The SidecarSet's own status updates are not reconciled (only spec changes are), so a status computed from
             // a cache that is behind (our last status write not seen yet) must not be dropped silently: nothing would
             // write it again. The plan is then stale as a whole; the caller decides again once the cache caught up.
-            if (plan.status() != null && !StatusWrites.writeOverSameVersion(ctx.client(), SidecarSet.class, cached,
-                    live -> live.setStatus(plan.status()))) {
+            return plan.status() == null || writeStatus(cached, plan);
+        }).compose(done -> done ? pods(plan).map(true) : Future.succeededFuture(false));
+    }
+
+    /**
+     * The status as one update carrying the cached copy's resourceVersion (one call where a read-then-write takes two:
+     * start-up with many SidecarSets is mostly status writes); a 409 means the copy was behind.
+     */
+    private boolean writeStatus(SidecarSet cached, SidecarSetPlan plan) {
+        SidecarSet copy = ApiJson.serialization().clone(cached);
+        copy.setStatus(plan.status());
+        try {
+            ctx.client().resource(copy).updateStatus();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (ApiErrors.isConflict(e)) {
                 return false;
             }
-            return true;
-        }).compose(done -> done ? pods(plan).map(true) : Future.succeededFuture(false));
+            throw e;
+        }
     }
 
     /** Creates or renumbers the latest revision; a name taken by other data moves on to the next collision count. */

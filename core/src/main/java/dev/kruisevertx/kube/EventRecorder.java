@@ -24,10 +24,12 @@ public record EventRecorder(KubernetesClient client, KubeExecutor kube, Clock cl
     public void emit(HasMetadata object, String type, String reason, String message) {
         String now = clock.instant().toString();
         String ns = object.getMetadata().getNamespace();
+        // A cluster-scoped object's Events live in "default", as Kubernetes' recorder puts them.
+        String eventNs = ns == null || ns.isEmpty() ? "default" : ns;
         String name = object.getMetadata().getName();
         Event event = new EventBuilder().withNewMetadata()
                 .withName(name + "." + UUID.randomUUID().toString().replace("-", "").substring(0, 16))
-                .withNamespace(ns).endMetadata()
+                .withNamespace(eventNs).endMetadata()
                 .withNewInvolvedObject().withApiVersion(apiVersion).withKind(kind)
                 .withName(name).withNamespace(ns).withUid(object.getMetadata().getUid())
                 .withResourceVersion(object.getMetadata().getResourceVersion()).endInvolvedObject()
@@ -35,7 +37,7 @@ public record EventRecorder(KubernetesClient client, KubeExecutor kube, Clock cl
                 .withFirstTimestamp(now).withLastTimestamp(now)
                 .withNewSource().withComponent(component).endSource()
                 .build();
-        kube.write(() -> client.v1().events().inNamespace(ns).resource(event).create())
+        kube.write(() -> client.v1().events().inNamespace(eventNs).resource(event).create())
                 .onFailure(e -> LOG.debug("event {} on {}/{} not recorded: {}", reason, ns, name, e.toString()));
     }
 }

@@ -1,23 +1,21 @@
 package dev.kruisevertx.sidecarset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kruisevertx.api.apps.v1beta1.SidecarContainer;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSet;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategy;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetUpdateStrategyType;
 import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.common.IntOrPercent;
 import dev.kruisevertx.api.common.UpdateScatterTerm;
+import dev.kruisevertx.controller.reason.BlockReason;
+import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.updatesort.UpdateOrder;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +31,12 @@ import java.util.Set;
  */
 public final class SidecarUpgradeSelection {
     /** The decision with its reason; pod names only. */
-    public record Plan(List<Pod> upgrade, List<Pod> notUpgradable, int waiting, String reason) {
+    public record Plan(List<Pod> upgrade, List<Pod> notUpgradable, int waiting, String reason,
+                       List<BlockReason> reasons) {
+        public Plan(List<Pod> upgrade, List<Pod> notUpgradable, int waiting, String reason) {
+            this(upgrade, notUpgradable, waiting, reason, List.of());
+        }
+
         public String debugSummary() {
             return "upgrade=" + upgrade.size() + " " + upgrade.stream().map(p -> p.getMetadata().getName()).toList()
                     + ", notUpgradable=" + notUpgradable.size() + ", waiting=" + waiting + ": " + reason;
@@ -46,16 +49,18 @@ public final class SidecarUpgradeSelection {
     public static Plan next(SidecarSet set, List<Pod> pods) {
         SidecarSetUpdateStrategy strategy = set.getSpec().getUpdateStrategy() == null ? new SidecarSetUpdateStrategy()
                 : set.getSpec().getUpdateStrategy();
+        String hash = annotation(set, SidecarSetHash.HASH_ANNOTATION);
         if (strategy.typeValue().orElse(SidecarSetUpdateStrategyType.ROLLING_UPDATE)
                 == SidecarSetUpdateStrategyType.NOT_UPDATE) {
-            return new Plan(List.of(), List.of(), 0, "updateStrategy is NotUpdate");
+            long old = pods.stream().filter(p -> !updated(set, hash, p)).count();
+            return new Plan(List.of(), List.of(), 0, "updateStrategy is NotUpdate",
+                    old == 0 ? List.of() : List.of(Reasons.notUpdate("updateStrategy.type", old)));
         }
         if (Boolean.TRUE.equals(strategy.getPaused())) {
-            return new Plan(List.of(), List.of(), 0, "updateStrategy is paused");
+            long old = pods.stream().filter(p -> !updated(set, hash, p)).count();
+            return new Plan(List.of(), List.of(), 0, "updateStrategy is paused",
+                    old == 0 ? List.of() : List.of(Reasons.paused("updateStrategy.paused", old)));
         }
-        String hash = annotation(set, SidecarSetHash.HASH_ANNOTATION);
-        String withoutImage = annotation(set, SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION);
-        Set<String> sidecars = sidecarNames(set);
         List<Integer> waiting = new ArrayList<>();
         List<Pod> notUpgradable = new ArrayList<>();
         for (int i = 0; i < pods.size(); i++) {
@@ -64,9 +69,10 @@ public final class SidecarUpgradeSelection {
                     && !LabelSelectors.matches(strategy.getSelector(), pod.getMetadata().getLabels()))) {
                 continue;
             }
-            if (!withoutImage.equals(podHash(pod, SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION, set.getMetadata().getName()))) {
+            SidecarPodState.Upgradable upgradable = SidecarPodState.upgradable(pod, set);
+            if (!upgradable.canUpgrade()) {
                 notUpgradable.add(pod);
-            } else if (!upgradeInProgress(pod, sidecars)) {
+            } else if (upgradable.consistent()) {
                 waiting.add(i);
             }
         }
@@ -77,15 +83,22 @@ public final class SidecarUpgradeSelection {
         int partition = Math.min(total, Math.max(0, IntOrPercent.scaledValue(strategy.getPartition(), total, true)));
         if (order.size() - partition <= 0) {
             return new Plan(List.of(), notUpgradable, waiting.size(), "partition " + partition + " keeps the "
-                    + order.size() + " remaining pod(s) on the old sidecars");
+                    + order.size() + " remaining pod(s) on the old sidecars", order.isEmpty() ? List.of()
+                    : List.of(Reasons.partition("updateStrategy.partition", partition, order.size())));
+        }
+        List<BlockReason> reasons = new ArrayList<>();
+        if (partition > 0) {
+            reasons.add(Reasons.partition("updateStrategy.partition", partition, partition));
         }
         order = order.subList(0, order.size() - partition);
         int maxUnavailable = strategy.getMaxUnavailable() == null ? 1
                 : IntOrPercent.scaledValue(strategy.getMaxUnavailable(), total, true);
         int unavailable = 0;
+        List<String> unavailableNames = new ArrayList<>();
         for (Pod pod : pods) {
-            if (updated(set, hash, pod) && (!ready(pod, set) || upgradeInProgress(pod, sidecars))) {
+            if (updated(set, hash, pod) && (!SidecarPodState.consistent(pod, set, null) || !ready(pod, set))) {
                 unavailable++;
+                unavailableNames.add(pod.getMetadata().getName());
             }
         }
         List<Pod> upgrade = new ArrayList<>();
@@ -98,53 +111,38 @@ public final class SidecarUpgradeSelection {
                 break;
             }
             unavailable++;
+            unavailableNames.add(pods.get(i).getMetadata().getName());
             upgrade.add(pods.get(i));
         }
         String reason = upgrade.size() < order.size() ? "maxUnavailable " + maxUnavailable + " reached ("
                 + unavailable + " unavailable)" : "every pod beyond the partition";
-        return new Plan(upgrade, notUpgradable, waiting.size(), reason);
+        if (upgrade.size() < order.size()) {
+            reasons.add(Reasons.maxUnavailable("updateStrategy.maxUnavailable", maxUnavailable,
+                    unavailableNames.subList(0, Math.min(unavailableNames.size(), BlockReason.MAX_OBJECTS)),
+                    unavailable, order.size() - upgrade.size(), "upgraded"));
+        }
+        return new Plan(upgrade, notUpgradable, waiting.size(), reason, List.copyOf(reasons));
     }
 
-    /** Not ready < ready, unscheduled < scheduled, pending < running: the pods that lose least go first. */
+    /**
+     * Kubernetes' active-pod order: unscheduled < scheduled, then Pending < Unknown < Running, then not ready < ready:
+     * the pods that lose least go first.
+     */
     private static int rank(Pod pod) {
-        int r = Pods.isReady(pod) ? 4 : 0;
-        r += Pods.isAssigned(pod) ? 2 : 0;
-        r += pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()) ? 1 : 0;
+        int r = Pods.isAssigned(pod) ? 100 : 0;
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        r += "Running".equals(phase) ? 20 : "Unknown".equals(phase) ? 10 : 0;
+        r += Pods.isReady(pod) ? 1 : 0;
         return r;
     }
 
     /** Running and ready, and every hot-upgrade idle container already on the empty image. */
     static boolean ready(Pod pod, SidecarSet set) {
-        return Pods.isRunningAndReady(pod);
+        return SidecarPodState.ready(pod, set);
     }
 
     static boolean updated(SidecarSet set, String hash, Pod pod) {
         return hash.equals(podHash(pod, SidecarSetHash.HASH_ANNOTATION, set.getMetadata().getName()));
-    }
-
-    /** A sidecar whose status is ready but still runs another image than its spec: the last upgrade is under way. */
-    static boolean upgradeInProgress(Pod pod, Set<String> sidecars) {
-        Map<String, ContainerStatus> status = new HashMap<>();
-        if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
-            pod.getStatus().getContainerStatuses().forEach(s -> status.put(s.getName(), s));
-        }
-        for (Container c : pod.getSpec().getContainers()) {
-            ContainerStatus s = status.get(c.getName());
-            if (sidecars.contains(c.getName()) && s != null && Boolean.TRUE.equals(s.getReady())
-                    && s.getImage() != null && !s.getImage().equals(c.getImage())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Set<String> sidecarNames(SidecarSet set) {
-        Set<String> names = new LinkedHashSet<>();
-        for (SidecarContainer c : set.getSpec().getContainers() == null ? List.<SidecarContainer>of()
-                : set.getSpec().getContainers()) {
-            names.add(c.getName());
-        }
-        return names;
     }
 
     /** A scatter term with value {@code *} stands for every value of its key among the pods. */

@@ -52,6 +52,9 @@ class SidecarSetStatusCalculationTest {
         Pod ok = hot("ok", "empty:1");
         Pod notYet = hot("busy", "envoy:1");
         assertEquals("2/2/1/1", counts(SidecarSetStatusCalculation.of(set, List.of(ok, notYet), "r", 0)));
+        // Without container statuses the state cannot be known to be consistent: not ready (OpenKruise's rule).
+        Pod noStatuses = new PodBuilder(ok).editStatus().withContainerStatuses().endStatus().build();
+        assertEquals("1/1/0/0", counts(SidecarSetStatusCalculation.of(set, List.of(noStatuses), "r", 0)));
     }
 
     static Pod hot(String name, String idleImage) {
@@ -61,7 +64,10 @@ class SidecarSetStatusCalculationTest {
                 .endMetadata().withNewSpec().withNodeName("n")
                 .addNewContainer().withName("envoy-1").withImage("envoy:2").endContainer()
                 .addNewContainer().withName("envoy-2").withImage(idleImage).endContainer().endSpec()
+                // As OpenKruise, a pod counts as ready only with a status for each of its containers.
                 .withNewStatus().withPhase("Running").addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addNewContainerStatus().withName("envoy-1").withImage("envoy:2").withReady(true).endContainerStatus()
+                .addNewContainerStatus().withName("envoy-2").withImage(idleImage).withReady(true).endContainerStatus()
                 .endStatus().build();
     }
 

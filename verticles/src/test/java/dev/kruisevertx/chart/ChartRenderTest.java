@@ -345,8 +345,12 @@ class ChartRenderTest {
                 "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list",
                 "apps.kruise.io/advancedcronjobs:watch", "apps.kruise.io/advancedcronjobs/status:update",
                 "apps.kruise.io/broadcastjobs:create", "batch/jobs:create", "batch/jobs:delete",
-                "apps.kruise.io/workloadspreads:watch", "apps.kruise.io/workloadspreads/status:update")),
-                manager.toString());
+                "apps.kruise.io/workloadspreads:watch", "apps.kruise.io/workloadspreads/status:update",
+                // The sidecarset controller: SidecarSets and their status, namespaces for namespaceSelector, its
+                // revisions (created, renumbered, labelled, pruned), and pods updated in place with their condition.
+                "apps.kruise.io/sidecarsets:watch", "apps.kruise.io/sidecarsets/status:update", "/namespaces:watch",
+                "apps/controllerrevisions:delete", "apps/controllerrevisions:patch", "apps/controllerrevisions:update",
+                "/pods:update", "/pods/status:update")), manager.toString());
         assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
         assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
                 "webhook configurations are only writable by name (kruise-certs-role)");

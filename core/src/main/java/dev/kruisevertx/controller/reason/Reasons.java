@@ -108,6 +108,12 @@ public final class Reasons {
                 object == null ? List.of() : List.of(object));
     }
 
+    /** An update strategy of type NotUpdate ({@code field}): {@code waiting} pods keep what they run (SidecarSet). */
+    public static BlockReason notUpdate(String field, long waiting) {
+        return new BlockReason(ReasonCode.PAUSED, field + " is NotUpdate: " + pods(waiting) + " "
+                + verb(waiting, "keeps", "keep") + " the old sidecars", numbers("waiting", waiting), List.of());
+    }
+
     /** A job is paused ({@code field} true): {@code waiting} nodes wait for their pod. */
     public static BlockReason jobPaused(String field, long waiting) {
         return new BlockReason(ReasonCode.PAUSED, field + " is true: " + waiting + " " + noun(waiting, "node") + " "

@@ -117,6 +117,16 @@ public final class InvariantChecker {
             List.of("apps.kruise.io/v1beta1", "BroadcastJob"), List.of("batch/v1", "Job"),
             List.of("apps.kruise.io/v1beta1", "AdvancedCronJob"));
 
+    /** Adds the SidecarSet invariant; watch {@link #SIDECARSET_OBJECTS} for it. */
+    public InvariantChecker withSidecarSetInvariants() {
+        return add(new SidecarSetInvariant());
+    }
+
+    /** The object kinds the SidecarSet invariant reads (cluster-scoped: watched cluster-wide). */
+    private static final java.util.Set<String> CLUSTER_SCOPED = java.util.Set.of("Node", "SidecarSet");
+
+    public static final List<List<String>> SIDECARSET_OBJECTS = List.of(List.of("apps.kruise.io/v1beta1", "SidecarSet"));
+
     /** Lets time-based invariants decide; {@code finalCheck} decides everything still pending. */
     public synchronized void settle(long nowMillis, boolean finalCheck) {
         for (Invariant i : invariants) {
@@ -170,7 +180,7 @@ public final class InvariantChecker {
         List<SharedIndexInformer<?>> informers = new ArrayList<>();
         for (List<String> object : objects) {
             var resources = client.genericKubernetesResources(object.get(0), object.get(1));
-            var scoped = namespace == null || "Node".equals(object.get(1)) ? resources.inAnyNamespace()
+            var scoped = namespace == null || CLUSTER_SCOPED.contains(object.get(1)) ? resources.inAnyNamespace()
                     : resources.inNamespace(namespace);
             informers.add(scoped.inform(handler((GenericKubernetesResource r) -> MAPPER.valueToTree(r),
                     this::onObject), 0));

@@ -71,9 +71,11 @@ public final class ControllerVerticle extends VerticleBase {
         // The informers synced (and published their initial events) before this verticle existed — on start-up,
         // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
         // so idle objects are reconciled too; the queue folds duplicates with events arriving meanwhile.
+        List<Runnable> replays = new ArrayList<>();
         for (WatchSpec<?> watch : controller.watches()) {
-            replay(watch);
+            replays.addAll(replay(watch));
         }
+        replayInSlices(replays, 0);
         for (int i = 0; i < workers; i++) {
             nextItem();
         }
@@ -116,18 +118,44 @@ public final class ControllerVerticle extends VerticleBase {
         });
     }
 
-    private <T extends HasMetadata> void replay(WatchSpec<T> watch) {
+    /** Cached objects replayed per event-loop turn: 100,000 in one go held the loop for seconds. */
+    static final int REPLAY_SLICE = 500;
+
+    /** One task per cached object of the watched kind (the cache's list taken now: it is a snapshot). */
+    private <T extends HasMetadata> List<Runnable> replay(WatchSpec<T> watch) {
         if (controllerContext.cache() == null) {
-            return;
+            return List.of();
         }
         Enqueuer enqueuer = enqueuerFor(() -> "replay of cached " + watch.type().getSimpleName() + "s");
-        for (T object : controllerContext.cache().resource(watch.type()).list()) {
-            try {
-                watch.mapper().map(CacheEvent.added(object, true), enqueuer);
-            } catch (RuntimeException e) {
-                LOG.error("controller {}: mapping a cached {} failed", definition.name(),
-                        watch.type().getSimpleName(), e);
-            }
+        List<T> objects = controllerContext.cache().resource(watch.type()).list();
+        List<Runnable> tasks = new ArrayList<>(objects.size());
+        for (T object : objects) {
+            tasks.add(() -> {
+                try {
+                    watch.mapper().map(CacheEvent.added(object, true), enqueuer);
+                } catch (RuntimeException e) {
+                    LOG.error("controller {}: mapping a cached {} failed", definition.name(),
+                            watch.type().getSimpleName(), e);
+                }
+            });
+        }
+        return tasks;
+    }
+
+    /**
+     * Runs the replay {@link #REPLAY_SLICE} objects at a time, yielding the event loop between slices so a large
+     * cache does not block it; workers already take what is queued meanwhile.
+     */
+    private void replayInSlices(List<Runnable> tasks, int from) {
+        if (stopping || from >= tasks.size()) {
+            return;
+        }
+        int to = Math.min(tasks.size(), from + REPLAY_SLICE);
+        for (int i = from; i < to; i++) {
+            tasks.get(i).run();
+        }
+        if (to < tasks.size()) {
+            context.runOnContext(v -> replayInSlices(tasks, to));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetStatus;
 import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.EventMapper;
@@ -17,7 +18,11 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import dev.kruisevertx.pub.PubStatusCalculator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -89,11 +94,13 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 return Future.succeededFuture(Result.done());
             }
             // Walks the namespace's pods: on a worker, off the event loop.
+            List<String> unannotated = new java.util.ArrayList<>();
             return ctx.vertx().executeBlocking(() -> {
                 PubTargets.Snapshot snapshot = targets.snapshot(pub);
+                unannotated.addAll(missingRelatedPub(pub, snapshot.pods()));
                 return PubStatusCalculator.calculate(pub, snapshot.pods(), snapshot.expected(),
                         pod -> inPlace.checkCompleted(pod).done(), clock.instant());
-            }, false).compose(result -> {
+            }, false).compose(result -> annotate(ctx, pub, unannotated).map(result)).compose(result -> {
                 ctx.plans().record(NAME, request, summary(result));
                 PodUnavailableBudgetStatus status = toStatus(pub, result);
                 Result next = result.recheckIn() == null ? Result.done()
@@ -111,6 +118,43 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class, workloadToBudgets(pubs, "StatefulSet")),
                 WatchSpec.of(io.fabric8.kubernetes.api.model.apps.StatefulSet.class, workloadToBudgets(pubs, "StatefulSet")),
                 WatchSpec.of(Deployment.class, workloadToBudgets(pubs, "Deployment"))));
+    }
+
+    /**
+     * The budget's pods that do not name it yet (created before it, or Deployment pods the pod webhook could not
+     * place): {@code /validate-pod} only checks pods that carry the annotation.
+     */
+    static List<String> missingRelatedPub(PodUnavailableBudget pub, List<Pod> pods) {
+        String name = pub.getMetadata().getName();
+        List<String> out = new java.util.ArrayList<>();
+        for (Pod pod : pods) {
+            var annotations = Pods.annotations(pod);
+            if (!name.equals(annotations.get(WellKnown.PUB_RELATED_ANNOTATION_OLD))
+                    || !name.equals(annotations.get(WellKnown.PUB_RELATED_ANNOTATION))) {
+                out.add(pod.getMetadata().getName());
+            }
+        }
+        return out;
+    }
+
+    /** Writes both related-pub keys on each pod (merge patch: touches nothing else); a pod gone meanwhile is fine. */
+    private static Future<Void> annotate(ControllerContext ctx, PodUnavailableBudget pub, List<String> pods) {
+        if (pods.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        String ns = pub.getMetadata().getNamespace();
+        String name = pub.getMetadata().getName();
+        String patch = "{\"metadata\":{\"annotations\":{\"" + WellKnown.PUB_RELATED_ANNOTATION_OLD + "\":"
+                + ApiJson.toJson(name) + ",\"" + WellKnown.PUB_RELATED_ANNOTATION + "\":" + ApiJson.toJson(name) + "}}}";
+        List<Future<Object>> writes = new java.util.ArrayList<>();
+        for (String pod : pods) {
+            writes.add(ctx.kube().write(() -> {
+                ApiErrors.ignoreNotFound(() -> ctx.client().pods().inNamespace(ns).withName(pod)
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), patch));
+                return null;
+            }));
+        }
+        return Future.all(writes).mapEmpty();
     }
 
     /** A workload's replicas change the count of the budgets naming it (by kind and name). */

@@ -250,7 +250,8 @@ class ChartRenderTest {
                 "/mutate-apps-kruise-io-broadcastjob", "/mutate-apps-kruise-io-sidecarset"), paths(mutating));
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
-                "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset"), paths(validating));
+                "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
+                "/validate-policy-kruise-io-podunavailablebudget"), paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
             assertEquals("", config.path("metadata").path("annotations").path("template").asText());
@@ -272,6 +273,9 @@ class ChartRenderTest {
         assertEquals(List.of("clonesets"), strings(cloneSetValidation.path("rules").get(0).path("resources")));
         JsonNode podValidation = webhook(validating, "/validate-pod");
         assertEquals("pods/eviction", podValidation.path("rules").get(1).path("resources").get(0).asText());
+        JsonNode pubValidation = webhook(validating, "/validate-policy-kruise-io-podunavailablebudget");
+        assertEquals(List.of("CREATE", "UPDATE"), strings(pubValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("podunavailablebudgets"), strings(pubValidation.path("rules").get(0).path("resources")));
     }
 
     @Test
@@ -287,7 +291,12 @@ class ChartRenderTest {
                 "apps.kruise.io/clonesets/status:update", "apps.kruise.io/clonesets/finalizers:update",
                 "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list",
                 "apps.kruise.io/advancedcronjobs:watch", "apps.kruise.io/advancedcronjobs/status:update",
-                "apps.kruise.io/broadcastjobs:create", "batch/jobs:create", "batch/jobs:delete")), manager.toString());
+                "apps.kruise.io/broadcastjobs:create", "batch/jobs:create", "batch/jobs:delete",
+                "policy.kruise.io/podunavailablebudgets:watch", "policy.kruise.io/podunavailablebudgets/status:update",
+                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch")),
+                manager.toString());
+        assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
+                "only the status of a budget is written");
         assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
         assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
                 "webhook configurations are only writable by name (kruise-certs-role)");

@@ -11,6 +11,7 @@ import dev.kruisevertx.webhook.daemonset.DaemonSetWebhooks;
 import dev.kruisevertx.webhook.conversion.ConversionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
+import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 
@@ -25,6 +26,7 @@ public final class KruiseWebhooks {
         boolean templateNoDefaults = gates.enabled(Feature.TemplateNoDefaults);
         SidecarSetWebhooks.register(registry, deps.sidecarSets());
         PodMutatingPipeline pipeline = PodWebhooks.register(registry, gates.enabled(Feature.KruisePodReadinessGate));
+        PodUnavailableBudgetWebhooks.register(registry, pipeline, deps);
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,

@@ -19,6 +19,7 @@ import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.inplace.RevisionLabels;
 import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.StatusWrites;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -74,6 +75,10 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 ctx.cache().resource(io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
                 ctx.cache().resource(Deployment.class), ctx.cache().resource(ReplicaSet.class));
         InPlaceUpdater inPlace = new InPlaceUpdater(RevisionLabels.plain());
+        EventRecorder pubEvents = new EventRecorder(ctx.client(), ctx.kube(), clock, "podunavailablebudget-controller",
+                PodUnavailableBudget.API_VERSION, PodUnavailableBudget.KIND);
+        EventRecorder podEvents = new EventRecorder(ctx.client(), ctx.kube(), clock, "podunavailablebudget-controller",
+                "v1", "Pod");
         // A pod event concerns the budgets of its namespace that may select it: O(budgets in the namespace).
         EventMapper<Pod> podToBudgets = (event, queue) -> {
             Pod pod = event.newObject() != null ? event.newObject() : event.oldObject();
@@ -95,8 +100,10 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
             }
             // Walks the namespace's pods: on a worker, off the event loop.
             List<String> unannotated = new java.util.ArrayList<>();
+            int[] podCount = {0};
             return ctx.vertx().executeBlocking(() -> {
                 PubTargets.Snapshot snapshot = targets.snapshot(pub);
+                podCount[0] = snapshot.pods().size();
                 unannotated.addAll(missingRelatedPub(pub, snapshot.pods()));
                 return PubStatusCalculator.calculate(pub, snapshot.pods(), snapshot.expected(),
                         pod -> inPlace.checkCompleted(pod).done(), clock.instant());
@@ -108,10 +115,31 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 if (Objects.equals(ApiJson.toJson(pub.status()), ApiJson.toJson(status))) {
                     return Future.succeededFuture(next);
                 }
+                // Once per status change, not per reconcile: an Event is a write.
+                if (podCount[0] == 0) {
+                    pubEvents.emit(pub, EventRecorder.NORMAL, "NoPods", "No matching pods found");
+                }
+                for (String pod : result.expiredDisruptions()) {
+                    Pod cached = pods.get(pub.getMetadata().getNamespace(), pod);
+                    if (cached != null) {
+                        podEvents.emit(cached, EventRecorder.WARNING, "NotDeleted", "Pod was expected by PUB "
+                                + pub.getMetadata().getNamespace() + "/" + pub.getMetadata().getName()
+                                + " to be deleted but it wasn't");
+                    }
+                }
                 return ctx.kube().write(() -> StatusWrites.writeOverSameVersion(ctx.client(),
                         PodUnavailableBudget.class, pub, live -> live.setStatus(status))).map(written -> next);
-            }, e -> Future.failedFuture(new IllegalStateException("budget " + request.name()
-                    + ": cannot calculate the pods it protects: " + e.getMessage())));
+            }, e -> {
+                if (e instanceof IllegalArgumentException) {
+                    // A bad int-or-percent: the budget must change before it can be counted; no retry storm.
+                    pubEvents.emit(pub, EventRecorder.WARNING, "CalculateExpectedPodCountFailed",
+                            "Failed to calculate the number of expected pods: " + e.getMessage());
+                    ctx.plans().record(NAME, request, PlanSummary.builder("invalid budget: " + e.getMessage()).build());
+                    return Future.succeededFuture(Result.done());
+                }
+                return Future.failedFuture(new IllegalStateException("budget " + request.name()
+                        + ": cannot calculate the pods it protects: " + e.getMessage()));
+            });
         }, List.of(WatchSpec.of(PodUnavailableBudget.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, podToBudgets),
                 WatchSpec.of(CloneSet.class, workloadToBudgets(pubs, CloneSet.KIND)),

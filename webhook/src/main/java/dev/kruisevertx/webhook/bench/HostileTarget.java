@@ -140,6 +140,15 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
             """;
 
+    public static final String PODUNAVAILABLEBUDGET = """
+            {"apiVersion":"policy.kruise.io/v1alpha1","kind":"PodUnavailableBudget",
+             "metadata":{"name":"web-pub","namespace":"default",
+               "annotations":{"kruise.io/pub-protect-operations":"DELETE,EVICT",
+                 "pub.kruise.io/protect-total-replicas":"5"}},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"},
+               "maxUnavailable":"25%"}}
+            """;
+
     /**
      * Every path the webhook serves as {@link dev.kruisevertx.webhook.KruiseWebhooks#registerAll} registers it (the
      * chart's webhook configurations point at these), the StatefulSet paths once per served version, and
@@ -172,6 +181,10 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH)) {
             targets.add(kruise("advancedcronjob", path, "v1beta1", "AdvancedCronJob", "advancedcronjobs", ADVANCEDCRONJOB));
         }
+        targets.add(new HostileTarget("podunavailablebudget-validate",
+                dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH, false,
+                "policy.kruise.io", "v1alpha1", "PodUnavailableBudget", "podunavailablebudgets",
+                parse(PODUNAVAILABLEBUDGET)));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         targets.add(new HostileTarget("convert-statefulset-v1alpha1", WebhookServerVerticle.CONVERT, true,

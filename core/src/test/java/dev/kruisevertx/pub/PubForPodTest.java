@@ -76,6 +76,18 @@ class PubForPodTest {
                 .map(p -> p.getMetadata().getName()));
     }
 
+    @org.junit.jupiter.api.Test
+    void aNullOwnerReferenceEntryControlsNothing() {
+        // Seen in the hostile input storm: {"ownerReferences":[null]} on a pod created through /mutate-pod.
+        Pod p = pod(Map.of("app", "web"));
+        List<io.fabric8.kubernetes.api.model.OwnerReference> refs = new java.util.ArrayList<>();
+        refs.add(null);
+        p.getMetadata().setOwnerReferences(refs);
+        assertEquals(Optional.empty(), PubForPod.controllerOf(p));
+        assertEquals(Optional.empty(), PubForPod.find(List.of(byRef("a", "apps.kruise.io/v1alpha1", "CloneSet", "web")),
+                p, PubForPod.controllerOf(p)));
+    }
+
     static Stream<Arguments> names() {
         return Stream.of(
                 Arguments.of(Map.of("kruise.io/related-pub", "a"), "a"),

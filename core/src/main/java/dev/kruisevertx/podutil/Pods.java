@@ -165,7 +165,8 @@ public final class Pods {
             return Optional.empty();
         }
         for (OwnerReference ref : obj.getMetadata().getOwnerReferences()) {
-            if (Boolean.TRUE.equals(ref.getController())) {
+            // A hostile or broken object may list a null entry: it controls nothing.
+            if (ref != null && Boolean.TRUE.equals(ref.getController())) {
                 return Optional.of(ref);
             }
         }

@@ -91,6 +91,12 @@ public record CloneSetPlan(Phase phase, String reason, CloneSetDiff diff, List<C
                 podWrites, statusWrites, requeueAfter, all);
     }
 
+    /** This plan with only {@code kept} of its in-place updates (the others wait for a budget). */
+    public CloneSetPlan withInPlace(List<InPlace> kept) {
+        return new CloneSetPlan(phase, reason, diff, creates, lifecycle, deletes, pvcDeletes, recreates,
+                List.copyOf(kept), podWrites, statusWrites, requeueAfter, reasons);
+    }
+
     public boolean hasActions() {
         return !creates.isEmpty() || !lifecycle.isEmpty() || !deletes.isEmpty() || !pvcDeletes.isEmpty()
                 || !recreates.isEmpty() || !inPlace.isEmpty() || !podWrites.isEmpty() || !statusWrites.isEmpty();

@@ -71,6 +71,7 @@ final class CloneSetReconciler implements Reconciler {
     private final Random random;
     private final CloneSetEvents events;
     private final WriteRejections rejections = new WriteRejections();
+    private final CloneSetPubGate pubGate;
     private final RolloutWatch rollouts;
 
     CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
@@ -89,6 +90,7 @@ final class CloneSetReconciler implements Reconciler {
         this.random = random;
         this.events = new CloneSetEvents(ctx.client(), ctx.kube(), clock);
         this.rollouts = new RolloutWatch(CloneSet.KIND, ctx.registry());
+        this.pubGate = CloneSetPubGate.of(ctx, clock);
         this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
                 events, clock, ctx.gates().enabled(Feature.CloneSetShortHash),
                 clonesets::get);
@@ -247,7 +249,16 @@ final class CloneSetReconciler implements Reconciler {
     }
 
     private Future<Result> act(Request request, CloneSet cs, List<Pod> owned, List<ControllerRevision> history,
-                               RevisionResolution revs, CloneSetPlan plan) {
+                               RevisionResolution revs, CloneSetPlan planned) {
+        return pubGate.admit(planned).compose(admitted -> act(request, cs, owned, history, revs, admitted.plan(),
+                admitted.refusal()));
+    }
+
+    private Future<Result> act(Request request, CloneSet cs, List<Pod> owned, List<ControllerRevision> history,
+                               RevisionResolution revs, CloneSetPlan plan, BlockReason pubRefusal) {
+        if (pubRefusal != null) {
+            rejections.remember(request.key(), pubRefusal);
+        }
         String updateRevision = revs.update().getMetadata().getName();
         String currentRevision = revs.current().getMetadata().getName();
         CloneSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
@@ -265,7 +276,7 @@ final class CloneSetReconciler implements Reconciler {
             if (ar.failed() && rejections.record(request.key(), ar.cause())) {
                 shown = plan.withReasons(List.of(rejections.last(request.key()).orElseThrow()));
                 record(request, plan.summary(), shown);
-            } else if (ar.succeeded() && plan.hasActions()) {
+            } else if (ar.succeeded() && plan.hasActions() && pubRefusal == null) {
                 rejections.clear(request.key());
             }
             List<BlockReason> reasons = shown.reasons();

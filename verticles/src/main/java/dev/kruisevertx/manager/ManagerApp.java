@@ -9,8 +9,15 @@ import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.ControllerDefinition;
 import dev.kruisevertx.controller.PlanRecorder;
 import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.inplace.InPlaceUpdater;
+import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.KubeExecutor;
 import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.pub.PubGuard;
+import dev.kruisevertx.pub.PubStatusStore;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.WebhookDependencies;
 import dev.kruisevertx.webhook.deletionprotection.ClusterDeletionLookup;
@@ -35,6 +42,7 @@ import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,6 +61,8 @@ public final class ManagerApp {
     private final PrometheusMeterRegistry registry;
     private final WatchCache cache;
     private final KubeExecutor kube;
+    /** The webhook's own calls (PUB status writes, Events): every replica serves them, so no leader fence. */
+    private final KubeExecutor webhookKube;
     private final ControllerSupervisor supervisor;
     private final HttpEndpoints endpoints;
     private final LeaderElection election;
@@ -112,7 +122,11 @@ public final class ManagerApp {
                 }));
         AdmissionRegistry admission = new AdmissionRegistry();
         ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
+        this.webhookKube = new KubeExecutor(vertx, "webhook-kube-pool", 8);
+        CachedResource<PodUnavailableBudget> budgets = cache.resource(PodUnavailableBudget.class);
         KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())
+                .withBudgets(budgets::list)
+                .withPubGuard(pubGuard(budgets))
                 .withPods((namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)))
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
                 .withNodes(name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())))
@@ -167,6 +181,36 @@ public final class ManagerApp {
                 });
     }
 
+    /** The PodUnavailableBudget check of {@code /validate-pod}: cached budgets, status writes on every replica. */
+    private PubGuard pubGuard(CachedResource<PodUnavailableBudget> budgets) {
+        InPlaceUpdater inPlace = new InPlaceUpdater(RevisionLabels.plain());
+        EventRecorder podEvents = new EventRecorder(client, webhookKube, Clock.systemUTC(), "kruise-manager", "v1",
+                "Pod");
+        return new PubGuard(vertx, PubStatusStore.of(client, webhookKube::call), budgets::get,
+                pod -> inPlace.checkCompleted(pod).done(),
+                config.featureGates().enabled(Feature.InPlacePodVerticalScaling), Clock.systemUTC(), registry,
+                (pod, pub, username) -> podEvents.emit(pod, EventRecorder.WARNING, "PubPreventPodDeletion",
+                        "openkruise pub prevents pod deletion"));
+    }
+
+    /**
+     * The PodUnavailableBudgets back the webhook on every replica (not only the leader's controller); started when a
+     * PUB gate is on and the CRD is installed, else the lookups see no budget.
+     */
+    private Future<Void> startBudgetCache() {
+        if (!config.featureGates().enabled(Feature.PodUnavailableBudgetDeleteGate)
+                && !config.featureGates().enabled(Feature.PodUnavailableBudgetUpdateGate)) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> cache.isServed(PodUnavailableBudget.class), false).compose(served -> {
+            if (!served) {
+                LOG.info("PodUnavailableBudget CRD not installed: pod deletions are not checked against budgets");
+                return Future.succeededFuture();
+            }
+            return Future.fromCompletionStage(cache.start(PodUnavailableBudget.class), vertx.getOrCreateContext());
+        });
+    }
+
     /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
     private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
         if (!config.metricsSecure()) {
@@ -196,6 +240,7 @@ public final class ManagerApp {
                     return Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext());
                 })
                 .compose(v -> app.startSidecarSetInformers())
+                .compose(v -> app.startBudgetCache())
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
                 .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(
                         e instanceof InvalidConfigurationException ? e : new IllegalStateException(
@@ -287,6 +332,7 @@ public final class ManagerApp {
                 })
                 .onComplete(ignored -> {
                     kube.close();
+                    webhookKube.close();
                     // Closed from a thread of its own, so the completion is heard after the event loops stop.
                     new Thread(() -> vertx.close().onComplete(ar -> {
                         LOG.info("manager stopped");

@@ -5,6 +5,7 @@ import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetStatus;
 import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.controller.Controller;
 import dev.kruisevertx.controller.ControllerContext;
 import dev.kruisevertx.controller.EventMapper;
@@ -17,7 +18,12 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.inplace.InPlaceUpdater;
 import dev.kruisevertx.inplace.RevisionLabels;
+import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import dev.kruisevertx.pub.PubStatusCalculator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -69,6 +75,10 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 ctx.cache().resource(io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
                 ctx.cache().resource(Deployment.class), ctx.cache().resource(ReplicaSet.class));
         InPlaceUpdater inPlace = new InPlaceUpdater(RevisionLabels.plain());
+        EventRecorder pubEvents = new EventRecorder(ctx.client(), ctx.kube(), clock, "podunavailablebudget-controller",
+                PodUnavailableBudget.API_VERSION, PodUnavailableBudget.KIND);
+        EventRecorder podEvents = new EventRecorder(ctx.client(), ctx.kube(), clock, "podunavailablebudget-controller",
+                "v1", "Pod");
         // A pod event concerns the budgets of its namespace that may select it: O(budgets in the namespace).
         EventMapper<Pod> podToBudgets = (event, queue) -> {
             Pod pod = event.newObject() != null ? event.newObject() : event.oldObject();
@@ -89,11 +99,15 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 return Future.succeededFuture(Result.done());
             }
             // Walks the namespace's pods: on a worker, off the event loop.
+            List<String> unannotated = new java.util.ArrayList<>();
+            int[] podCount = {0};
             return ctx.vertx().executeBlocking(() -> {
                 PubTargets.Snapshot snapshot = targets.snapshot(pub);
+                podCount[0] = snapshot.pods().size();
+                unannotated.addAll(missingRelatedPub(pub, snapshot.pods()));
                 return PubStatusCalculator.calculate(pub, snapshot.pods(), snapshot.expected(),
                         pod -> inPlace.checkCompleted(pod).done(), clock.instant());
-            }, false).compose(result -> {
+            }, false).compose(result -> annotate(ctx, pub, unannotated).map(result)).compose(result -> {
                 ctx.plans().record(NAME, request, summary(result));
                 PodUnavailableBudgetStatus status = toStatus(pub, result);
                 Result next = result.recheckIn() == null ? Result.done()
@@ -101,16 +115,74 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 if (Objects.equals(ApiJson.toJson(pub.status()), ApiJson.toJson(status))) {
                     return Future.succeededFuture(next);
                 }
+                // Once per status change, not per reconcile: an Event is a write.
+                if (podCount[0] == 0) {
+                    pubEvents.emit(pub, EventRecorder.NORMAL, "NoPods", "No matching pods found");
+                }
+                for (String pod : result.expiredDisruptions()) {
+                    Pod cached = pods.get(pub.getMetadata().getNamespace(), pod);
+                    if (cached != null) {
+                        podEvents.emit(cached, EventRecorder.WARNING, "NotDeleted", "Pod was expected by PUB "
+                                + pub.getMetadata().getNamespace() + "/" + pub.getMetadata().getName()
+                                + " to be deleted but it wasn't");
+                    }
+                }
                 return ctx.kube().write(() -> StatusWrites.writeOverSameVersion(ctx.client(),
                         PodUnavailableBudget.class, pub, live -> live.setStatus(status))).map(written -> next);
-            }, e -> Future.failedFuture(new IllegalStateException("budget " + request.name()
-                    + ": cannot calculate the pods it protects: " + e.getMessage())));
+            }, e -> {
+                if (e instanceof IllegalArgumentException) {
+                    // A bad int-or-percent: the budget must change before it can be counted; no retry storm.
+                    pubEvents.emit(pub, EventRecorder.WARNING, "CalculateExpectedPodCountFailed",
+                            "Failed to calculate the number of expected pods: " + e.getMessage());
+                    ctx.plans().record(NAME, request, PlanSummary.builder("invalid budget: " + e.getMessage()).build());
+                    return Future.succeededFuture(Result.done());
+                }
+                return Future.failedFuture(new IllegalStateException("budget " + request.name()
+                        + ": cannot calculate the pods it protects: " + e.getMessage()));
+            });
         }, List.of(WatchSpec.of(PodUnavailableBudget.class, EventMapper.self()),
                 WatchSpec.of(Pod.class, podToBudgets),
                 WatchSpec.of(CloneSet.class, workloadToBudgets(pubs, CloneSet.KIND)),
                 WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class, workloadToBudgets(pubs, "StatefulSet")),
                 WatchSpec.of(io.fabric8.kubernetes.api.model.apps.StatefulSet.class, workloadToBudgets(pubs, "StatefulSet")),
                 WatchSpec.of(Deployment.class, workloadToBudgets(pubs, "Deployment"))));
+    }
+
+    /**
+     * The budget's pods that do not name it yet (created before it, or Deployment pods the pod webhook could not
+     * place): {@code /validate-pod} only checks pods that carry the annotation.
+     */
+    static List<String> missingRelatedPub(PodUnavailableBudget pub, List<Pod> pods) {
+        String name = pub.getMetadata().getName();
+        List<String> out = new java.util.ArrayList<>();
+        for (Pod pod : pods) {
+            var annotations = Pods.annotations(pod);
+            if (!name.equals(annotations.get(WellKnown.PUB_RELATED_ANNOTATION_OLD))
+                    || !name.equals(annotations.get(WellKnown.PUB_RELATED_ANNOTATION))) {
+                out.add(pod.getMetadata().getName());
+            }
+        }
+        return out;
+    }
+
+    /** Writes both related-pub keys on each pod (merge patch: touches nothing else); a pod gone meanwhile is fine. */
+    private static Future<Void> annotate(ControllerContext ctx, PodUnavailableBudget pub, List<String> pods) {
+        if (pods.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        String ns = pub.getMetadata().getNamespace();
+        String name = pub.getMetadata().getName();
+        String patch = "{\"metadata\":{\"annotations\":{\"" + WellKnown.PUB_RELATED_ANNOTATION_OLD + "\":"
+                + ApiJson.toJson(name) + ",\"" + WellKnown.PUB_RELATED_ANNOTATION + "\":" + ApiJson.toJson(name) + "}}}";
+        List<Future<Object>> writes = new java.util.ArrayList<>();
+        for (String pod : pods) {
+            writes.add(ctx.kube().write(() -> {
+                ApiErrors.ignoreNotFound(() -> ctx.client().pods().inNamespace(ns).withName(pod)
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), patch));
+                return null;
+            }));
+        }
+        return Future.all(writes).mapEmpty();
     }
 
     /** A workload's replicas change the count of the budgets naming it (by kind and name). */

@@ -251,7 +251,7 @@ class ChartRenderTest {
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
-                "/validate-apps-kruise-io-v1alpha1-workloadspread",
+                "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-policy-kruise-io-podunavailablebudget",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service"),
                 paths(validating));
@@ -284,6 +284,9 @@ class ChartRenderTest {
         assertEquals(List.of("workloadspreads"), strings(wsValidation.path("rules").get(0).path("resources")));
         JsonNode podValidation = webhook(validating, "/validate-pod");
         assertEquals("pods/eviction", podValidation.path("rules").get(1).path("resources").get(0).asText());
+        JsonNode pubValidation = webhook(validating, "/validate-policy-kruise-io-podunavailablebudget");
+        assertEquals(List.of("CREATE", "UPDATE"), strings(pubValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("podunavailablebudgets"), strings(pubValidation.path("rules").get(0).path("resources")));
     }
 
     static final Set<String> DELETION_PROTECTION_PATHS = Set.of("/validate-apps-deployment", "/validate-apps-replicaset",
@@ -350,7 +353,12 @@ class ChartRenderTest {
                 // revisions (created, renumbered, labelled, pruned), and pods updated in place with their condition.
                 "apps.kruise.io/sidecarsets:watch", "apps.kruise.io/sidecarsets/status:update", "/namespaces:watch",
                 "apps/controllerrevisions:delete", "apps/controllerrevisions:patch", "apps/controllerrevisions:update",
-                "/pods:update", "/pods/status:update")), manager.toString());
+                "/pods:update", "/pods/status:update",
+                "policy.kruise.io/podunavailablebudgets:watch", "policy.kruise.io/podunavailablebudgets/status:update",
+                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch")),
+                manager.toString());
+        assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
+                "only the status of a budget is written");
         assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
         assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
                 "webhook configurations are only writable by name (kruise-certs-role)");

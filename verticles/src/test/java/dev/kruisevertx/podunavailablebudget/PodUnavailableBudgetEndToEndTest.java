@@ -108,6 +108,23 @@ class PodUnavailableBudgetEndToEndTest {
         Await.waitFor("the disruption record expires", WAIT,
                 () -> pub("web-pub").get().status().getDisruptedPods() == null);
         awaitStatus("web-pub", 4, 5, 1, 5);
+        // The pod was recorded as disrupted but never deleted: OpenKruise's NotDeleted Warning on the pod.
+        Await.waitFor("NotDeleted on " + victim, WAIT, () -> events("NotDeleted", victim), n -> n >= 1);
+    }
+
+    static long events(String reason, String object) {
+        return product.client().v1().events().inNamespace(product.namespace()).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason()) && object.equals(e.getInvolvedObject().getName())).count();
+    }
+
+    @Test
+    void aBudgetWithoutPodsSaysSo() {
+        createPub("lonely-pub", s -> {
+            s.setTargetRef(new TargetReference("apps.kruise.io/v1alpha1", "CloneSet", "absent"));
+            s.setMaxUnavailable(new IntOrString(1));
+        });
+        awaitStatus("lonely-pub", 0, 0, 0, 0);
+        Await.waitFor("NoPods on lonely-pub", WAIT, () -> events("NoPods", "lonely-pub"), n -> n >= 1);
     }
 
     @Test
@@ -125,6 +142,8 @@ class PodUnavailableBudgetEndToEndTest {
 
     @Test
     void deploymentTargetReachesItsPodsThroughReplicaSets() {
+        // Deployment pods are not placed at creation (their controller is a ReplicaSet): the controller names the
+        // budget on them afterwards, under both keys.
         product.client().apps().deployments().inNamespace(product.namespace()).resource(
                 new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("dep")
                         .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "dep")
@@ -137,5 +156,8 @@ class PodUnavailableBudgetEndToEndTest {
         });
         awaitReadyPods("dep", 2);
         awaitStatus("dep-pub", 1, 2, 1, 2);
+        Await.waitFor("both related-pub keys on the Deployment's pods", WAIT, () -> pods("dep").stream()
+                .filter(p -> "dep-pub".equals(Pods.annotations(p).get("kruise.io/related-pub"))
+                        && "dep-pub".equals(Pods.annotations(p).get("pub.kruise.io/related-pub"))).count(), n -> n == 2);
     }
 }

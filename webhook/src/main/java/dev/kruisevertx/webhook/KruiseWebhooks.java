@@ -15,6 +15,7 @@ import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodMutationStage;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetInjectionStep;
+import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
@@ -38,6 +39,7 @@ public final class KruiseWebhooks {
             pipeline.register(PodMutationStage.SIDECARSET, new SidecarSetInjectionStep(deps.sidecarSets(),
                     gates.enabled(Feature.EnableSortSidecarContainerByName)));
         }
+        PodUnavailableBudgetWebhooks.register(registry, pipeline, deps);
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,

@@ -2,14 +2,17 @@ package dev.kruisevertx.webhook;
 
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.webhook.cloneset.PodLookup;
+import dev.kruisevertx.pub.PubGuard;
 import dev.kruisevertx.webhook.crr.NodeLookup;
 import dev.kruisevertx.webhook.deletionprotection.DeletionProtectionLookup;
+import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.BudgetLookup;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,6 +30,8 @@ public final class WebhookDependencies {
     private WorkloadSpreadLookup workloadSpreads = WorkloadSpreadLookup.NONE;
     private DeletionProtectionLookup deletionProtection = DeletionProtectionLookup.NONE;
     private MeterRegistry meters = new SimpleMeterRegistry();
+    private BudgetLookup budgets = namespace -> List.of();
+    private PubGuard pubGuard;
 
     private WebhookDependencies(FeatureGates gates) {
         this.gates = Objects.requireNonNull(gates, "gates");
@@ -49,6 +54,8 @@ public final class WebhookDependencies {
         c.workloadSpreads = workloadSpreads;
         c.deletionProtection = deletionProtection;
         c.meters = meters;
+        c.budgets = budgets;
+        c.pubGuard = pubGuard;
         return c;
     }
 
@@ -90,6 +97,20 @@ public final class WebhookDependencies {
         return c;
     }
 
+    /** The PodUnavailableBudgets of a namespace (budget validation, related-pub at pod creation). */
+    public WebhookDependencies withBudgets(BudgetLookup budgets) {
+        WebhookDependencies c = copy();
+        c.budgets = Objects.requireNonNull(budgets, "budgets");
+        return c;
+    }
+
+    /** The budget check of pod deletions, evictions and updates on {@code /validate-pod}; none: not checked. */
+    public WebhookDependencies withPubGuard(PubGuard pubGuard) {
+        WebhookDependencies c = copy();
+        c.pubGuard = pubGuard;
+        return c;
+    }
+
     public FeatureGates gates() {
         return gates;
     }
@@ -116,5 +137,14 @@ public final class WebhookDependencies {
 
     public MeterRegistry meters() {
         return meters;
+    }
+
+    public BudgetLookup budgets() {
+        return budgets;
+    }
+
+    /** The PUB guard, or empty when this process has none (tests and tools without a cluster). */
+    public Optional<PubGuard> pubGuard() {
+        return Optional.ofNullable(pubGuard);
     }
 }

@@ -333,6 +333,15 @@ class HostileAdmissionInputTest {
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void podUnavailableBudget() throws Exception {
+        assertNoFailures("PodUnavailableBudget", "podunavailablebudgets",
+                dev.kruisevertx.webhook.bench.HostileTarget.PODUNAVAILABLEBUDGET,
+                List.of(dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH),
+                List.of("/spec/selector", "/spec/minAvailable", "/metadata/generateName"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void sidecarSet() throws Exception {
         assertNoFailures("SidecarSet", "sidecarsets", SIDECARSET,
                 List.of(SidecarSetWebhooks.MUTATE_PATH, SidecarSetWebhooks.VALIDATE_PATH),

@@ -176,8 +176,13 @@ final class CrdPostProcessor {
                 continue;
             }
             SchemaFormat format = annotation(p, SchemaFormat.class);
-            if (format != null && child instanceof ObjectNode c && !c.has("format")) {
-                c.put("format", format.value());
+            if (format != null && child instanceof ObjectNode c) {
+                // On a map the format is its values' (OpenKruise's map[string]metav1.Time), else the field's own.
+                ObjectNode target = p.getPrimaryType().isMapLikeType() && c.get("additionalProperties") instanceof ObjectNode v
+                        ? v : c;
+                if (!target.has("format")) {
+                    target.put("format", format.value());
+                }
             }
             SchemaEnum values = annotation(p, SchemaEnum.class);
             if (values != null && child instanceof ObjectNode c && !c.has("enum")) {

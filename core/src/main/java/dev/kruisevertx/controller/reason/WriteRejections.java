@@ -80,6 +80,11 @@ public final class WriteRejections {
         return reason.isPresent();
     }
 
+    /** Remembers a refusal the controller met before writing (a PodUnavailableBudget asked in advance). */
+    public void remember(String key, BlockReason reason) {
+        last.put(key, reason);
+    }
+
     /** A write of {@code key} went through: the refusal is history. */
     public void clear(String key) {
         last.remove(key);

@@ -171,6 +171,15 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
             """;
 
+    public static final String PODUNAVAILABLEBUDGET = """
+            {"apiVersion":"policy.kruise.io/v1alpha1","kind":"PodUnavailableBudget",
+             "metadata":{"name":"web-pub","namespace":"default",
+               "annotations":{"kruise.io/pub-protect-operations":"DELETE,EVICT",
+                 "pub.kruise.io/protect-total-replicas":"5"}},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"},
+               "maxUnavailable":"25%"}}
+            """;
+
     /**
      * Every path the webhook serves as {@link dev.kruisevertx.webhook.KruiseWebhooks#registerAll} registers it (the
      * chart's webhook configurations point at these), the StatefulSet paths once per served version, and
@@ -205,6 +214,10 @@ public record HostileTarget(String name, String path, boolean conversion, String
         }
         targets.add(kruise("workloadspread", dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.VALIDATE_PATH,
                 "v1alpha1", "WorkloadSpread", "workloadspreads", WORKLOADSPREAD));
+        targets.add(new HostileTarget("podunavailablebudget-validate",
+                dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH, false,
+                "policy.kruise.io", "v1alpha1", "PodUnavailableBudget", "podunavailablebudgets",
+                parse(PODUNAVAILABLEBUDGET)));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         // Deletion protection judges the DELETE's old object: a protected namespace (its pods counted) and Deployment.

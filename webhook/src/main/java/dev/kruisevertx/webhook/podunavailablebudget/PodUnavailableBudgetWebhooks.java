@@ -1,7 +1,15 @@
 package dev.kruisevertx.webhook.podunavailablebudget;
 
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
+import dev.kruisevertx.features.Feature;
+import dev.kruisevertx.features.FeatureGates;
+import dev.kruisevertx.webhook.WebhookDependencies;
 import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionRegistry;
+import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
+import dev.kruisevertx.webhook.pod.PodMutationStage;
+import dev.kruisevertx.webhook.pod.PodValidatingHandler;
+import dev.kruisevertx.webhook.pod.RelatedPubStep;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
@@ -25,6 +33,23 @@ public final class PodUnavailableBudgetWebhooks {
     }
 
     private PodUnavailableBudgetWebhooks() {
+    }
+
+    /**
+     * Registers the budget validation, and with either PUB gate on the related-pub step of {@code /mutate-pod} and,
+     * when the process has a {@link dev.kruisevertx.pub.PubGuard}, the budget check on {@code /validate-pod}.
+     */
+    public static void register(AdmissionRegistry registry, PodMutatingPipeline pipeline, WebhookDependencies deps) {
+        FeatureGates gates = deps.gates();
+        boolean deleteGate = gates.enabled(Feature.PodUnavailableBudgetDeleteGate);
+        boolean updateGate = gates.enabled(Feature.PodUnavailableBudgetUpdateGate);
+        registry.register(VALIDATE_PATH, validating(deleteGate || updateGate, deps.budgets()));
+        if (!deleteGate && !updateGate) {
+            return;
+        }
+        pipeline.register(PodMutationStage.POD_UNAVAILABLE_BUDGET, new RelatedPubStep(deps.budgets()));
+        deps.pubGuard().ifPresent(guard -> registry.register(PodValidatingHandler.PATH, new PodValidatingHandler(
+                deleteGate, updateGate, gates.enabled(Feature.InPlacePodVerticalScaling), deps.pods(), guard)));
     }
 
     /**

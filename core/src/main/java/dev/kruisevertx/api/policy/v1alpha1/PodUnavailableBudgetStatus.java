@@ -3,6 +3,7 @@ package dev.kruisevertx.api.policy.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.kruisevertx.api.common.SchemaFormat;
 import dev.kruisevertx.api.common.UnknownFields;
 import io.fabric8.generator.annotation.Required;
 
@@ -22,9 +23,11 @@ public class PodUnavailableBudgetStatus extends UnknownFields {
     private long observedGeneration;
     @JsonPropertyDescription("DisruptedPods contains information about pods whose eviction or deletion was processed "
             + "by the API handler but has not yet been observed by the PodUnavailableBudget.")
+    @SchemaFormat("date-time")
     private Map<String, String> disruptedPods;
     @JsonPropertyDescription("UnavailablePods contains information about pods whose specification changed(inplace-update "
             + "pod), once pod is available(consistent and ready) again, it will be removed from the list.")
+    @SchemaFormat("date-time")
     private Map<String, String> unavailablePods;
     @Required
     @JsonInclude(JsonInclude.Include.ALWAYS)

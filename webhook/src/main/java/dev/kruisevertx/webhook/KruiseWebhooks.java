@@ -13,6 +13,7 @@ import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+import dev.kruisevertx.webhook.uniteddeployment.UnitedDeploymentWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
 public final class KruiseWebhooks {
@@ -32,6 +33,7 @@ public final class KruiseWebhooks {
         DaemonSetWebhooks.register(registry);
         AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
+        UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         return pipeline;
     }
 

@@ -66,4 +66,10 @@ public class UnitedDeploymentCondition extends UnknownFields {
     public void setMessage(String message) {
         this.message = message;
     }
+
+    /** The type as an enum; empty when unset or unknown. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<UnitedDeploymentConditionType> typeValue() {
+        return UnitedDeploymentConditionType.fromValue(type);
+    }
 }

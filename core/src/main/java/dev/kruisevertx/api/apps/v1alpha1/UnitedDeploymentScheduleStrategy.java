@@ -12,8 +12,8 @@ import java.time.Duration;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class UnitedDeploymentScheduleStrategy extends UnknownFields {
-    public static final String ADAPTIVE = "Adaptive";
-    public static final String FIXED = "Fixed";
+    public static final String ADAPTIVE = UnitedDeploymentScheduleStrategyType.ADAPTIVE.value();
+    public static final String FIXED = UnitedDeploymentScheduleStrategyType.FIXED.value();
     public static final Duration DEFAULT_RESCHEDULE_CRITICAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_UNSCHEDULABLE_DURATION = Duration.ofSeconds(300);
 
@@ -24,7 +24,7 @@ public class UnitedDeploymentScheduleStrategy extends UnknownFields {
     private AdaptiveUnitedDeploymentStrategy adaptive;
 
     public boolean adaptiveMode() {
-        return ADAPTIVE.equals(type);
+        return typeValue().orElse(null) == UnitedDeploymentScheduleStrategyType.ADAPTIVE;
     }
 
     /** Adaptive with reservation: pending pods stay and temporary pods stand in for them elsewhere. */
@@ -56,5 +56,11 @@ public class UnitedDeploymentScheduleStrategy extends UnknownFields {
 
     public void setAdaptive(AdaptiveUnitedDeploymentStrategy adaptive) {
         this.adaptive = adaptive;
+    }
+
+    /** The type as an enum; empty when unset or unknown. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<UnitedDeploymentScheduleStrategyType> typeValue() {
+        return UnitedDeploymentScheduleStrategyType.fromValue(type);
     }
 }

@@ -61,4 +61,10 @@ public class UnitedDeploymentSubsetCondition extends UnknownFields {
     public void setMessage(String message) {
         this.message = message;
     }
+
+    /** The type as an enum; empty when unset or unknown. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<UnitedDeploymentSubsetConditionType> typeValue() {
+        return UnitedDeploymentSubsetConditionType.fromValue(type);
+    }
 }

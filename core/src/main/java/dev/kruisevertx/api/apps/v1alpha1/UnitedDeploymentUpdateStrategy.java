@@ -9,7 +9,7 @@ import dev.kruisevertx.api.common.UnknownFields;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class UnitedDeploymentUpdateStrategy extends UnknownFields {
-    public static final String MANUAL = "Manual";
+    public static final String MANUAL = UnitedDeploymentUpdateStrategyType.MANUAL.value();
 
     @JsonPropertyDescription("Type of UnitedDeployment update strategy. Default is Manual.")
     private String type;
@@ -30,5 +30,11 @@ public class UnitedDeploymentUpdateStrategy extends UnknownFields {
 
     public void setManualUpdate(ManualUpdate manualUpdate) {
         this.manualUpdate = manualUpdate;
+    }
+
+    /** The type as an enum; empty when unset or unknown. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<UnitedDeploymentUpdateStrategyType> typeValue() {
+        return UnitedDeploymentUpdateStrategyType.fromValue(type);
     }
 }

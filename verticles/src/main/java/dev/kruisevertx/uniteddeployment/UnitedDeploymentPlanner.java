@@ -32,6 +32,15 @@ public final class UnitedDeploymentPlanner {
     }
 
     public static UnitedDeploymentPlan plan(UnitedDeploymentSpec spec, String revision, List<SubsetWorkload> existing) {
+        return plan(spec, revision, existing, Set.of());
+    }
+
+    /**
+     * @param unschedulable the subsets the Adaptive strategy holds to their ready pods
+     *                      ({@link AdaptiveSchedulability}); ignored unless the strategy is Adaptive
+     */
+    public static UnitedDeploymentPlan plan(UnitedDeploymentSpec spec, String revision, List<SubsetWorkload> existing,
+                                            Set<String> unschedulable) {
         List<UnitedDeploymentPlan.Delete> deletes = new ArrayList<>();
         Optional<SubsetWorkloads.Kind> kind = SubsetWorkloads.kindOf(spec.getTemplate());
         Map<String, SubsetWorkload> bySubset = new LinkedHashMap<>();
@@ -47,8 +56,8 @@ public final class UnitedDeploymentPlanner {
             }
         }
         Map<String, SubsetState> states = new LinkedHashMap<>();
-        bySubset.forEach((name, w) -> states.put(name, new SubsetState(w.specReplicas(), w.readyReplicas(), false,
-                false, 0)));
+        bySubset.forEach((name, w) -> states.put(name, new SubsetState(w.specReplicas(), w.readyReplicas(),
+                unschedulable.contains(name), false, 0)));
         Map<String, Integer> next;
         try {
             next = ReplicaAllocator.allocate(spec, states);

@@ -105,4 +105,22 @@ class UnitedDeploymentPlannerTest {
         assertEquals("specified subsets' replica (9) is greater than UnitedDeployment replica (6)", plan.allocationError());
         assertTrue(plan.idle());
     }
+
+    @Test
+    void adaptiveMovesTheReplicasOfAnUnschedulableSubsetToTheNext() {
+        UnitedDeployment ud = ud(",\"updateStrategy\":{}");
+        ud.getSpec().getTopology().setScheduleStrategy(new dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentScheduleStrategy());
+        ud.getSpec().getTopology().getScheduleStrategy().setType("Adaptive");
+        ud.getSpec().getTopology().getSubsets().get(0).setMaxReplicas(new io.fabric8.kubernetes.api.model.IntOrString(2));
+        ud.getSpec().getTopology().getSubsets().get(1).setMaxReplicas(new io.fabric8.kubernetes.api.model.IntOrString(2));
+        SubsetWorkload a = new SubsetWorkload("web-a-1", CS, "a", "r1", "", 2, 0, 2, 0, 2, 0);
+        List<SubsetWorkload> existing = List.of(a, w("web-b-1", "b", "r1", 2, 0), w("web-c-1", "c", "r1", 2, 0));
+        assertTrue(UnitedDeploymentPlanner.plan(ud.spec(), "r1", existing).idle(), "schedulable: nothing moves");
+        UnitedDeploymentPlan moved = UnitedDeploymentPlanner.plan(ud.spec(), "r1", existing, java.util.Set.of("a"));
+        assertEquals(Map.of("a", 0, "b", 2, "c", 4), moved.nextReplicas());
+        assertEquals(List.of(new UnitedDeploymentPlan.Update("web-a-1", "a", 0, 0, "replicas"),
+                new UnitedDeploymentPlan.Update("web-c-1", "c", 4, 0, "replicas")), moved.updates());
+        assertEquals(Map.of("a", 2, "b", 2, "c", 2), UnitedDeploymentPlanner.plan(ud.spec(), "r1", existing,
+                java.util.Set.of()).nextReplicas(), "once it recovers the replicas come back");
+    }
 }

@@ -247,11 +247,12 @@ class ChartRenderTest {
         JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
         assertEquals(Set.of("/mutate-pod", "/mutate-apps-kruise-io-cloneset", "/mutate-apps-kruise-io-statefulset",
                 "/mutate-apps-kruise-io-daemonset", "/mutate-apps-kruise-io-containerrecreaterequest", "/mutate-apps-kruise-io-advancedcronjob",
-                "/mutate-apps-kruise-io-broadcastjob", "/mutate-apps-kruise-io-sidecarset"), paths(mutating));
+                "/mutate-apps-kruise-io-broadcastjob", "/mutate-apps-kruise-io-sidecarset",
+                "/mutate-apps-kruise-io-uniteddeployment"), paths(mutating));
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
-                "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-policy-kruise-io-podunavailablebudget",
+                "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-apps-kruise-io-uniteddeployment", "/validate-policy-kruise-io-podunavailablebudget",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service"),
                 paths(validating));

@@ -18,6 +18,7 @@ import dev.kruisevertx.webhook.sidecarset.SidecarSetInjectionStep;
 import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+import dev.kruisevertx.webhook.uniteddeployment.UnitedDeploymentWebhooks;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
@@ -47,6 +48,7 @@ public final class KruiseWebhooks {
         DaemonSetWebhooks.register(registry);
         AdvancedCronJobWebhooks.register(registry, templateNoDefaults);
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
+        UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
         registerDeletionProtection(registry, deps);
         return pipeline;

@@ -45,6 +45,7 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class,
             dev.kruisevertx.api.apps.v1alpha1.SidecarSet.class,
             dev.kruisevertx.api.apps.v1beta1.SidecarSet.class,
+            dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment.class,
             dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class,
             dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class);
 

@@ -57,6 +57,11 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPolicyType.class,
                 List.of("Retain", "Overwrite", "MergePatchJson"));
         m.put(dev.kruisevertx.api.policy.v1alpha1.PubOperation.class, List.of("UPDATE", "DELETE", "EVICT", "RESIZE"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentUpdateStrategyType.class, List.of("Manual"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentScheduleStrategyType.class, List.of("Adaptive", "Fixed"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentConditionType.class, List.of("SubsetProvisioned",
+                "SubsetUpdated", "SubsetFailure", "UnitedDeploymentUpdated"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetConditionType.class, List.of("Schedulable"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

@@ -126,6 +126,23 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}},
                "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"rollingUpdateType":"Surging","maxSurge":1}}}}
             """;
+    static final String UNITEDDEPLOYMENT = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"UnitedDeployment",
+             "metadata":{"name":"web","namespace":"default","uid":"ud-uid"},
+             "spec":{"replicas":6,"revisionHistoryLimit":5,
+               "selector":{"matchLabels":{"app":"web"}},
+               "template":{"cloneSetTemplate":{"metadata":{"labels":{"app":"web"}},
+                 "spec":{"selector":{"matchLabels":{"app":"web"}},
+                   "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}},
+               "topology":{"subsets":[
+                 {"name":"zone-a","nodeSelectorTerm":{"matchExpressions":[{"key":"topology.kubernetes.io/zone",
+                   "operator":"In","values":["a"]}]},"tolerations":[{"key":"k","operator":"Exists","effect":"NoSchedule"}],
+                   "minReplicas":1,"maxReplicas":"50%","patch":{"metadata":{"labels":{"zone":"a"}}}},
+                 {"name":"zone-b","minReplicas":0}],
+                 "scheduleStrategy":{"type":"Adaptive","adaptive":{"rescheduleCriticalSeconds":10,
+                   "unschedulableDuration":60,"reserveUnschedulablePods":true}}},
+               "updateStrategy":{"type":"Manual","manualUpdate":{"partitions":{"zone-a":1}}}}}
+            """;
     static final String BROADCASTJOB = """
             {"apiVersion":"apps.kruise.io/v1beta1","kind":"BroadcastJob",
              "metadata":{"name":"node-check","namespace":"default"},
@@ -207,6 +224,11 @@ public record HostileTarget(String name, String path, boolean conversion, String
         for (String path : List.of(dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.MUTATE_PATH,
                 dev.kruisevertx.webhook.broadcastjob.BroadcastJobWebhooks.VALIDATE_PATH)) {
             targets.add(kruise("broadcastjob", path, "v1beta1", "BroadcastJob", "broadcastjobs", BROADCASTJOB));
+        }
+        for (String path : List.of(dev.kruisevertx.webhook.uniteddeployment.UnitedDeploymentWebhooks.MUTATE_PATH,
+                dev.kruisevertx.webhook.uniteddeployment.UnitedDeploymentWebhooks.VALIDATE_PATH)) {
+            targets.add(kruise("uniteddeployment", path, "v1alpha1", "UnitedDeployment", "uniteddeployments",
+                    UNITEDDEPLOYMENT));
         }
         for (String path : List.of(dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.MUTATE_PATH,
                 dev.kruisevertx.webhook.advancedcronjob.AdvancedCronJobWebhooks.VALIDATE_PATH)) {

@@ -206,7 +206,7 @@ class DeletionProtectionWebhooksHttpsTest {
     }
 
     @Test
-    void unitedDeploymentDeletesAreJudgedByKindBeforeItsWebhookExists() throws Exception {
+    void unitedDeploymentDeletesAreJudgedByKindAndItsOwnValidationStays() throws Exception {
         startOn();
         assertDenied(delete("/validate-apps-kruise-io-uniteddeployment", "apps.kruise.io", "v1alpha1", "UnitedDeployment",
                 "ns1", object("apps.kruise.io/v1alpha1", "UnitedDeployment", "ns1", "ud", "Cascading", 4)), 403,
@@ -214,10 +214,13 @@ class DeletionProtectionWebhooksHttpsTest {
         assertDenied(delete("/validate-apps-kruise-io-v1alpha1-uniteddeployment", "apps.kruise.io", "v1alpha1",
                 "UnitedDeployment", "ns1", object("apps.kruise.io/v1alpha1", "UnitedDeployment", "ns1", "ud", "Always", 0)),
                 403, ALWAYS);
+        // The UnitedDeployment webhook is wrapped, not replaced: its own CREATE validation still judges the object.
         JsonNode create = Json.MAPPER.readTree(post("/validate-apps-kruise-io-uniteddeployment", "CREATE",
                 "apps.kruise.io", "v1alpha1", "UnitedDeployment", "ns1",
                 object("apps.kruise.io/v1alpha1", "UnitedDeployment", "ns1", "ud", "Always", 4), false).bodyAsString());
-        assertAllowed(create.path("response"));
+        assertEquals(422, create.path("response").path("status").path("code").asInt(), create.toString());
+        assertTrue(create.path("response").path("status").path("message").asText()
+                .contains("spec.template: Required value"), create.toString());
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class Pods {
             return Optional.empty();
         }
         for (PodCondition c : pod.getStatus().getConditions()) {
-            if (type.equals(c.getType())) {
+            if (c != null && type.equals(c.getType())) {
                 return Optional.of(c);
             }
         }

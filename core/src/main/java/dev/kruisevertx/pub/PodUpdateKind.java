@@ -108,7 +108,7 @@ public final class PodUpdateKind {
     static String qos(Pod pod) {
         List<Container> all = new ArrayList<>(containers(pod));
         if (pod.getSpec() != null && pod.getSpec().getInitContainers() != null) {
-            all.addAll(pod.getSpec().getInitContainers());
+            pod.getSpec().getInitContainers().stream().filter(Objects::nonNull).forEach(all::add);
         }
         boolean any = false;
         boolean guaranteed = true;
@@ -142,14 +142,16 @@ public final class PodUpdateKind {
     private static PodSpec withoutResources(PodSpec spec) {
         PodSpec copy = ApiJson.serialization().clone(spec);
         if (copy.getContainers() != null) {
-            copy.getContainers().forEach(c -> c.setResources(new ResourceRequirements()));
+            // A null entry (hostile input) stays null: the specs then differ, or are equally broken.
+            copy.getContainers().stream().filter(Objects::nonNull).forEach(c -> c.setResources(new ResourceRequirements()));
         }
         return copy;
     }
 
+    /** The containers, without null entries (a hostile review may carry {@code "containers":[null]}). */
     private static List<Container> containers(Pod pod) {
         return pod.getSpec() == null || pod.getSpec().getContainers() == null ? List.of()
-                : pod.getSpec().getContainers();
+                : pod.getSpec().getContainers().stream().filter(Objects::nonNull).toList();
     }
 
     private static Map<String, Quantity> requests(Container c) {

@@ -42,31 +42,48 @@ public record CustomWorkloadWhiteList(List<Workload> workloads) {
 
     /** From the ConfigMap's data: empty when the entry is absent or empty. */
     public static CustomWorkloadWhiteList fromConfigMapData(Map<String, String> data) {
-        String value = data == null ? null : data.get(WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY);
-        return value == null ? EMPTY : parse(value);
+        return fromConfigMapData(data, WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY);
+    }
+
+    /**
+     * The entry {@code key} of the ConfigMap's data, which has the same shape: OpenKruise's PodUnavailableBudget and
+     * PersistentPodState read {@value WellKnown#PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY} (group, version and kind of
+     * each workload; the other fields stay empty). Empty when the entry is absent.
+     */
+    public static CustomWorkloadWhiteList fromConfigMapData(Map<String, String> data, String key) {
+        String value = data == null ? null : data.get(key);
+        return value == null ? EMPTY : parse(value, key);
     }
 
     /**
      * @throws IllegalArgumentException naming the entry when the value is not the expected JSON
      */
     public static CustomWorkloadWhiteList parse(String value) {
+        return parse(value, WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY);
+    }
+
+    /**
+     * @param key the entry the value comes from, named in the error
+     * @throws IllegalArgumentException naming the entry when the value is not the expected JSON
+     */
+    public static CustomWorkloadWhiteList parse(String value, String key) {
         JsonNode root;
         try {
             root = JSON.readTree(value);
         } catch (IOException e) {
-            throw bad("it is not JSON");
+            throw bad(key, "it is not JSON");
         }
         if (root == null || root.isNull() || root.isMissingNode()) {
             return EMPTY;
         }
         if (!root.isObject()) {
-            throw bad("it must be a JSON object");
+            throw bad(key, "it must be a JSON object");
         }
         JsonNode list = field(root, "workloads");
         if (list == null || list.isNull()) {
             return EMPTY;
         }
-        return new CustomWorkloadWhiteList(workloads(list, "workloads"));
+        return new CustomWorkloadWhiteList(workloads(list, "workloads", key));
     }
 
     /** Whether {@code group} and {@code kind} are permitted (the top-level entries, not their sub-resources). */
@@ -79,32 +96,32 @@ public record CustomWorkloadWhiteList(List<Workload> workloads) {
         return false;
     }
 
-    private static List<Workload> workloads(JsonNode list, String path) {
+    private static List<Workload> workloads(JsonNode list, String path, String key) {
         if (!list.isArray()) {
-            throw bad(path + " must be a list");
+            throw bad(key, path + " must be a list");
         }
         List<Workload> out = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             JsonNode w = list.get(i);
             String at = path + "[" + i + "]";
             if (!w.isObject()) {
-                throw bad(at + " must be an object");
+                throw bad(key, at + " must be an object");
             }
             JsonNode subs = field(w, "subResources");
-            out.add(new Workload(text(w, "group", at), text(w, "version", at), text(w, "kind", at),
-                    subs == null || subs.isNull() ? List.of() : workloads(subs, at + ".subResources"),
-                    text(w, "replicasPath", at)));
+            out.add(new Workload(text(w, "group", at, key), text(w, "version", at, key), text(w, "kind", at, key),
+                    subs == null || subs.isNull() ? List.of() : workloads(subs, at + ".subResources", key),
+                    text(w, "replicasPath", at, key)));
         }
         return out;
     }
 
-    private static String text(JsonNode object, String name, String at) {
+    private static String text(JsonNode object, String name, String at, String key) {
         JsonNode v = field(object, name);
         if (v == null || v.isNull()) {
             return "";
         }
         if (!v.isTextual()) {
-            throw bad(at + "." + name + " must be a string");
+            throw bad(key, at + "." + name + " must be a string");
         }
         return v.asText();
     }
@@ -124,8 +141,7 @@ public record CustomWorkloadWhiteList(List<Workload> workloads) {
         return null;
     }
 
-    private static IllegalArgumentException bad(String why) {
-        return new IllegalArgumentException("ConfigMap kruise-configuration entry "
-                + WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY + " is invalid: " + why);
+    private static IllegalArgumentException bad(String key, String why) {
+        return new IllegalArgumentException("ConfigMap kruise-configuration entry " + key + " is invalid: " + why);
     }
 }

@@ -218,4 +218,14 @@ class PodsTest {
         assertEquals("", Pods.lifecycleState(p));
         assertFalse(Pods.isPreparingDelete(p));
     }
+
+    @Test
+    void aNullConditionEntryIsSkipped() {
+        // Hostile admission input ("conditions":[null,...]) made /validate-pod answer 500.
+        Pod pod = new PodBuilder().withNewStatus().withPhase("Running").endStatus().build();
+        pod.getStatus().setConditions(new java.util.ArrayList<>(java.util.Arrays.asList(null,
+                new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready").withStatus("True").build())));
+        assertTrue(Pods.isReady(pod));
+        assertTrue(Pods.condition(pod, "Ready").isPresent());
+    }
 }

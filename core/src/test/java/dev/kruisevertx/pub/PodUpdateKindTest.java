@@ -60,7 +60,16 @@ class PodUpdateKindTest {
                         .endMetadata().editSpec().editFirstContainer().editResources()
                         .addToRequests("cpu", new Quantity("200m")).endResources().endContainer().endSpec()), true, false),
                 Arguments.of("container added", edit(b -> b.editSpec().addNewContainer().withName("side").withImage("s:1")
-                        .endContainer().endSpec()), true, false));
+                        .endContainer().endSpec()), true, false),
+                // Hostile input: a null entry in the containers (the webhook answered 500 before).
+                Arguments.of("null container entry", (UnaryOperator<Pod>) p -> {
+                    p.getSpec().getContainers().add(null);
+                    return p;
+                }, true, false),
+                Arguments.of("null init container entry", (UnaryOperator<Pod>) p -> {
+                    p.getSpec().setInitContainers(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
+                    return p;
+                }, true, false));
     }
 
     @ParameterizedTest(name = "{0}")

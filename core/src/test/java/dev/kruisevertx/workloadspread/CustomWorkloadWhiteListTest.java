@@ -44,4 +44,20 @@ class CustomWorkloadWhiteListTest {
         assertThrows(IllegalArgumentException.class, () -> CustomWorkloadWhiteList.parse("not json"));
         assertThrows(IllegalArgumentException.class, () -> CustomWorkloadWhiteList.parse("{\"workloads\":{}}"));
     }
+
+    @Test
+    void thePodUnavailableBudgetEntryIsReadUnderItsOwnKey() {
+        Map<String, String> data = Map.of("PPS_Watch_Custom_Workload_WhiteList",
+                "{\"workloads\":[{\"Group\":\"example.com\",\"Version\":\"v1\",\"Kind\":\"Game\"}]}");
+        CustomWorkloadWhiteList pps = CustomWorkloadWhiteList.fromConfigMapData(data,
+                "PPS_Watch_Custom_Workload_WhiteList");
+        assertTrue(pps.permits("example.com", "Game"));
+        assertEquals(CustomWorkloadWhiteList.EMPTY, CustomWorkloadWhiteList.fromConfigMapData(data),
+                "WorkloadSpread's entry is another key");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CustomWorkloadWhiteList.fromConfigMapData(Map.of("PPS_Watch_Custom_Workload_WhiteList", "[1"),
+                        "PPS_Watch_Custom_Workload_WhiteList"));
+        assertEquals("ConfigMap kruise-configuration entry PPS_Watch_Custom_Workload_WhiteList is invalid: it is not JSON",
+                e.getMessage());
+    }
 }

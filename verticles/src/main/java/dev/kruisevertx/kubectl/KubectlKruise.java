@@ -183,7 +183,7 @@ public final class KubectlKruise {
 
         @Override
         public Integer call() throws InterruptedException {
-            run(WorkloadKinds.target(target));
+            run(WorkloadKinds.rolloutTarget(target));
             return 0;
         }
 
@@ -229,7 +229,7 @@ public final class KubectlKruise {
                     throw new CliException("container \"" + w.substring(0, eq) + "\" is given twice");
                 }
             }
-            new RolloutOperations(set.root.workloads(), set.root.out).setImage(WorkloadKinds.target(target), images);
+            new RolloutOperations(set.root.workloads(), set.root.out).setImage(WorkloadKinds.rolloutTarget(target), images);
             return 0;
         }
     }

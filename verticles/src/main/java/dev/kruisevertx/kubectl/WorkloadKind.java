@@ -25,6 +25,11 @@ public interface WorkloadKind {
     /** The rollout state of one object (read as JSON). */
     RolloutState rolloutState(JsonNode object);
 
+    /** Whether the rollout and set commands apply (a PodUnavailableBudget is only for {@code why}). */
+    default boolean rollsOut() {
+        return true;
+    }
+
     /** The manager's controller of this kind (its {@code /why/CONTROLLER/...} path), e.g. {@code cloneset}. */
     default String controller() {
         return kind().toLowerCase(java.util.Locale.ROOT);

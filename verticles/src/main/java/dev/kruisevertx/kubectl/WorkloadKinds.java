@@ -18,6 +18,7 @@ public final class WorkloadKinds {
     static {
         register(new BroadcastJobWorkloadKind());
         register(new AdvancedCronJobWorkloadKind());
+        register(new PodUnavailableBudgetWorkloadKind());
     }
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */
@@ -83,6 +84,16 @@ public final class WorkloadKinds {
             throw new CliException("a workload is required: TYPE/NAME or TYPE NAME, e.g. cloneset/sample");
         }
         throw new CliException("expected one workload as TYPE/NAME or TYPE NAME, got \"" + String.join(" ", w) + "\"");
+    }
+
+    /** As {@link #target}, for the rollout and set commands: a kind without a rollout is refused. */
+    public static Target rolloutTarget(List<String> words) {
+        Target t = target(words);
+        if (!t.kind().rollsOut()) {
+            throw new CliException(t.kind().kind() + " has no rollout; 'kubectl kruise why " + t.kind().aliases().get(0)
+                    + "/" + t.name() + "' shows its state");
+        }
+        return t;
     }
 
     /** A workload named on the command line. */

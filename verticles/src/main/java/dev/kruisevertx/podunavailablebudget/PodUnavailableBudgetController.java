@@ -43,15 +43,30 @@ import java.util.Objects;
  */
 public final class PodUnavailableBudgetController extends NamedControllerDefinition {
     public static final String NAME = "podunavailablebudget";
+    /** Where {@code kruise-configuration} lives: the manager's namespace, as OpenKruise's webhookutil.GetNamespace(). */
+    static final String NAMESPACE_ENV = "POD_NAMESPACE";
+    static final String DEFAULT_NAMESPACE = "kruise-system";
     private final Clock clock;
+    private final String kruiseNamespace;
 
     public PodUnavailableBudgetController() {
         this(Clock.systemUTC());
     }
 
     public PodUnavailableBudgetController(Clock clock) {
+        this(clock, kruiseNamespaceFromEnv());
+    }
+
+    /** @param kruiseNamespace where ConfigMap {@code kruise-configuration} (custom workload whitelist) is read */
+    public PodUnavailableBudgetController(Clock clock, String kruiseNamespace) {
         super(NAME, PodUnavailableBudget.class);
         this.clock = clock;
+        this.kruiseNamespace = kruiseNamespace;
+    }
+
+    static String kruiseNamespaceFromEnv() {
+        String ns = System.getenv(NAMESPACE_ENV);
+        return ns == null || ns.isEmpty() ? DEFAULT_NAMESPACE : ns;
     }
 
     @Override
@@ -98,11 +113,13 @@ public final class PodUnavailableBudgetController extends NamedControllerDefinit
                 ctx.plans().forget(NAME, request);
                 return Future.succeededFuture(Result.done());
             }
-            // Walks the namespace's pods: on a worker, off the event loop.
+            // Walks the namespace's pods and may read custom workloads: on a worker, off the event loop.
             List<String> unannotated = new java.util.ArrayList<>();
             int[] podCount = {0};
             return ctx.vertx().executeBlocking(() -> {
-                PubTargets.Snapshot snapshot = targets.snapshot(pub);
+                // A custom workload (whitelisted in kruise-configuration) is read from the API server, here.
+                PubTargets.Snapshot snapshot = targets.snapshot(pub,
+                        new WhitelistedWorkloads(ctx.client(), kruiseNamespace));
                 podCount[0] = snapshot.pods().size();
                 unannotated.addAll(missingRelatedPub(pub, snapshot.pods()));
                 return PubStatusCalculator.calculate(pub, snapshot.pods(), snapshot.expected(),

@@ -22,11 +22,27 @@ import java.util.Optional;
  * The pods a budget protects and the replicas it counts, from the shared cache (OpenKruise's GetPodsForPub):
  * a targetRef's workload (CloneSet, Advanced StatefulSet, apps/v1 StatefulSet, Deployment through its ReplicaSets)
  * and its {@code spec.replicas}; or a selector's active pods and the replicas of the workloads owning them. The
- * {@code pub.kruise.io/protect-total-replicas} annotation replaces the count in both cases.
+ * {@code pub.kruise.io/protect-total-replicas} annotation replaces the count in both cases. Any other kind is a
+ * custom workload: counted when {@code kruise-configuration} whitelists it ({@link CustomWorkloads}), with its
+ * {@code spec.replicas} and the pods it controls (OpenKruise's statefulset-like finder).
  */
 final class PubTargets {
     /** The budget's pods (active ones) and the replicas it protects. */
     record Snapshot(List<Pod> pods, int expected) {
+    }
+
+    /** A whitelisted custom workload as found: its uid (owner of its pods) and its replicas. */
+    record CustomWorkload(String uid, int replicas) {
+    }
+
+    /**
+     * Custom workloads by reference; blocking (reads the API server), so only called from a worker thread.
+     * Empty when the kind is not whitelisted or the workload is absent or being deleted.
+     */
+    interface CustomWorkloads {
+        CustomWorkloads NONE = (ns, apiVersion, kind, name) -> Optional.empty();
+
+        Optional<CustomWorkload> get(String namespace, String apiVersion, String kind, String name);
     }
 
     private final CachedResource<Pod> pods;
@@ -54,11 +70,16 @@ final class PubTargets {
     }
 
     Snapshot snapshot(PodUnavailableBudget pub) {
+        return snapshot(pub, CustomWorkloads.NONE);
+    }
+
+    /** Blocking when the budget involves a custom workload: call from a worker thread. */
+    Snapshot snapshot(PodUnavailableBudget pub, CustomWorkloads custom) {
         String ns = pub.getMetadata().getNamespace();
         TargetReference ref = pub.spec().getTargetRef();
         Snapshot found;
         if (ref != null) {
-            found = forRef(ns, group(ref.getApiVersion()), ref.getKind(), ref.getName());
+            found = forRef(ns, ref.getApiVersion(), ref.getKind(), ref.getName(), custom);
         } else if (pub.spec().getSelector() == null) {
             found = new Snapshot(List.of(), 0);
         } else {
@@ -74,13 +95,14 @@ final class PubTargets {
                     matched.add(pod);
                 }
             }
-            found = new Snapshot(matched, expectedForPods(ns, matched));
+            found = new Snapshot(matched, expectedForPods(ns, matched, custom));
         }
         int expected = pub.protectTotalReplicas().orElse(found.expected());
         return new Snapshot(found.pods(), expected);
     }
 
-    private Snapshot forRef(String ns, String group, String kind, String name) {
+    private Snapshot forRef(String ns, String apiVersion, String kind, String name, CustomWorkloads custom) {
+        String group = group(apiVersion);
         if (CloneSet.GROUP.equals(group) && CloneSet.KIND.equals(kind)) {
             CloneSet cs = cloneSets.get(ns, name);
             return cs == null ? empty() : owned(cs, replicas(cs.getSpec() == null ? null : cs.getSpec().getReplicas()));
@@ -108,12 +130,28 @@ final class PubTargets {
             }
             return new Snapshot(out, replicas(d.getSpec() == null ? null : d.getSpec().getReplicas()));
         }
-        return empty();
+        if (isBuiltIn(group, kind)) {
+            return empty();
+        }
+        return custom.get(ns, apiVersion, kind, name)
+                .map(w -> owned(w.uid(), w.replicas()))
+                .orElseGet(PubTargets::empty);
+    }
+
+    /** The kinds read from the cache; anything else may only be a whitelisted custom workload. */
+    private static boolean isBuiltIn(String group, String kind) {
+        return (CloneSet.GROUP.equals(group) && (CloneSet.KIND.equals(kind) || "StatefulSet".equals(kind)))
+                || ("apps".equals(group) && ("StatefulSet".equals(kind) || "Deployment".equals(kind)
+                || "ReplicaSet".equals(kind)));
     }
 
     private Snapshot owned(HasMetadata workload, int expected) {
+        return owned(workload.getMetadata().getUid(), expected);
+    }
+
+    private Snapshot owned(String uid, int expected) {
         List<Pod> out = new ArrayList<>();
-        for (Pod pod : pods.controlledBy(workload.getMetadata().getUid())) {
+        for (Pod pod : pods.controlledBy(uid)) {
             if (Pods.isActive(pod)) {
                 out.add(pod);
             }
@@ -122,12 +160,12 @@ final class PubTargets {
     }
 
     /** The replicas of the distinct workloads owning the pods; a pod without a known workload counts as one. */
-    private int expectedForPods(String ns, List<Pod> matched) {
+    private int expectedForPods(String ns, List<Pod> matched, CustomWorkloads custom) {
         Map<String, Integer> byWorkload = new HashMap<>();
         int loose = 0;
         for (Pod pod : matched) {
             Optional<OwnerReference> owner = Pods.controllerOf(pod);
-            Optional<Map.Entry<String, Integer>> workload = owner.flatMap(o -> workloadOf(ns, o));
+            Optional<Map.Entry<String, Integer>> workload = owner.flatMap(o -> workloadOf(ns, o, custom));
             if (workload.isPresent()) {
                 byWorkload.put(workload.get().getKey(), workload.get().getValue());
             } else {
@@ -137,7 +175,7 @@ final class PubTargets {
         return loose + byWorkload.values().stream().mapToInt(Integer::intValue).sum();
     }
 
-    private Optional<Map.Entry<String, Integer>> workloadOf(String ns, OwnerReference owner) {
+    private Optional<Map.Entry<String, Integer>> workloadOf(String ns, OwnerReference owner, CustomWorkloads custom) {
         String group = group(owner.getApiVersion());
         String key = group + "/" + owner.getKind() + "/" + owner.getName();
         if ("apps".equals(group) && "ReplicaSet".equals(owner.getKind())) {
@@ -147,16 +185,16 @@ final class PubTargets {
             }
             Optional<OwnerReference> deploy = Pods.controllerOf(rs);
             if (deploy.isPresent()) {
-                return workloadOf(ns, deploy.get());
+                return workloadOf(ns, deploy.get(), custom);
             }
             return Optional.of(Map.entry(key, replicas(rs.getSpec() == null ? null : rs.getSpec().getReplicas())));
         }
-        Snapshot s = forRef(ns, group, owner.getKind(), owner.getName());
-        boolean known = (CloneSet.GROUP.equals(group) && (CloneSet.KIND.equals(owner.getKind())
-                || "StatefulSet".equals(owner.getKind())))
-                || ("apps".equals(group) && ("StatefulSet".equals(owner.getKind())
-                || "Deployment".equals(owner.getKind())));
-        return known ? Optional.of(Map.entry(key, s.expected())) : Optional.empty();
+        if (isBuiltIn(group, owner.getKind())) {
+            Snapshot s = forRef(ns, owner.getApiVersion(), owner.getKind(), owner.getName(), custom);
+            return Optional.of(Map.entry(key, s.expected()));
+        }
+        return custom.get(ns, owner.getApiVersion(), owner.getKind(), owner.getName())
+                .map(w -> Map.entry(key, w.replicas()));
     }
 
     private static Snapshot empty() {

@@ -8,6 +8,7 @@ import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.invariants.InvariantChecker;
 import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -40,7 +41,7 @@ class CloneSetPubEndToEndTest {
             .build();
 
     @Test
-    void inPlaceRolloutNeverBreaksTheBudget() {
+    void inPlaceRolloutNeverBreaksTheBudget() throws Exception {
         String name = "web";
         PodUnavailableBudget pub = new PodUnavailableBudget();
         pub.setMetadata(new ObjectMetaBuilder().withName("web-pub").withNamespace(product.namespace()).build());
@@ -54,7 +55,11 @@ class CloneSetPubEndToEndTest {
         cs.getSpec().getUpdateStrategy().setType("InPlaceIfPossible");
         cs.getSpec().getUpdateStrategy().setMaxUnavailable(new IntOrString("100%"));
         product.client().resource(cs).create();
-        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name)) {
+        // The invariant checker's PodUnavailableBudget promise watches the same rollout from the budget's side.
+        InvariantChecker checker = new InvariantChecker().withPubInvariants();
+        try (ClusterWatch watch = new ClusterWatch(product.client(), product.namespace(), name);
+             AutoCloseable invariants = checker.watch(product.client(), product.namespace(), List.of(),
+                     InvariantChecker.PUB_OBJECTS)) {
             Await.waitFor("4 ready pods and the budget allowing 1", WAIT, () -> List.of(
                     livePods(name).stream().filter(Pods::isReady).count(),
                     (long) budget().status().getUnavailableAllowed()), List.of(4L, 1L)::equals);
@@ -74,6 +79,9 @@ class CloneSetPubEndToEndTest {
                 assertEquals(uids.get(p.getMetadata().getName()), p.getMetadata().getUid(), "updated in place");
             }
             assertTrue(watch.minReady() >= 3, "min ready " + watch.minReady());
+            invariants.close();
+            assertEquals(List.of(), checker.violations());
+            assertTrue(checker.podEvents() > 0, "the checker saw the rollout");
         }
     }
 

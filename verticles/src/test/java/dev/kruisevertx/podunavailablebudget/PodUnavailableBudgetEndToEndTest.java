@@ -11,7 +11,15 @@ import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ManifestApplier;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 
@@ -32,12 +41,13 @@ import java.util.function.Consumer;
 class PodUnavailableBudgetEndToEndTest {
     static final Duration WAIT = Duration.ofSeconds(90);
     static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+    static final String KRUISE_NS = "pub-e2e-kruise";
 
     @RegisterExtension
     static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
             .cluster(() -> new EmbeddedClusterOptions().setNodes(2))
             .controllers(() -> List.of(new dev.kruisevertx.podreadiness.PodReadinessController(), new CloneSetController(),
-                    new PodUnavailableBudgetController()))
+                    new PodUnavailableBudgetController(java.time.Clock.systemUTC(), PodUnavailableBudgetEndToEndTest.KRUISE_NS)))
             .build();
 
     static CloneSet cloneSet(String name, int replicas) {
@@ -159,5 +169,70 @@ class PodUnavailableBudgetEndToEndTest {
         Await.waitFor("both related-pub keys on the Deployment's pods", WAIT, () -> pods("dep").stream()
                 .filter(p -> "dep-pub".equals(Pods.annotations(p).get("kruise.io/related-pub"))
                         && "dep-pub".equals(Pods.annotations(p).get("pub.kruise.io/related-pub"))).count(), n -> n == 2);
+    }
+
+    @Test
+    void aCustomWorkloadCountsOnlyOnceKruiseConfigurationWhitelistsIt() {
+        String ns = product.namespace();
+        var client = product.client();
+        ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: games.pub.example.com}
+                spec:
+                  group: pub.example.com
+                  scope: Namespaced
+                  names: {plural: games, singular: game, kind: Game, listKind: GameList}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """);
+        GenericKubernetesResource game = new GenericKubernetesResourceBuilder().withApiVersion("pub.example.com/v1")
+                .withKind("Game").withNewMetadata().withName("arena").withNamespace(ns).endMetadata()
+                .addToAdditionalProperties("spec", Map.of("replicas", 3)).build();
+        GenericKubernetesResource created = Await.waitFor("games served", WAIT, () -> {
+            try {
+                return client.genericKubernetesResources("pub.example.com/v1", "Game").inNamespace(ns)
+                        .resource(game).create();
+            } catch (KubernetesClientException e) {
+                return null;
+            }
+        }, java.util.Objects::nonNull);
+        for (int i = 0; i < 3; i++) {
+            client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("arena-" + i)
+                    .addToLabels("app", "arena").addNewOwnerReference().withApiVersion("pub.example.com/v1")
+                    .withKind("Game").withName("arena").withUid(created.getMetadata().getUid()).withController(true)
+                    .endOwnerReference().endMetadata().withNewSpec().addNewContainer().withName("main")
+                    .withImage("arena:1").endContainer().endSpec().build()).create();
+        }
+        awaitReadyPods("arena", 3);
+        createPub("arena-pub", s -> {
+            s.setTargetRef(new TargetReference("pub.example.com/v1", "Game", "arena"));
+            s.setMaxUnavailable(new IntOrString(1));
+        });
+        // Not whitelisted: OpenKruise's controller finder does not resolve the kind, so the budget has no pods.
+        awaitStatus("arena-pub", 0, 0, 0, 0);
+        Await.waitFor("NoPods on arena-pub", WAIT, () -> events("NoPods", "arena-pub"), n -> n >= 1);
+
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(KRUISE_NS).endMetadata()
+                .build()).createOr(NonDeletingOperation::update);
+        client.configMaps().inNamespace(KRUISE_NS).resource(new ConfigMapBuilder().withNewMetadata()
+                .withName("kruise-configuration").endMetadata().addToData("PPS_Watch_Custom_Workload_WhiteList",
+                        "{\"workloads\":[{\"Group\":\"pub.example.com\",\"Version\":\"v1\",\"Kind\":\"Game\"}]}")
+                .build()).createOr(NonDeletingOperation::update);
+        // The ConfigMap is read per reconcile, not watched: touch the budget to have it looked at again.
+        pub("arena-pub").patch(MERGE, "{\"metadata\":{\"labels\":{\"touched\":\"1\"}}}");
+        awaitStatus("arena-pub", 2, 3, 1, 3);
+        Await.waitFor("the related-pub key on the Game's pods", WAIT, () -> pods("arena").stream()
+                .filter(p -> "arena-pub".equals(Pods.annotations(p).get("kruise.io/related-pub"))).count(),
+                n -> n == 3);
+
+        // spec.replicas of the custom workload is the total the budget protects.
+        client.genericKubernetesResources("pub.example.com/v1", "Game").inNamespace(ns).withName("arena")
+                .patch(MERGE, "{\"spec\":{\"replicas\":4}}");
+        pub("arena-pub").patch(MERGE, "{\"metadata\":{\"labels\":{\"touched\":\"2\"}}}");
+        awaitStatus("arena-pub", 3, 3, 0, 4);
     }
 }

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.Json;
+import dev.kruisevertx.webhook.bench.HostileTarget;
+import dev.kruisevertx.webhook.bench.InMemoryBudgets;
 import dev.kruisevertx.webhook.bench.JsonTrees;
 import dev.kruisevertx.webhook.certs.CertBundle;
 import dev.kruisevertx.webhook.cloneset.CloneSetWebhooks;
@@ -263,6 +265,7 @@ class HostileAdmissionInputTest {
     }
 
     static Vertx vertx;
+    static final InMemoryBudgets BUDGETS = new InMemoryBudgets().put(HostileTarget.protectingBudget());
     static WebhookServerVerticle server;
     static WebClient client;
 
@@ -273,8 +276,12 @@ class HostileAdmissionInputTest {
         AdmissionRegistry registry = new AdmissionRegistry();
         KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
-                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true", Map.of()))
-                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(POD) : Optional.empty())
+                        + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
+                        + "PodUnavailableBudgetUpdateGate=true", Map.of()))
+                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(POD)
+                        : "web-1".equals(name) ? Optional.of(HostileTarget.protectedPod()) : Optional.empty())
+                // /validate-pod decides and records over in-memory budgets, as over the API server.
+                .withPubGuard(BUDGETS.guard(vertx))
                 .withSidecarSets(new SidecarSetLookup() {
                     final SidecarSet everything = Json.toModel((ObjectNode) readTree(INJECTING_SIDECARSET),
                             SidecarSet.class);
@@ -355,6 +362,59 @@ class HostileAdmissionInputTest {
                 dev.kruisevertx.webhook.bench.HostileTarget.PODUNAVAILABLEBUDGET,
                 List.of(dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH),
                 List.of("/spec/selector", "/spec/minAvailable", "/metadata/generateName"));
+    }
+
+    /**
+     * {@code /validate-pod} with a budget: hostile pods as the DELETE's old object, on either side of an UPDATE, and
+     * hostile Evictions of the protected pod. Variants the budget admits are recorded (in memory, with conflict
+     * checks), later ones are refused with OpenKruise's message; none may answer 5xx.
+     */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void podValidationWithABudget() throws Exception {
+        String path = dev.kruisevertx.webhook.pod.PodValidatingHandler.PATH;
+        ObjectNode valid = (ObjectNode) readTree(HostileTarget.PROTECTED_POD);
+        ObjectNode eviction = (ObjectNode) readTree("""
+                {"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"web-1","namespace":"default"},
+                 "deleteOptions":{"gracePeriodSeconds":30,"dryRun":["All"]}}
+                """);
+        List<Request> requests = new ArrayList<>();
+        for (ObjectNode pod : variants(valid, List.of("/metadata/deletionTimestamp", "/metadata/labels/unavailable-pod.kruise.io~1x",
+                "/spec/containers/0/resizePolicy", "/metadata/annotations/pub.kruise.io~1no-protect"))) {
+            requests.add(new Request(path, "DELETE", null, pod, "", "web-1"));
+            requests.add(new Request(path, "UPDATE", pod, valid, "", "web-1"));
+            requests.add(new Request(path, "UPDATE", valid, pod, "", "web-1"));
+            requests.add(new Request(path, "DELETE", null, pod, "status", "web-1"));
+        }
+        for (ObjectNode e : variants(eviction, List.of())) {
+            requests.add(new Request(path, "CREATE", e, null, "eviction", "web-1"));
+            requests.add(new Request(path, "CREATE", e, null, "eviction", "absent"));
+        }
+        assertAnswered("Pod", "pods", requests);
+        // The hostile variants that were admitted are recorded in the budget, which is still readable.
+        var budget = BUDGETS.get("default", "web-pub");
+        assertTrue(budget.status().getDisruptedPods().containsKey("web-1"), "the valid pod stays recorded");
+        assertTrue(budget.status().getUnavailableAllowed() < 1_000_000, "some hostile variants were admitted and "
+                + "recorded, so the write path was exercised");
+        // The valid DELETE is still allowed (its pod is recorded), a new ready pod still decrements the budget.
+        JsonNode answer = Json.MAPPER.readTree(send("Pod", "pods", new Request(path, "DELETE", null, valid, "", "web-1"))
+                .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS).bodyAsString()).path("response");
+        assertTrue(answer.path("allowed").asBoolean(), answer.toString());
+    }
+
+    /** Every pointer of {@code valid} (and {@code absent}) set to each hostile value. */
+    static List<ObjectNode> variants(ObjectNode valid, List<String> absent) {
+        List<String> found = new ArrayList<>();
+        JsonTrees.collectPointers(valid, "", found);
+        Set<String> pointers = new LinkedHashSet<>(found);
+        pointers.addAll(absent);
+        List<ObjectNode> out = new ArrayList<>();
+        for (String pointer : pointers) {
+            for (JsonNode value : hostileValues()) {
+                out.add(with(valid, pointer, value));
+            }
+        }
+        return out;
     }
 
     @Test
@@ -513,7 +573,6 @@ class HostileAdmissionInputTest {
                 variants.add(with(valid, pointer, value));
             }
         }
-        List<String> problems = Collections.synchronizedList(new ArrayList<>());
         List<Request> requests = new ArrayList<>();
         for (ObjectNode variant : variants) {
             for (String path : paths) {
@@ -521,6 +580,12 @@ class HostileAdmissionInputTest {
                 requests.add(new Request(path, "UPDATE", variant, valid));
             }
         }
+        assertAnswered(kind, resource, requests);
+    }
+
+    /** Sends the requests a few at a time; each gets a proper answer (no 5xx, no leak, a message on denial). */
+    void assertAnswered(String kind, String resource, List<Request> requests) throws Exception {
+        List<String> problems = Collections.synchronizedList(new ArrayList<>());
         // A few at a time: bounded load, yet the suite stays quick.
         int inFlight = 8;
         for (int i = 0; i < requests.size(); i += inFlight) {
@@ -542,9 +607,14 @@ class HostileAdmissionInputTest {
                 + problems.subList(0, Math.min(10, problems.size())));
     }
 
-    record Request(String path, String operation, ObjectNode object, ObjectNode old) {
+    record Request(String path, String operation, ObjectNode object, ObjectNode old, String subResource,
+                   String name) {
+        Request(String path, String operation, ObjectNode object, ObjectNode old) {
+            this(path, operation, object, old, "", "x");
+        }
+
         String describe() {
-            String body = object.toString();
+            String body = String.valueOf(object != null ? object : old);
             return operation + " " + path + " " + (body.length() > 400 ? body.substring(0, 400) + "..." : body);
         }
     }
@@ -553,10 +623,15 @@ class HostileAdmissionInputTest {
         ObjectNode review = Json.MAPPER.createObjectNode();
         review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         ObjectNode q = review.putObject("request");
-        q.put("uid", "u").put("operation", r.operation()).put("namespace", "default").put("name", "x");
+        q.put("uid", "u").put("operation", r.operation()).put("namespace", "default").put("name", r.name());
+        if (!r.subResource().isEmpty()) {
+            q.put("subResource", r.subResource());
+        }
         q.putObject("kind").put("group", "apps.kruise.io").put("version", "v1").put("kind", kind);
         q.putObject("resource").put("group", "apps.kruise.io").put("version", "v1").put("resource", resource);
-        q.set("object", r.object());
+        if (r.object() != null) {
+            q.set("object", r.object());
+        }
         if (r.old() != null) {
             q.set("oldObject", r.old());
         }

@@ -122,6 +122,18 @@ public final class InvariantChecker {
         return add(new SidecarSetInvariant());
     }
 
+    /**
+     * Adds the PodUnavailableBudget invariant (it honours {@link #expectDeletion}); watch {@link #PUB_OBJECTS} for
+     * it.
+     */
+    public InvariantChecker withPubInvariants() {
+        return add(new PodUnavailableBudgetInvariant(expectedDeletions));
+    }
+
+    /** The object kinds the PodUnavailableBudget invariant reads. */
+    public static final List<List<String>> PUB_OBJECTS = List.of(List.of("policy.kruise.io/v1alpha1",
+            "PodUnavailableBudget"));
+
     /** The object kinds the SidecarSet invariant reads (cluster-scoped: watched cluster-wide). */
     private static final java.util.Set<String> CLUSTER_SCOPED = java.util.Set.of("Node", "SidecarSet");
 

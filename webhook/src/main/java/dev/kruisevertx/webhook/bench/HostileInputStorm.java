@@ -73,17 +73,22 @@ public final class HostileInputStorm {
                 }
             };
 
-    public static WebhookServerVerticle server(CertBundle certs, ServerLimits limits) {
+    /** @param vertx where the PodUnavailableBudget guard of {@code /validate-pod} sets its conflict-retry timers */
+    public static WebhookServerVerticle server(io.vertx.core.Vertx vertx, CertBundle certs, ServerLimits limits) {
         Pod pod = new PodBuilder().withNewMetadata().withName("web-0").withNamespace("default").withUid("pod-uid")
                 .endMetadata().withNewSpec().withNodeName("node-a").addNewContainer().withName("app").withImage("nginx")
                 .endContainer().endSpec().withNewStatus().withPhase("Running").addNewContainerStatus().withName("app")
                 .withContainerID("containerd://aaa").withRestartCount(1).endContainerStatus().endStatus().build();
+        Pod protectedPod = HostileTarget.protectedPod();
         AdmissionRegistry registry = new AdmissionRegistry();
         KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
                         + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
-                        + "ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true", Map.of()))
-                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod) : Optional.empty())
+                        + "ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true,"
+                        + "PodUnavailableBudgetUpdateGate=true", Map.of()))
+                .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod)
+                        : "web-1".equals(name) ? Optional.of(protectedPod) : Optional.empty())
+                .withPubGuard(new InMemoryBudgets().put(HostileTarget.protectingBudget()).guard(vertx))
                 .withSidecarSets(WHITELISTED));
         return new WebhookServerVerticle("127.0.0.1", 0, limits, registry,
                 KruiseWebhooks.registerConversions(new ConversionRegistry()),
@@ -281,7 +286,7 @@ public final class HostileInputStorm {
             CertBundle certs = new CertIssuer().issueAll("kruise-webhook-service.kruise-system.svc",
                     Duration.ofDays(1), Duration.ofDays(1));
             ServerLimits limits = ServerLimits.defaults();
-            WebhookServerVerticle server = server(certs, limits);
+            WebhookServerVerticle server = server(serverVertx, certs, limits);
             serverVertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
             HttpClient client = client(clientVertx, certs, concurrency);
             System.out.printf("Hostile input storm: %,d requests per path, seed %d, %d in flight, body limit %,d bytes,"

@@ -188,6 +188,34 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
             """;
 
+    /**
+     * A Running and Ready pod naming budget {@code web-pub} ({@link #PROTECTING_BUDGET}), which has it recorded
+     * already: the valid DELETE, eviction and UPDATE are allowed however many hostile variants the budget admitted
+     * before (each records its pod; past 2,000 records or the allowance they are refused with a 403).
+     */
+    public static final String PROTECTED_POD = """
+            {"apiVersion":"v1","kind":"Pod",
+             "metadata":{"name":"web-1","namespace":"default","uid":"protected-uid","labels":{"app":"web"},
+               "annotations":{"kruise.io/related-pub":"web-pub","pub.kruise.io/related-pub":"web-pub"},
+               "ownerReferences":[{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web",
+                 "uid":"cs-uid","controller":true}]},
+             "spec":{"nodeName":"node-a","containers":[{"name":"app","image":"nginx:1.27",
+               "resources":{"requests":{"cpu":"100m","memory":"128Mi"}}}]},
+             "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}],
+               "containerStatuses":[{"name":"app","ready":true,"restartCount":0,"image":"nginx:1.27",
+                 "imageID":"nginx@sha256:abc","containerID":"containerd://aaa"}]}}
+            """;
+    /** The budget {@link #PROTECTED_POD} names, with a large allowance and that pod recorded. */
+    public static final String PROTECTING_BUDGET = """
+            {"apiVersion":"policy.kruise.io/v1alpha1","kind":"PodUnavailableBudget",
+             "metadata":{"name":"web-pub","namespace":"default","uid":"pub-uid","resourceVersion":"1",
+               "annotations":{"kruise.io/pub-protect-operations":"DELETE,EVICT,UPDATE,RESIZE"}},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"},
+               "maxUnavailable":"100%"},
+             "status":{"unavailableAllowed":1000000,"desiredAvailable":1,"currentAvailable":1000001,
+               "totalReplicas":1000001,"disruptedPods":{"web-1":"2026-01-01T00:00:00Z"}}}
+            """;
+
     public static final String PODUNAVAILABLEBUDGET = """
             {"apiVersion":"policy.kruise.io/v1alpha1","kind":"PodUnavailableBudget",
              "metadata":{"name":"web-pub","namespace":"default",
@@ -240,6 +268,9 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH, false,
                 "policy.kruise.io", "v1alpha1", "PodUnavailableBudget", "podunavailablebudgets",
                 parse(PODUNAVAILABLEBUDGET)));
+        // The budget check of pod DELETE, eviction and UPDATE over in-memory budgets (InMemoryBudgets).
+        targets.add(new HostileTarget("pod-validate", dev.kruisevertx.webhook.pod.PodValidatingHandler.PATH, false, "",
+                "v1", "Pod", "pods", parse(PROTECTED_POD)));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
         // Deletion protection judges the DELETE's old object: a protected namespace (its pods counted) and Deployment.
@@ -279,6 +310,16 @@ public record HostileTarget(String name, String path, boolean conversion, String
                                         String sample) {
         String verb = path.startsWith("/mutate") ? "mutate" : "validate";
         return new HostileTarget(name + "-" + verb, path, false, "apps.kruise.io", version, kind, resource, parse(sample));
+    }
+
+    /** The budget of {@link #PROTECTED_POD}, ready for {@link InMemoryBudgets#put}. */
+    public static dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget protectingBudget() {
+        return Json.toModel(parse(PROTECTING_BUDGET), dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class);
+    }
+
+    /** {@link #PROTECTED_POD} as the pod cache would hold it (the eviction lookup). */
+    public static io.fabric8.kubernetes.api.model.Pod protectedPod() {
+        return Json.toModel(parse(PROTECTED_POD), io.fabric8.kubernetes.api.model.Pod.class);
     }
 
     private static ObjectNode parse(String json) {

@@ -35,7 +35,7 @@ class HostileInputStormTest {
         try {
             CertBundle certs = TestCerts.localhost();
             ServerLimits limits = ServerLimits.defaults();
-            WebhookServerVerticle server = HostileInputStorm.server(certs, limits);
+            WebhookServerVerticle server = HostileInputStorm.server(serverVertx, certs, limits);
             serverVertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
             HttpClient client = HostileInputStorm.client(clientVertx, certs, 16);
             HostileInputStorm.Report report = HostileInputStorm.run(client, server.actualPort(),

@@ -159,11 +159,13 @@ class UnitedDeploymentEndToEndTest {
     }
 
     @Test
-    void deletedMidScaleTakesItsSubsetsWithIt() {
+    void scaledThroughTheScaleSubresourceThenDeletedMidScaleTakesItsSubsetsWithIt() {
         String name = "gone";
         UnitedDeployment created = create(name, 3);
         waitReady(name, Map.of("subset-a", 1, "subset-b", 1, "subset-c", 1));
-        patch(name, "{\"spec\":{\"replicas\":9}}");
+        // Scaled through the scale subresource, as `kubectl scale ud` does.
+        ud(name).scale(9);
+        assertEquals(9, ud(name).get().getSpec().getReplicas());
         Await.waitFor(name + " scaling", WAIT, () -> replicasBySubset(created),
                 m -> m.values().stream().mapToInt(Integer::intValue).sum() > 3);
         ud(name).delete();

@@ -21,6 +21,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.daemonset.DaemonSetController(),
                 new dev.kruisevertx.advancedcronjob.AdvancedCronJobController(),
                 new dev.kruisevertx.broadcastjob.BroadcastJobController(),
+                new dev.kruisevertx.uniteddeployment.UnitedDeploymentController(),
                 new dev.kruisevertx.sidecarset.SidecarSetController(),
                 new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController());
     }

@@ -349,6 +349,9 @@ class ChartRenderTest {
                 "/events:create", "apiextensions.k8s.io/customresourcedefinitions:list",
                 "apps.kruise.io/advancedcronjobs:watch", "apps.kruise.io/advancedcronjobs/status:update",
                 "apps.kruise.io/broadcastjobs:create", "batch/jobs:create", "batch/jobs:delete",
+                // The uniteddeployment controller: UnitedDeployments, their status, and CloneSet subsets.
+                "apps.kruise.io/uniteddeployments:watch", "apps.kruise.io/uniteddeployments/status:update",
+                "apps.kruise.io/clonesets:create", "apps.kruise.io/clonesets:delete",
                 "apps.kruise.io/workloadspreads:watch", "apps.kruise.io/workloadspreads/status:update",
                 // The sidecarset controller: SidecarSets and their status, namespaces for namespaceSelector, its
                 // revisions (created, renumbered, labelled, pruned), and pods updated in place with their condition.

@@ -1,0 +1,100 @@
+package dev.kruisevertx.uniteddeployment;
+
+import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment;
+import dev.kruisevertx.cache.CacheEvent;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.controller.Controller;
+import dev.kruisevertx.controller.ControllerContext;
+import dev.kruisevertx.controller.EventMapper;
+import dev.kruisevertx.controller.PlanSummary;
+import dev.kruisevertx.controller.Request;
+import dev.kruisevertx.controller.Result;
+import dev.kruisevertx.controller.WatchSpec;
+import dev.kruisevertx.controller.WorkloadControllerDefinition;
+import dev.kruisevertx.controller.WorkloadEvents;
+import dev.kruisevertx.controller.reason.Reasons;
+import dev.kruisevertx.expectations.ScaleExpectations;
+import dev.kruisevertx.kube.EventRecorder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.vertx.core.Future;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * OpenKruise's uniteddeployment controller for CloneSet subsets: one CloneSet per topology subset, replicas from
+ * {@link ReplicaAllocator}, partitions from {@code manualUpdate}, decided by {@link UnitedDeploymentPlanner} over
+ * a {@link UnitedDeploymentSnapshot} and carried out by {@link UnitedDeploymentActuator}. Subset workloads reach
+ * their UnitedDeployment through the controller ownerReference; their creations and deletions are expected.
+ */
+public final class UnitedDeploymentController extends WorkloadControllerDefinition {
+    public static final String NAME = "uniteddeployment";
+
+    public UnitedDeploymentController() {
+        this(Clock.systemUTC());
+    }
+
+    public UnitedDeploymentController(Clock clock) {
+        super(NAME, UnitedDeployment.class, clock);
+    }
+
+    @Override
+    public List<Class<? extends HasMetadata>> requiredTypes() {
+        return List.of(UnitedDeployment.class, CloneSet.class);
+    }
+
+    @Override
+    public Controller create(ControllerContext ctx) {
+        CachedResource<UnitedDeployment> uds = ctx.cache().resource(UnitedDeployment.class);
+        CachedResource<CloneSet> cloneSets = ctx.cache().resource(CloneSet.class);
+        Expectations exp = expectations(ctx);
+        ScaleExpectations scale = exp.scale();
+        WorkloadEvents workloadEvents = new WorkloadEvents(UnitedDeployment.GROUP, UnitedDeployment.KIND, scale,
+                exp.versions(), WorkloadEvents::decisionRelevant, (pod, queue) -> { });
+        EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock(), "united-deployment-controller",
+                UnitedDeployment.API_VERSION, UnitedDeployment.KIND);
+        UnitedDeploymentActuator actuator = new UnitedDeploymentActuator(ctx, scale, events);
+        EventMapper<CloneSet> subsetEvents = (event, queue) -> {
+            if (event.type() == CacheEvent.Type.DELETED) {
+                workloadEvents.ownedDeleted(event.oldObject(), queue);
+                return;
+            }
+            Request owner = workloadEvents.owner(event.object());
+            if (owner == null) {
+                return;
+            }
+            if (event.type() == CacheEvent.Type.ADDED) {
+                workloadEvents.ownedCreated(owner, event.object().getMetadata().getName(), event.initialList(), queue);
+            } else {
+                queue.add(owner);
+            }
+        };
+        return new Controller(request -> {
+            UnitedDeployment ud = uds.get(request.namespace(), request.name());
+            if (ud == null || ud.getMetadata().getDeletionTimestamp() != null) {
+                if (ud == null) {
+                    scale.delete(request.key());
+                    ctx.plans().forget(NAME, request);
+                }
+                // Its subset workloads go with it by garbage collection.
+                return Future.succeededFuture(Result.done());
+            }
+            ScaleExpectations.Satisfied satisfied = scale.satisfied(request.key());
+            if (!satisfied.satisfied()) {
+                ctx.plans().record(NAME, request, PlanSummary.builder("waiting for the cache to see our own "
+                        + "subset creates/deletes").reasons(List.of(Reasons.expectations(satisfied))).build());
+                return Future.succeededFuture(satisfied.leaked() ? Result.done()
+                        : Result.requeueAfter(Duration.ofSeconds(5)));
+            }
+            UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(ud,
+                    cloneSets.controlledBy(ud.getMetadata().getUid()));
+            UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), snapshot.revision(),
+                    snapshot.workloads());
+            ctx.plans().record(NAME, request, UnitedDeploymentSnapshot.debugSummary(plan));
+            return actuator.apply(ud, snapshot, plan).map(v -> Result.done());
+        }, List.of(WatchSpec.of(UnitedDeployment.class, workloadEvents::onOwner),
+                WatchSpec.of(CloneSet.class, subsetEvents)));
+    }
+}

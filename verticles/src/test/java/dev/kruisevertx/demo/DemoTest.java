@@ -129,7 +129,7 @@ class DemoTest {
                       containers: [{name: main, image: nginx}]
                     """);
             Run r = demo("--until-ready", "--timeout=60s", "--samples=" + samples, "--metrics-addr=0",
-                    "--health-probe-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
+                    "--health-probe-addr=0", "--debug-addr=0", "--kubeconfig-out=" + dir.resolve("kc"));
             assertEquals(0, r.code(), r.out() + r.err());
             assertFalse(Files.exists(killed), "a killed run's directory (with its CA key) is removed by the next run");
             assertTrue(Files.exists(live.resolve(RunDirectory.OWNER_FILE)), "a live run's directory is kept");

@@ -121,6 +121,10 @@ public class ManagerCommand {
             description = "Check that nobody mutates cached objects (also KUBE_CACHE_MUTATION_DETECTOR=true).")
     boolean cacheMutationDetector;
 
+    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset",
+            description = "Workload kinds whose pods WorkloadSpread counts per version (comma-separated, as OpenKruise).")
+    String workloadSpreadVersionedStatus;
+
     @Option(names = "--crd-recheck-period", defaultValue = "30s",
             description = "How often controllers whose CRD is missing look for it again (0 disables).")
     String crdRecheckPeriod;
@@ -248,7 +252,7 @@ public class ManagerCommand {
                 restConfigQps, restConfigBurst,
                 cacheMutationDetector || "true".equalsIgnoreCase(env.get("KUBE_CACHE_MUTATION_DETECTOR")),
                 duration("--crd-recheck-period", crdRecheckPeriod),
-                gates, settings, webhook);
+                gates, settings, webhook, workloadSpreadVersionedStatus);
     }
 
     private static Duration duration(String flag, String value) {

@@ -12,6 +12,7 @@ import java.time.Duration;
  *
  * @param metricsSecure  --metrics-secure: /metrics over HTTPS behind a TokenReview and SubjectAccessReview
  * @param metricsCertDir --metrics-cert-dir: tls.crt and tls.key for that, or null for a certificate made at start
+ * @param workloadSpreadVersionedStatus --ws-enabled-versioned-status: kinds whose pods WorkloadSpread counts per version
  */
 public record ManagerConfig(
         Path kubeconfig,
@@ -31,5 +32,6 @@ public record ManagerConfig(
         Duration crdRecheckPeriod,
         FeatureGates featureGates,
         ManagerSettings settings,
-        WebhookConfig webhook) {
+        WebhookConfig webhook,
+        String workloadSpreadVersionedStatus) {
 }

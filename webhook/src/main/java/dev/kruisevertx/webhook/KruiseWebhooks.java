@@ -17,6 +17,7 @@ import dev.kruisevertx.webhook.pod.PodWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetInjectionStep;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodStep;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
@@ -37,6 +38,10 @@ public final class KruiseWebhooks {
         if (gates.enabled(Feature.PodWebhook)) {
             pipeline.register(PodMutationStage.SIDECARSET, new SidecarSetInjectionStep(deps.sidecarSets(),
                     gates.enabled(Feature.EnableSortSidecarContainerByName)));
+        }
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.WorkloadSpread)) {
+            deps.workloadSpreadPods().ifPresent(ws -> pipeline.registerAsync(PodMutationStage.WORKLOAD_SPREAD,
+                    new WorkloadSpreadPodStep(ws)));
         }
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));

@@ -121,10 +121,6 @@ public class ManagerCommand {
             description = "Check that nobody mutates cached objects (also KUBE_CACHE_MUTATION_DETECTOR=true).")
     boolean cacheMutationDetector;
 
-    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset",
-            description = "Workload kinds whose pods WorkloadSpread counts per version (comma-separated, as OpenKruise).")
-    String workloadSpreadVersionedStatus;
-
     @Option(names = "--crd-recheck-period", defaultValue = "30s",
             description = "How often controllers whose CRD is missing look for it again (0 disables).")
     String crdRecheckPeriod;
@@ -167,7 +163,8 @@ public class ManagerCommand {
     int defaultTtlSecondsForAlwaysNodeImage;
     @Option(names = "--protection-log-path", defaultValue = "/log", hidden = true)
     String protectionLogPath;
-    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset", hidden = true)
+    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset",
+            description = "Workload kinds whose pods WorkloadSpread counts per version (comma-separated, as OpenKruise).")
     String wsEnabledVersionedStatus;
 
     /** Adds one {@code --<controller>-workers} flag per controller to a command line before parsing. */
@@ -252,7 +249,7 @@ public class ManagerCommand {
                 restConfigQps, restConfigBurst,
                 cacheMutationDetector || "true".equalsIgnoreCase(env.get("KUBE_CACHE_MUTATION_DETECTOR")),
                 duration("--crd-recheck-period", crdRecheckPeriod),
-                gates, settings, webhook, workloadSpreadVersionedStatus);
+                gates, settings, webhook, wsEnabledVersionedStatus);
     }
 
     private static Duration duration(String flag, String value) {

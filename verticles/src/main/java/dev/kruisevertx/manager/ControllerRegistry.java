@@ -20,6 +20,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.statefulset.StatefulSetController(),
                 new dev.kruisevertx.daemonset.DaemonSetController(),
                 new dev.kruisevertx.advancedcronjob.AdvancedCronJobController(),
-                new dev.kruisevertx.broadcastjob.BroadcastJobController());
+                new dev.kruisevertx.broadcastjob.BroadcastJobController(),
+                new dev.kruisevertx.workloadspread.WorkloadSpreadController());
     }
 }

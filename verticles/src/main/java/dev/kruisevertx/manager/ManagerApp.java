@@ -127,7 +127,9 @@ public final class ManagerApp {
                 namespace -> cache.resource(WorkloadSpread.class).list(namespace), customWorkloads);
         WorkloadSpreadPodRecorder workloadSpreadRecorder = new WorkloadSpreadPodRecorder(
                 new ClientWorkloadSpreadStore(client, cache, customWorkloads),
-                PodVersions.of(config.workloadSpreadVersionedStatus()), customWorkloads);
+                PodVersions.of(config.settings().extra().getOrDefault(
+                        dev.kruisevertx.workloadspread.WorkloadSpreads.VERSIONED_STATUS_FLAG,
+                        dev.kruisevertx.workloadspread.WorkloadSpreads.DEFAULT_VERSIONED_STATUS_WORKLOADS)), customWorkloads);
         AdmissionRegistry admission = new AdmissionRegistry();
         ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
         KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())

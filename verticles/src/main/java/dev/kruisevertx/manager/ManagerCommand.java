@@ -216,7 +216,8 @@ public class ManagerCommand {
                 duration("--rate-limiter-base-delay", rateLimiterBaseDelay),
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers,
-                Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
+                Map.of(dev.kruisevertx.workloadspread.WorkloadSpreads.VERSIONED_STATUS_FLAG, wsEnabledVersionedStatus,
+                        CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
                         Boolean.toString(clonesetScalingExcludePreparingDelete),
                         RolloutWatch.DEADLINE_FLAG, Long.toString(positive("--workload-progress-deadline",
                                 duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis()),
@@ -249,7 +250,7 @@ public class ManagerCommand {
                 restConfigQps, restConfigBurst,
                 cacheMutationDetector || "true".equalsIgnoreCase(env.get("KUBE_CACHE_MUTATION_DETECTOR")),
                 duration("--crd-recheck-period", crdRecheckPeriod),
-                gates, settings, webhook, wsEnabledVersionedStatus);
+                gates, settings, webhook);
     }
 
     private static Duration duration(String flag, String value) {

@@ -12,7 +12,6 @@ import java.time.Duration;
  *
  * @param metricsSecure  --metrics-secure: /metrics over HTTPS behind a TokenReview and SubjectAccessReview
  * @param metricsCertDir --metrics-cert-dir: tls.crt and tls.key for that, or null for a certificate made at start
- * @param workloadSpreadVersionedStatus --ws-enabled-versioned-status: kinds whose pods WorkloadSpread counts per version
  */
 public record ManagerConfig(
         Path kubeconfig,
@@ -32,6 +31,5 @@ public record ManagerConfig(
         Duration crdRecheckPeriod,
         FeatureGates featureGates,
         ManagerSettings settings,
-        WebhookConfig webhook,
-        String workloadSpreadVersionedStatus) {
+        WebhookConfig webhook) {
 }

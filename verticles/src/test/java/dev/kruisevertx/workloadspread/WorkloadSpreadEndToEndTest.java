@@ -57,7 +57,11 @@ class WorkloadSpreadEndToEndTest {
                 spec:
                   targetRef: {apiVersion: %s, kind: %s, name: %s}
                 %s""".formatted(name, product.namespace(), apiVersion, kind, target, subsets));
-        // Pods admitted before the manager's cache holds the WorkloadSpread would pass unplaced, as in OpenKruise.
+        awaitCached(name);
+    }
+
+    /** Pods admitted before the manager's cache holds the WorkloadSpread would pass unplaced, as in OpenKruise. */
+    static void awaitCached(String name) {
         Await.waitFor("the manager's cache holds WorkloadSpread " + name, WAIT, () -> product.app().cache()
                 .resource(WorkloadSpread.class).get(product.namespace(), name) != null);
     }
@@ -150,16 +154,17 @@ class WorkloadSpreadEndToEndTest {
                 "versioned status for the Deployment's template: " + ws.getStatus().getVersionedSubsetStatuses().keySet());
         WorkloadSpreadSubsetStatus b = subsetStatus(ws, version, "subset-b");
         assertEquals(0, b.getMissingReplicas(), "subset-b is full");
-        assertEquals(pods.stream().filter(p -> "subset-b".equals(MatchedWorkloadSpread.of(p).orElseThrow().subset()))
-                .map(p -> p.getMetadata().getName()).collect(Collectors.toSet()), b.creatingPods().keySet());
+        // Recorded by the webhook until the controller counts the pod.
+        assertEquals(2, b.getReplicas() + b.creatingPods().size(), b.toString());
     }
 
     @Test
-    void podsOfOtherWorkloadsAndUnreadableWorkloadSpreadsPassUnplaced() {
+    void podsTheTargetFilterDoesNotSelectPassUnplaced() {
         KubernetesClient client = product.client();
-        // A WorkloadSpread whose targetFilter selects nothing (nil selector): the pods pass untouched.
+        // A WorkloadSpread whose targetFilter selects none of the pods: they pass untouched (nor does the
+        // controller adopt them).
         workloadSpread("filtered", "apps.kruise.io/v1alpha1", "CloneSet", "other", """
-                  targetFilter: {replicasPathList: [spec.replicas]}
+                  targetFilter: {selector: {matchLabels: {tier: none}}, replicasPathList: [spec.replicas]}
                 """ + ZONES);
         ManifestApplier.apply(client, """
                 apiVersion: apps.kruise.io/v1alpha1
@@ -177,5 +182,124 @@ class WorkloadSpreadEndToEndTest {
         for (Pod p : pods) {
             assertTrue(MatchedWorkloadSpread.of(p).isEmpty(), p.getMetadata().getAnnotations().toString());
         }
+    }
+
+    static String cost(Pod p) {
+        return p.getMetadata().getAnnotations() == null ? null
+                : p.getMetadata().getAnnotations().get("controller.kubernetes.io/pod-deletion-cost");
+    }
+
+    static void cloneSet(String name, int replicas) {
+        ManifestApplier.apply(product.client(), """
+                apiVersion: apps.kruise.io/v1alpha1
+                kind: CloneSet
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  replicas: %d
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s}}
+                    spec:
+                      containers: [{name: main, image: nginx:1.25}]
+                """.formatted(name, product.namespace(), replicas, name, name));
+    }
+
+    static void scale(String name, int replicas) {
+        retryingConflicts(() -> product.client().resources(dev.kruisevertx.api.apps.v1alpha1.CloneSet.class)
+                .inNamespace(product.namespace()).withName(name).edit(cs -> {
+                    cs.getSpec().setReplicas(replicas);
+                    return cs;
+                }));
+    }
+
+    /** A user's edit: the controllers write the object too, so a stale read is retried. */
+    static void retryingConflicts(Runnable edit) {
+        Await.waitFor("an edit without a conflict", WAIT, () -> {
+            try {
+                edit.run();
+                return true;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() == 409) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    static boolean ready(Pod p) {
+        return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    static Map<String, Long> subsetCounts(List<Pod> pods) {
+        return pods.stream().collect(Collectors.groupingBy(p -> MatchedWorkloadSpread.of(p).orElseThrow().subset(),
+                TreeMap::new, Collectors.counting()));
+    }
+
+    @Test
+    void scaleDownRemovesPodsFromTheLastSubsetFirstByDeletionCost() {
+        workloadSpread("spread", "apps.kruise.io/v1alpha1", "CloneSet", "shop", ZONES);
+        cloneSet("shop", 6);
+        // Readiness ranks before deletion cost in the scale-down order: wait until every pod is ready.
+        Await.waitFor("six ready pods with the controller's deletion costs", WAIT, () -> pods("shop"),
+                ps -> ps.size() == 6 && ps.stream().allMatch(p -> cost(p) != null && ready(p)));
+        List<Pod> pods = pods("shop");
+        for (Pod p : pods) {
+            String subset = MatchedWorkloadSpread.of(p).orElseThrow().subset();
+            assertEquals(Map.of("subset-a", "300", "subset-b", "200", "subset-c", "100").get(subset), cost(p),
+                    p.getMetadata().getName() + " in " + subset);
+        }
+        Await.waitFor("the controller's status counts every pod", WAIT, () -> read("spread"), ws ->
+                ws.getStatus().getSubsetStatuses() != null && ws.getStatus().getSubsetStatuses().stream()
+                        .mapToInt(WorkloadSpreadSubsetStatus::getReplicas).sum() == 6);
+        scale("shop", 3);
+        List<Pod> left = Await.waitFor("three pods left", WAIT, () -> pods("shop"), ps -> ps.size() == 3);
+        assertEquals(Map.of("subset-a", 2L, "subset-b", 1L), subsetCounts(left));
+        // Scaling up again refills the subsets the webhook now sees missing pods in.
+        Await.waitFor("the status sees three pods", WAIT, () -> read("spread"), ws ->
+                ws.getStatus().getSubsetStatuses().stream().mapToInt(WorkloadSpreadSubsetStatus::getReplicas).sum() == 3
+                        && ws.getStatus().getSubsetStatuses().stream().allMatch(st -> st.deletingPods().isEmpty()));
+        scale("shop", 6);
+        List<Pod> refilled = Await.waitFor("six scheduled pods again", WAIT, () -> pods("shop"), p -> allScheduled(p, 6));
+        assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 2L),
+                "subset-c", Map.of("zone-c", 2L)), placement(refilled));
+    }
+
+    @Test
+    void workloadSpreadDeletedMidOperationLeavesLaterPodsUnplaced() {
+        workloadSpread("gone", "apps.kruise.io/v1alpha1", "CloneSet", "late", ZONES);
+        cloneSet("late", 2);
+        Await.waitFor("two placed pods", WAIT, () -> pods("late"), ps -> ps.size() == 2);
+        product.client().resources(WorkloadSpread.class).inNamespace(product.namespace()).withName("gone").delete();
+        Await.waitFor("the manager's cache drops the WorkloadSpread", WAIT, () -> product.app().cache()
+                .resource(WorkloadSpread.class).get(product.namespace(), "gone") == null);
+        scale("late", 4);
+        List<Pod> pods = Await.waitFor("four scheduled pods", WAIT, () -> pods("late"), p -> allScheduled(p, 4));
+        assertEquals(2, pods.stream().filter(p -> MatchedWorkloadSpread.of(p).isPresent()).count(),
+                "only the pods admitted while the WorkloadSpread existed are annotated");
+    }
+
+    @Test
+    void aConflictingStatusWriterAndAManagerRestartKeepTheCount() throws Exception {
+        workloadSpread("busy", "apps.kruise.io/v1alpha1", "CloneSet", "race", ZONES);
+        // Another writer bumps the WorkloadSpread's resourceVersion while pods are admitted: the webhook's write
+        // conflicts, re-reads and records every creation once.
+        cloneSet("race", 5);
+        for (int i = 0; i < 5; i++) {
+            retryingConflicts(() -> product.client().resources(WorkloadSpread.class).inNamespace(product.namespace())
+                    .withName("busy").edit(ws -> {
+                        ws.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of("bump", "v" + System.nanoTime())));
+                        return ws;
+                    }));
+        }
+        List<Pod> pods = Await.waitFor("five scheduled pods", WAIT, () -> pods("race"), p -> allScheduled(p, 5));
+        assertEquals(Map.of("subset-a", 2L, "subset-b", 2L, "subset-c", 1L), subsetCounts(pods));
+        product.restartManager();
+        awaitCached("busy");
+        scale("race", 7);
+        List<Pod> more = Await.waitFor("seven scheduled pods", WAIT, () -> pods("race"), p -> allScheduled(p, 7));
+        assertEquals(Map.of("subset-a", 2L, "subset-b", 2L, "subset-c", 3L), subsetCounts(more),
+                "after the restart the status still holds the first five");
     }
 }

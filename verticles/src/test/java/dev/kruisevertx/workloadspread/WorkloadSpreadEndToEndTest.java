@@ -302,4 +302,24 @@ class WorkloadSpreadEndToEndTest {
         assertEquals(Map.of("subset-a", 2L, "subset-b", 2L, "subset-c", 3L), subsetCounts(more),
                 "after the restart the status still holds the first five");
     }
+
+    @Test
+    void aDeletedPodIsRecordedAsDeletingSoItsReplacementReturnsToItsSubset() {
+        workloadSpread("spread", "apps.kruise.io/v1alpha1", "CloneSet", "cart", ZONES);
+        cloneSet("cart", 6);
+        List<Pod> pods = Await.waitFor("six scheduled pods", WAIT, () -> pods("cart"), p -> allScheduled(p, 6));
+        Await.waitFor("the controller counted the pods", WAIT, () -> read("spread"), ws ->
+                ws.getStatus().getSubsetStatuses() != null && ws.getStatus().getSubsetStatuses().stream()
+                        .mapToInt(WorkloadSpreadSubsetStatus::getReplicas).sum() == 6);
+        Pod victim = pods.stream().filter(p -> "subset-a".equals(MatchedWorkloadSpread.of(p).orElseThrow().subset()))
+                .findFirst().orElseThrow();
+        product.client().pods().resource(victim).delete();
+        // /validate-pod records the deletion (subset-a misses a pod at once), so the CloneSet's replacement goes
+        // back to subset-a even before the controller recounts.
+        List<Pod> after = Await.waitFor("six scheduled pods again", WAIT, () -> pods("cart"),
+                p -> allScheduled(p, 6) && p.stream().noneMatch(x -> x.getMetadata().getName()
+                        .equals(victim.getMetadata().getName())));
+        assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 2L),
+                "subset-c", Map.of("zone-c", 2L)), placement(after));
+    }
 }

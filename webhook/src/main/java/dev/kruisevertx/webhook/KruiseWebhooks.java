@@ -17,6 +17,8 @@ import dev.kruisevertx.webhook.pod.PodWebhooks;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetInjectionStep;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
+import dev.kruisevertx.webhook.pod.PodValidatingPipeline;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodDeletionCheck;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodStep;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
 
@@ -40,8 +42,11 @@ public final class KruiseWebhooks {
                     gates.enabled(Feature.EnableSortSidecarContainerByName)));
         }
         if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.WorkloadSpread)) {
-            deps.workloadSpreadPods().ifPresent(ws -> pipeline.registerAsync(PodMutationStage.WORKLOAD_SPREAD,
-                    new WorkloadSpreadPodStep(ws)));
+            deps.workloadSpreadPods().ifPresent(ws -> {
+                pipeline.registerAsync(PodMutationStage.WORKLOAD_SPREAD, new WorkloadSpreadPodStep(ws));
+                registry.register(PodValidatingPipeline.PATH, new PodValidatingPipeline()
+                        .register(new WorkloadSpreadPodDeletionCheck(ws, deps.pods())));
+            });
         }
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));

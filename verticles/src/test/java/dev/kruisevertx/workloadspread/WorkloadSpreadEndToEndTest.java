@@ -320,6 +320,8 @@ class WorkloadSpreadEndToEndTest {
                 p -> allScheduled(p, 6) && p.stream().noneMatch(x -> x.getMetadata().getName()
                         .equals(victim.getMetadata().getName())));
         assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 2L),
-                "subset-c", Map.of("zone-c", 2L)), placement(after));
+                "subset-c", Map.of("zone-c", 2L)), placement(after), () -> "status " + read("spread").getStatus()
+                + " pods " + after.stream().map(p -> p.getMetadata().getName() + "=" + p.getMetadata().getAnnotations())
+                .toList() + " victim " + victim.getMetadata().getName());
     }
 }

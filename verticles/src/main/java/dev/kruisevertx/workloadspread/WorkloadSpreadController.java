@@ -16,7 +16,6 @@ import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
 import dev.kruisevertx.kube.ApiErrors;
-import dev.kruisevertx.kube.StatusWrites;
 import dev.kruisevertx.podutil.Pods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -135,13 +134,14 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), body));
         }
         if (plan.status() != null) {
-            boolean written = StatusWrites.writeOverSameVersion(ctx.client(), WorkloadSpread.class, ws,
-                    live -> live.setStatus(plan.status()));
-            if (!written) {
-                // Someone (the pod webhook) wrote meanwhile: decide again from the newer object.
-                throw new io.fabric8.kubernetes.client.KubernetesClientException("WorkloadSpread " + ns + "/"
-                        + ws.getMetadata().getName() + " changed since the status was computed", 409, null);
-            }
+            // A PUT over the resourceVersion the status was computed from: the pod webhook records creations and
+            // deletions in the same status, so a read-modify-patch could drop a record written in between; a 409
+            // here is a prompt requeue that decides again from the newer object.
+            WorkloadSpread next = new WorkloadSpread();
+            next.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(ws.getMetadata()).build());
+            next.setSpec(ws.getSpec());
+            next.setStatus(plan.status());
+            ctx.client().resources(WorkloadSpread.class).inNamespace(ns).resource(next).updateStatus();
         }
         for (Pod p : plan.rescheduled()) {
             ApiErrors.ignoreNotFound(() -> ctx.client().pods().inNamespace(ns).withName(p.getMetadata().getName())

@@ -35,6 +35,8 @@ public final class WorkloadSpreads {
             "workloadspread.kruise.io/ignore-patch-existing-pods-metadata";
     /** The longest a pod may stay unschedulable in OpenKruise's model; bounds rescheduleCriticalSeconds. */
     public static final Duration MAX_SCHEDULED_FAILED_DURATION = Duration.ofSeconds(300);
+    /** The manager flag naming the kinds with versioned status (in {@code ManagerSettings.extra()}). */
+    public static final String VERSIONED_STATUS_FLAG = "ws-enabled-versioned-status";
     /** Default of {@code --ws-enabled-versioned-status}. */
     public static final String DEFAULT_VERSIONED_STATUS_WORKLOADS = "deployment,replicaset";
 

@@ -23,6 +23,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.broadcastjob.BroadcastJobController(),
                 new dev.kruisevertx.uniteddeployment.UnitedDeploymentController(),
                 new dev.kruisevertx.sidecarset.SidecarSetController(),
-                new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController());
+                new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController(),
+                new dev.kruisevertx.workloadspread.WorkloadSpreadController());
     }
 }

@@ -21,7 +21,13 @@ import dev.kruisevertx.pub.PubStatusStore;
 import dev.kruisevertx.webhook.KruiseWebhooks;
 import dev.kruisevertx.webhook.WebhookDependencies;
 import dev.kruisevertx.webhook.deletionprotection.ClusterDeletionLookup;
+import dev.kruisevertx.webhook.workloadspread.ClientWorkloadSpreadStore;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodAdmission;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodRecorder;
+import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
+import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
+import dev.kruisevertx.workloadspread.PodVersions;
 import dev.kruisevertx.webhook.sidecarset.CachedSidecarSetLookup;
 import dev.kruisevertx.webhook.WebhookVerticle;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
@@ -69,6 +75,9 @@ public final class ManagerApp {
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final MetricsAccessReview metricsAccess;
+    /** The WorkloadSpread_Watch_Custom_Workload_WhiteList entry of kruise-configuration, read at start-up. */
+    private final java.util.concurrent.atomic.AtomicReference<String> workloadSpreadWhiteList =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private HttpEndpoints.Ports ports = new HttpEndpoints.Ports(-1, -1, -1);
 
     private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
@@ -120,6 +129,17 @@ public final class ManagerApp {
                     return Optional.ofNullable(cm == null || cm.getData() == null ? null
                             : cm.getData().get(WellKnown.SIDECARSET_PATCH_POD_METADATA_WHITELIST_KEY));
                 }));
+        java.util.function.Supplier<CustomWorkloadWhiteList> customWorkloads = () -> {
+            String raw = workloadSpreadWhiteList.get();
+            return raw == null ? CustomWorkloadWhiteList.EMPTY : CustomWorkloadWhiteList.parse(raw);
+        };
+        WorkloadSpreadLookup workloadSpreads = WorkloadSpreadLookup.of(
+                namespace -> cache.resource(WorkloadSpread.class).list(namespace), customWorkloads);
+        WorkloadSpreadPodRecorder workloadSpreadRecorder = new WorkloadSpreadPodRecorder(
+                new ClientWorkloadSpreadStore(client, cache, customWorkloads),
+                PodVersions.of(config.settings().extra().getOrDefault(
+                        dev.kruisevertx.workloadspread.WorkloadSpreads.VERSIONED_STATUS_FLAG,
+                        dev.kruisevertx.workloadspread.WorkloadSpreads.DEFAULT_VERSIONED_STATUS_WORKLOADS)), customWorkloads);
         AdmissionRegistry admission = new AdmissionRegistry();
         ConversionRegistry conversion = KruiseWebhooks.registerConversions(new ConversionRegistry());
         this.webhookKube = new KubeExecutor(vertx, "webhook-kube-pool", 8);
@@ -133,10 +153,12 @@ public final class ManagerApp {
                 // SidecarSet validation and pod injection read SidecarSets, namespaces and SidecarSet revisions from
                 // the shared cache (informers started on every replica in start()).
                 .withSidecarSets(sidecarSetLookup)
-                // WorkloadSpread validation refuses a second WorkloadSpread on the same workload.
-                .withWorkloadSpreads(WorkloadSpreadLookup.of(
-                        namespace -> cache.resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class)
-                                .list(namespace)))
+                // WorkloadSpread validation refuses a second WorkloadSpread on the same workload; the pod webhook
+                // places pods by the WorkloadSpreads of the shared cache (informer on every replica) and records
+                // them in the status on workers.
+                .withWorkloadSpreads(workloadSpreads)
+                .withWorkloadSpreadPods(new WorkloadSpreadPodAdmission(vertx, workloadSpreads,
+                        workloadSpreadRecorder))
                 // Cascading deletion protection: cached pods (the API server for namespaces the cache does not
                 // watch), claims and custom resources listed page by page; all on workers.
                 .withDeletionProtection(new ClusterDeletionLookup(vertx, client, namespace ->
@@ -211,6 +233,39 @@ public final class ManagerApp {
         });
     }
 
+    /**
+     * The WorkloadSpread informer behind {@code /mutate-pod}'s WorkloadSpread step, on every replica, and the custom
+     * workload whitelist of {@code kruise-configuration} (read once, as OpenKruise does). Without the CRD nothing
+     * starts and pods pass unplaced.
+     */
+    private Future<Void> startWorkloadSpreadInformer() {
+        if (!config.featureGates().enabled(Feature.PodWebhook) || !config.featureGates().enabled(Feature.WorkloadSpread)) {
+            return Future.succeededFuture();
+        }
+        String kruiseNamespace = config.webhook().namespace();
+        return vertx.executeBlocking(() -> {
+            if (!cache.isServed(WorkloadSpread.class)) {
+                return false;
+            }
+            try {
+                ConfigMap cm = client.configMaps().inNamespace(kruiseNamespace)
+                        .withName(WellKnown.KRUISE_CONFIGURATION_CONFIGMAP).get();
+                workloadSpreadWhiteList.set(cm == null || cm.getData() == null ? null
+                        : cm.getData().get(WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY));
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                LOG.info("ConfigMap {} not readable ({}): no custom workloads for WorkloadSpread",
+                        WellKnown.KRUISE_CONFIGURATION_CONFIGMAP, e.getCode());
+            }
+            return true;
+        }).compose(served -> {
+            if (!served) {
+                LOG.info("WorkloadSpread CRD not installed: pods are admitted without WorkloadSpread placement");
+                return Future.succeededFuture();
+            }
+            return Future.fromCompletionStage(cache.start(WorkloadSpread.class), vertx.getOrCreateContext());
+        });
+    }
+
     /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
     private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
         if (!config.metricsSecure()) {
@@ -241,6 +296,7 @@ public final class ManagerApp {
                 })
                 .compose(v -> app.startSidecarSetInformers())
                 .compose(v -> app.startBudgetCache())
+                .compose(v -> app.startWorkloadSpreadInformer())
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
                 .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(
                         e instanceof InvalidConfigurationException ? e : new IllegalStateException(

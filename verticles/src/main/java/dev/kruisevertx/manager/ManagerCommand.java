@@ -163,7 +163,8 @@ public class ManagerCommand {
     int defaultTtlSecondsForAlwaysNodeImage;
     @Option(names = "--protection-log-path", defaultValue = "/log", hidden = true)
     String protectionLogPath;
-    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset", hidden = true)
+    @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset",
+            description = "Workload kinds whose pods WorkloadSpread counts per version (comma-separated, as OpenKruise).")
     String wsEnabledVersionedStatus;
 
     /** Adds one {@code --<controller>-workers} flag per controller to a command line before parsing. */
@@ -215,7 +216,8 @@ public class ManagerCommand {
                 duration("--rate-limiter-base-delay", rateLimiterBaseDelay),
                 duration("--rate-limiter-max-delay", rateLimiterMaxDelay),
                 rateLimiterQps, rateLimiterBucketSize, workers,
-                Map.of(CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
+                Map.of(dev.kruisevertx.workloadspread.WorkloadSpreads.VERSIONED_STATUS_FLAG, wsEnabledVersionedStatus,
+                        CloneSetController.SCALING_EXCLUDE_PREPARING_DELETE_FLAG,
                         Boolean.toString(clonesetScalingExcludePreparingDelete),
                         RolloutWatch.DEADLINE_FLAG, Long.toString(positive("--workload-progress-deadline",
                                 duration("--workload-progress-deadline", workloadProgressDeadline)).toMillis()),

@@ -19,6 +19,9 @@ import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks
 import dev.kruisevertx.webhook.sidecarset.SidecarSetWebhooks;
 import dev.kruisevertx.webhook.statefulset.StatefulSetWebhooks;
 import dev.kruisevertx.webhook.uniteddeployment.UnitedDeploymentWebhooks;
+import dev.kruisevertx.webhook.pod.PodValidatingPipeline;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodDeletionCheck;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodStep;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks;
 
 /** Registers every admission webhook this module implements; returns the pod pipeline for later steps. */
@@ -40,7 +43,19 @@ public final class KruiseWebhooks {
             pipeline.register(PodMutationStage.SIDECARSET, new SidecarSetInjectionStep(deps.sidecarSets(),
                     gates.enabled(Feature.EnableSortSidecarContainerByName)));
         }
-        PodUnavailableBudgetWebhooks.register(registry, pipeline, deps);
+        // One /validate-pod for every feature, in OpenKruise's order: the budget first, then WorkloadSpread's
+        // deletion bookkeeping (a deletion the budget refuses is never recorded as deleting).
+        PodValidatingPipeline podValidation = new PodValidatingPipeline();
+        PodUnavailableBudgetWebhooks.register(registry, pipeline, podValidation, deps);
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.WorkloadSpread)) {
+            deps.workloadSpreadPods().ifPresent(ws -> {
+                pipeline.registerAsync(PodMutationStage.WORKLOAD_SPREAD, new WorkloadSpreadPodStep(ws));
+                podValidation.register(new WorkloadSpreadPodDeletionCheck(ws, deps.pods()));
+            });
+        }
+        if (podValidation.size() > 0) {
+            registry.register(PodValidatingPipeline.PATH, podValidation);
+        }
         CloneSetWebhooks.register(registry, deps.pods(), templateNoDefaults);
         CrrWebhooks.register(registry, deps.pods(), deps.nodes(), gates.enabled(Feature.KruiseDaemon));
         StatefulSetWebhooks.register(registry, new StatefulSetWebhooks.Gates(templateNoDefaults,

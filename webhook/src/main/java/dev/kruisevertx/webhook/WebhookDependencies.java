@@ -8,6 +8,7 @@ import dev.kruisevertx.webhook.deletionprotection.DeletionProtectionLookup;
 import dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.BudgetLookup;
 import dev.kruisevertx.webhook.sidecarset.SidecarSetLookup;
 import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadLookup;
+import dev.kruisevertx.webhook.workloadspread.WorkloadSpreadPodAdmission;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -29,6 +30,7 @@ public final class WebhookDependencies {
     private SidecarSetLookup sidecarSets = SidecarSetLookup.NONE;
     private WorkloadSpreadLookup workloadSpreads = WorkloadSpreadLookup.NONE;
     private DeletionProtectionLookup deletionProtection = DeletionProtectionLookup.NONE;
+    private WorkloadSpreadPodAdmission workloadSpreadPods;
     private MeterRegistry meters = new SimpleMeterRegistry();
     private BudgetLookup budgets = namespace -> List.of();
     private PubGuard pubGuard;
@@ -53,6 +55,7 @@ public final class WebhookDependencies {
         c.sidecarSets = sidecarSets;
         c.workloadSpreads = workloadSpreads;
         c.deletionProtection = deletionProtection;
+        c.workloadSpreadPods = workloadSpreadPods;
         c.meters = meters;
         c.budgets = budgets;
         c.pubGuard = pubGuard;
@@ -80,6 +83,16 @@ public final class WebhookDependencies {
     public WebhookDependencies withWorkloadSpreads(WorkloadSpreadLookup workloadSpreads) {
         WebhookDependencies c = copy();
         c.workloadSpreads = Objects.requireNonNull(workloadSpreads, "workloadSpreads");
+        return c;
+    }
+
+    /**
+     * The WorkloadSpread bookkeeping of the pod webhooks (subset choice and status records); without it no
+     * WorkloadSpread step runs on pods.
+     */
+    public WebhookDependencies withWorkloadSpreadPods(WorkloadSpreadPodAdmission workloadSpreadPods) {
+        WebhookDependencies c = copy();
+        c.workloadSpreadPods = Objects.requireNonNull(workloadSpreadPods, "workloadSpreadPods");
         return c;
     }
 
@@ -129,6 +142,11 @@ public final class WebhookDependencies {
 
     public WorkloadSpreadLookup workloadSpreads() {
         return workloadSpreads;
+    }
+
+    /** The WorkloadSpread bookkeeping of the pod webhooks, empty when not wired. */
+    public Optional<WorkloadSpreadPodAdmission> workloadSpreadPods() {
+        return Optional.ofNullable(workloadSpreadPods);
     }
 
     public DeletionProtectionLookup deletionProtection() {

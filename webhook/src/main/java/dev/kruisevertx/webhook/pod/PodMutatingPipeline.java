@@ -21,10 +21,15 @@ import java.util.Map;
 public final class PodMutatingPipeline implements AdmissionHandler {
     public static final String PATH = "/mutate-pod";
 
-    private final Map<PodMutationStage, PodMutationStep> steps = new EnumMap<>(PodMutationStage.class);
+    private final Map<PodMutationStage, AsyncPodMutationStep> steps = new EnumMap<>(PodMutationStage.class);
 
     /** Registers the step for a stage; each stage holds one step. */
     public PodMutatingPipeline register(PodMutationStage stage, PodMutationStep step) {
+        return registerAsync(stage, AsyncPodMutationStep.of(step));
+    }
+
+    /** Registers a step that completes later (it waits for an API write); each stage holds one step. */
+    public PodMutatingPipeline registerAsync(PodMutationStage stage, AsyncPodMutationStep step) {
         if (steps.putIfAbsent(stage, step) != null) {
             throw new IllegalArgumentException("a pod mutation step is already registered for " + stage);
         }
@@ -54,14 +59,23 @@ public final class PodMutatingPipeline implements AdmissionHandler {
         }
         // Serialized before the steps run, so both sides of the diff went through the same serializer.
         ObjectNode before = Json.toTree(pod);
-        for (Map.Entry<PodMutationStage, PodMutationStep> e : steps.entrySet()) {
-            try {
-                e.getValue().mutate(request, pod);
-            } catch (RuntimeException failure) {
-                return Future.succeededFuture(AdmissionResponse.errored(500, "pod mutation step "
-                        + e.getKey() + " failed: " + failure.getMessage()));
-            }
+        Future<Void> chain = Future.succeededFuture();
+        for (Map.Entry<PodMutationStage, AsyncPodMutationStep> e : steps.entrySet()) {
+            chain = chain.compose(v -> run(e.getKey(), e.getValue(), request, pod));
         }
-        return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(pod))));
+        return chain.map(v -> AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(pod))))
+                .recover(failure -> Future.succeededFuture(AdmissionResponse.errored(500, failure.getMessage())));
+    }
+
+    private static Future<Void> run(PodMutationStage stage, AsyncPodMutationStep step, AdmissionRequest request,
+                                    Pod pod) {
+        Future<Void> done;
+        try {
+            done = step.mutate(request, pod);
+        } catch (RuntimeException failure) {
+            done = Future.failedFuture(failure);
+        }
+        return done.recover(failure -> Future.failedFuture(new IllegalStateException("pod mutation step " + stage
+                + " failed: " + failure.getMessage(), failure)));
     }
 }

@@ -9,6 +9,7 @@ import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.pod.PodMutatingPipeline;
 import dev.kruisevertx.webhook.pod.PodMutationStage;
 import dev.kruisevertx.webhook.pod.PodValidatingHandler;
+import dev.kruisevertx.webhook.pod.PodValidatingPipeline;
 import dev.kruisevertx.webhook.pod.RelatedPubStep;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
@@ -39,7 +40,8 @@ public final class PodUnavailableBudgetWebhooks {
      * Registers the budget validation, and with either PUB gate on the related-pub step of {@code /mutate-pod} and,
      * when the process has a {@link dev.kruisevertx.pub.PubGuard}, the budget check on {@code /validate-pod}.
      */
-    public static void register(AdmissionRegistry registry, PodMutatingPipeline pipeline, WebhookDependencies deps) {
+    public static void register(AdmissionRegistry registry, PodMutatingPipeline pipeline,
+                                PodValidatingPipeline podValidation, WebhookDependencies deps) {
         FeatureGates gates = deps.gates();
         boolean deleteGate = gates.enabled(Feature.PodUnavailableBudgetDeleteGate);
         boolean updateGate = gates.enabled(Feature.PodUnavailableBudgetUpdateGate);
@@ -48,8 +50,12 @@ public final class PodUnavailableBudgetWebhooks {
             return;
         }
         pipeline.register(PodMutationStage.POD_UNAVAILABLE_BUDGET, new RelatedPubStep(deps.budgets()));
-        deps.pubGuard().ifPresent(guard -> registry.register(PodValidatingHandler.PATH, new PodValidatingHandler(
-                deleteGate, updateGate, gates.enabled(Feature.InPlacePodVerticalScaling), deps.pods(), guard)));
+        deps.pubGuard().ifPresent(guard -> {
+            PodValidatingHandler budgets = new PodValidatingHandler(deleteGate, updateGate,
+                    gates.enabled(Feature.InPlacePodVerticalScaling), deps.pods(), guard);
+            // An allowed answer lets the next /validate-pod check run; a denial ends the request.
+            podValidation.register(request -> budgets.handle(request).map(r -> r.allowed() ? null : r));
+        });
     }
 
     /**

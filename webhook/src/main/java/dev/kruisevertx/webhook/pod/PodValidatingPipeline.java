@@ -1,0 +1,48 @@
+package dev.kruisevertx.webhook.pod;
+
+import dev.kruisevertx.webhook.admission.AdmissionHandler;
+import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code /validate-pod} (pod UPDATE and DELETE, eviction CREATE): runs the registered checks in order; the first
+ * response a check gives ends the request, otherwise the request is allowed. A failed check is a 500 with its
+ * message, as OpenKruise answers an error of its pod validating handler.
+ */
+public final class PodValidatingPipeline implements AdmissionHandler {
+    public static final String PATH = "/validate-pod";
+
+    private final List<PodValidationCheck> checks = new ArrayList<>();
+
+    public PodValidatingPipeline register(PodValidationCheck check) {
+        checks.add(check);
+        return this;
+    }
+
+    public int size() {
+        return checks.size();
+    }
+
+    @Override
+    public Future<AdmissionResponse> handle(AdmissionRequest request) {
+        return run(0, request).map(r -> r == null ? AdmissionResponse.allow() : r)
+                .recover(e -> Future.succeededFuture(AdmissionResponse.errored(500, e.getMessage())));
+    }
+
+    private Future<AdmissionResponse> run(int i, AdmissionRequest request) {
+        if (i >= checks.size()) {
+            return Future.succeededFuture();
+        }
+        Future<AdmissionResponse> done;
+        try {
+            done = checks.get(i).check(request);
+        } catch (RuntimeException e) {
+            done = Future.failedFuture(e);
+        }
+        return done.compose(r -> r != null ? Future.succeededFuture(r) : run(i + 1, request));
+    }
+}

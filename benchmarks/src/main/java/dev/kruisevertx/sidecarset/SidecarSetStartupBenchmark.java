@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import dev.kruisevertx.api.apps.v1beta1.SidecarSetStatus;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.vertx.core.Future;
 
@@ -32,21 +34,41 @@ import java.util.concurrent.TimeUnit;
  * observedGeneration 1, all its pods matched), reconciles per second, and the manager's share of the heap.
  *
  * <p>Run: {@code java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.kruisevertx.sidecarset.SidecarSetStartupBenchmark 50000 1}
- * (SidecarSets, pods each).
+ * (SidecarSets, pods each). With a third argument {@code restart} the SidecarSets also carry their latest revision and
+ * a current status (as after OpenKruise or a previous manager), and the figure is the time until the controller has
+ * reconciled every one with nothing left to do, and how many objects it wrote meanwhile (a no-op reconcile writes
+ * nothing).
  */
 public final class SidecarSetStartupBenchmark {
     private SidecarSetStartupBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
-        StartupHarness.main(args, "SidecarSetStartupBenchmark <sidecarsets >= 1> <pods each >= 1>", (h, sizes) -> {
+        boolean restart = args.length > 2 && "restart".equals(args[2]);
+        if (args.length > 2 && !restart) {
+            throw new IllegalArgumentException("usage: " + USAGE);
+        }
+        StartupHarness.main(args, USAGE, (h, sizes) -> {
             ResourceType setType = h.api().type(SidecarSet.GROUP, SidecarSet.VERSION, SidecarSet.PLURAL);
-            h.run("SidecarSets", "log", sizes.objects(), sizes.podsEach(), (x, name, n) -> load(x, setType, name, n),
-                    new SidecarSetController(), api -> current(api, setType, sizes.podsEach()));
+            ResourceType revisionType = h.api().type("apps", "v1", "controllerrevisions");
+            StartupHarness.Loader loader = (x, name, n) -> load(x, setType, restart ? revisionType : null, name, n);
+            if (restart) {
+                h.runRestart("SidecarSets", "log", sizes.objects(), sizes.podsEach(), loader, new SidecarSetController());
+            } else {
+                h.run("SidecarSets", "log", sizes.objects(), sizes.podsEach(), loader,
+                        new SidecarSetController(), api -> current(api, setType, sizes.podsEach()));
+            }
         });
     }
 
-    private static void load(StartupHarness harness, ResourceType setType, String name, int pods) throws Exception {
+    private static final String USAGE = "SidecarSetStartupBenchmark <sidecarsets >= 1> <pods each >= 1> [restart]";
+
+    /**
+     * One SidecarSet and its pods; with {@code revisionType} (restart mode) also its latest ControllerRevision and its
+     * current status, computed by the controller's own functions as a previous manager (or OpenKruise) left them.
+     */
+    private static void load(StartupHarness harness, ResourceType setType, ResourceType revisionType, String name,
+                             int pods) throws Exception {
         SidecarSet set = new SidecarSet();
         set.setMetadata(new ObjectMetaBuilder().withName(name).build());
         SidecarSetSpec spec = new SidecarSetSpec();
@@ -64,7 +86,7 @@ public final class SidecarSetStartupBenchmark {
         annotations.put(SidecarSetHash.HASH_ANNOTATION, SidecarSetHash.of(set));
         annotations.put(SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION, SidecarSetHash.withoutImage(set));
         set.getMetadata().setAnnotations(annotations);
-        harness.create(setType, SidecarSet.VERSION, null, set).compose(created -> {
+        harness.create(setType, SidecarSet.VERSION, null, set).<Object>compose(created -> {
             SidecarSet stored = Serialization.jsonMapper().convertValue(created, SidecarSet.class);
             List<Future<ObjectNode>> all = new ArrayList<>();
             for (int i = 0; i < pods; i++) {
@@ -74,7 +96,26 @@ public final class SidecarSetStartupBenchmark {
                 Pod injected = SidecarInjection.forCreate(pod, List.of(stored), Map.of(), false, Instant.now()).pod();
                 all.add(harness.createReadyPod(injected));
             }
-            return Future.all(all);
+            Future<Object> loaded = Future.all(all).map(x -> x);
+            if (revisionType == null) {
+                return loaded;
+            }
+            return loaded.compose(done -> {
+                List<Pod> storedPods = new ArrayList<>();
+                for (Future<ObjectNode> f : all) {
+                    storedPods.add(Serialization.jsonMapper().convertValue(f.result(), Pod.class));
+                }
+                ControllerRevision revision = SidecarSetRevisions.resolve(stored, List.of(),
+                        SidecarSetController.DEFAULT_NAMESPACE).toCreate();
+                SidecarSetStatus status = SidecarSetStatusCalculation.of(stored, storedPods,
+                        revision.getMetadata().getName(), 0);
+                SidecarSet withStatus = Serialization.jsonMapper().convertValue(created, SidecarSet.class);
+                withStatus.setStatus(status);
+                JsonNode body = Serialization.jsonMapper().valueToTree(withStatus);
+                return harness.create(revisionType, "v1", SidecarSetController.DEFAULT_NAMESPACE, revision)
+                        .compose(r -> harness.cluster().onApiContext(() -> harness.api().update(setType,
+                                SidecarSet.VERSION, null, name, "status", body, false)).compose(f -> f).map(x -> (Object) x));
+            });
         }).await(120, TimeUnit.SECONDS);
     }
 

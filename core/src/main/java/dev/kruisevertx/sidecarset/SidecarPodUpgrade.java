@@ -33,7 +33,8 @@ import java.util.TreeSet;
  *   <li>{@link #upgrade}: only images change (Kubernetes allows nothing else in place); a hot-upgrade sidecar gets the
  *       new image in the container of its pair that is idle (on the empty image), else not ready, else the older
  *       one, which then becomes the working one; the pod's {@code kruise.io/sidecarset-hash} entry is renewed and the
- *       imageIDs before the change go to {@code kruise.io/sidecarset-inplace-update-state};</li>
+ *       imageIDs before the change go to {@code kruise.io/sidecarset-inplace-update-state}; the SidecarSet's
+ *       {@code patchPodMetadata} is applied again (as OpenKruise's updatePodSidecarAndHash);</li>
  *   <li>{@link #resetIdle}: after a hot upgrade, the container that stopped working gets the empty image back;</li>
  *   <li>{@link #upgradableCondition}: the {@code SidecarSetUpgradable} pod condition, its message a JSON map of
  *       SidecarSet name to upgradable.</li>
@@ -89,6 +90,8 @@ public final class SidecarPodUpgrade {
                     ? set.getMetadata().getName() : list + "," + set.getMetadata().getName());
         }
         recordImageIds(annotations, set, cached, changed, now);
+        // OpenKruise v1.9 patches the pod's metadata on every sidecar upgrade too, not only at injection.
+        PodMetadataPatch.apply(annotations, set.getSpec().getPatchPodMetadata());
         pod.getMetadata().setAnnotations(annotations);
         return new Upgraded(pod, changed);
     }

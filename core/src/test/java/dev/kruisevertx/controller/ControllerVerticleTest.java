@@ -421,4 +421,59 @@ class ControllerVerticleTest {
         Thread.sleep(200);
         assertEquals(1, runs.get());
     }
+
+    /**
+     * With more cached objects than one replay slice, the first reconcile starts only after every cached object went
+     * through the mappers: a controller indexing its objects from the events (the sidecarset controller) must never
+     * reconcile against a partial index (it wrote statuses with its pods missing at each restart).
+     */
+    @Test
+    void workersStartOnlyOnceTheWholeCacheWasReplayed() throws Exception {
+        int pods = ControllerVerticle.REPLAY_SLICE * 2 + 100;
+        try (dev.kruisevertx.cache.MockCluster cluster = dev.kruisevertx.cache.MockCluster.crud();
+             dev.kruisevertx.cache.WatchCache cache = new dev.kruisevertx.cache.WatchCache(cluster.client,
+                     new dev.kruisevertx.cache.WatchCacheOptions(null, Duration.ZERO, false), registry)) {
+            for (int i = 0; i < pods; i++) {
+                cluster.client.pods().inNamespace("ns").resource(pod("p-" + i)).create();
+            }
+            cache.start(Pod.class).toCompletableFuture().get(60, TimeUnit.SECONDS);
+            AtomicInteger mapped = new AtomicInteger();
+            List<Integer> mappedAtReconcile = new CopyOnWriteArrayList<>();
+            ControllerDefinition definition = new ControllerDefinition() {
+                @Override
+                public String name() {
+                    return "test";
+                }
+
+                @Override
+                public Class<Pod> primaryType() {
+                    return Pod.class;
+                }
+
+                @Override
+                public Controller create(ControllerContext context) {
+                    EventMapper<Pod> counting = (event, queue) -> {
+                        mapped.incrementAndGet();
+                        EventMapper.<Pod>self().map(event, queue);
+                    };
+                    return new Controller(request -> {
+                        mappedAtReconcile.add(mapped.get());
+                        return Future.succeededFuture(Result.done());
+                    }, List.of(WatchSpec.of(Pod.class, counting)));
+                }
+            };
+            ManagerSettings settings = new ManagerSettings(null, Duration.ofMinutes(5), Duration.ofMillis(1),
+                    Duration.ofMillis(50), 1000, 1000, Map.of("test", 4), Map.of());
+            ControllerContext ctx = new ControllerContext(vertx, cache, null, null, FeatureGates.defaults(), registry,
+                    new PlanRecorder(), settings);
+            vertx.deployVerticle(new ControllerVerticle(definition, ctx), new DeploymentOptions())
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            await("every cached pod reconciled", () -> mappedAtReconcile.size() >= pods);
+            assertTrue(mappedAtReconcile.get(0) >= pods, "the first reconcile saw " + mappedAtReconcile.get(0)
+                    + " of " + pods + " cached pods mapped");
+            // Let the watch go quiet before it is closed (the mock cannot close while it is still sending).
+            cluster.client.pods().inNamespace("ns").resource(pod("settle")).create();
+            await("marker pod in cache", () -> cache.resource(Pod.class).get("ns", "settle") != null);
+        }
+    }
 }

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +110,32 @@ class SidecarPodUpgradeTest {
         SidecarPodUpgrade.Upgraded up = SidecarPodUpgrade.upgrade(set(COLD), before, NOW);
         assertEquals(List.of(), up.changed());
         assertEquals("h2", json(up.pod(), "kruise.io/sidecarset-hash").path("mesh").path("hash").asText());
+    }
+
+    /** OpenKruise v1.9's updatePodSidecarAndHash patches the pod's metadata on the upgrade as well. */
+    @Test
+    void anUpgradeAppliesPatchPodMetadataAgain() {
+        SidecarSet set = set(COLD);
+        set.getSpec().setPatchPodMetadata(List.of(patch(null, Map.of("keep", "new", "add", "1")),
+                patch("Overwrite", Map.of("over", "new")), patch("MergePatchJson", Map.of("cfg", "{\"b\":2}"))));
+        Pod before = pod(ordered("log", "log:1"), ordered("log", "log:1"),
+                Map.of("keep", "old", "over", "old", "cfg", "{\"a\":1}"));
+        Map<String, String> after = Pods.annotations(SidecarPodUpgrade.upgrade(set, before, NOW).pod());
+        assertEquals("old", after.get("keep"), "Retain keeps the pod's value");
+        assertEquals("1", after.get("add"), "Retain adds a missing key");
+        assertEquals("new", after.get("over"));
+        assertEquals("{\"a\":1,\"b\":2}", after.get("cfg"));
+
+        Pod notJson = pod(ordered("log", "log:1"), ordered("log", "log:1"), Map.of("cfg", "{x"));
+        assertThrows(IllegalArgumentException.class, () -> SidecarPodUpgrade.upgrade(set, notJson, NOW),
+                "a pod value that is not JSON fails the upgrade, as OpenKruise returns the merge error");
+    }
+
+    static dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPodMetadata patch(String policy, Map<String, String> values) {
+        var p = new dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPodMetadata();
+        p.setPatchPolicy(policy);
+        p.setAnnotations(values);
+        return p;
     }
 
     static Stream<Arguments> hotCases() {

@@ -177,8 +177,22 @@ public final class DemoRunner implements AutoCloseable {
 
     private GenericKubernetesResource fetch(HasMetadata sample) {
         try {
+            String namespace = sample.getMetadata().getNamespace();
+            if (namespace == null) {
+                // A cluster-scoped sample (the SidecarSet): the generic client would look in its default namespace.
+                String apiVersion = sample.getApiVersion();
+                int slash = apiVersion.indexOf('/');
+                var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                        .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
+                        .withVersion(apiVersion.substring(slash + 1)).withKind(sample.getKind())
+                        .withPlural(io.fabric8.kubernetes.api.Pluralize.toPlural(
+                                sample.getKind().toLowerCase(java.util.Locale.ROOT)))
+                        .withNamespaced(false).build();
+                return cluster.client().genericKubernetesResources(context)
+                        .withName(sample.getMetadata().getName()).get();
+            }
             return cluster.client().genericKubernetesResources(sample.getApiVersion(), sample.getKind())
-                    .inNamespace(sample.getMetadata().getNamespace()).withName(sample.getMetadata().getName()).get();
+                    .inNamespace(namespace).withName(sample.getMetadata().getName()).get();
         } catch (RuntimeException e) {
             return null;
         }

@@ -15,6 +15,7 @@ import dev.kruisevertx.sim.api.ResourceType;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import picocli.CommandLine;
@@ -130,23 +131,9 @@ public final class StartupHarness implements AutoCloseable {
      */
     public void run(String kindPlural, String prefix, int count, int podsEach, Loader loader,
                     ControllerDefinition controller, Progress progress) throws Exception {
-        long loadStart = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-            loader.load(this, prefix + "-" + i, podsEach);
-        }
-        System.out.printf("loaded %d %s x %d pods in %.1f s%n", count, kindPlural, podsEach,
-                (System.nanoTime() - loadStart) / 1e9);
+        load(kindPlural, prefix, count, podsEach, loader);
         long heapBefore = usedHeapAfterGc();
-
-        List<ControllerDefinition> controllers = List.of(controller);
-        long start = System.nanoTime();
-        app = ManagerApp.start(managerConfig(controllers), cluster.newClient(), controllers).await(120, TimeUnit.SECONDS);
-        long runningDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!app.supervisor().status(controller.name()).state().name().equals("RUNNING")
-                && System.nanoTime() < runningDeadline) {
-            Thread.sleep(50);
-        }
-        System.out.printf("manager up, controller running after %.1f s%n", (System.nanoTime() - start) / 1e9);
+        long start = startManager(controller);
         long deadline = start + TimeUnit.MINUTES.toNanos(10);
         int done = 0;
         while (System.nanoTime() < deadline) {
@@ -158,16 +145,114 @@ public final class StartupHarness implements AutoCloseable {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.println("controller: " + app.supervisor().status(controller.name()));
-        double reconciles = 0;
-        for (Counter c : app.registry().find("controller_runtime_reconcile").tag("controller", controller.name()).counters()) {
-            reconciles += c.count();
-        }
+        double reconciles = reconciles(controller);
         long heapAfter = usedHeapAfterGc();
         System.out.printf("%s reconciled once: %d/%d%n", kindPlural, done, count);
         System.out.printf("time to every one reconciled once: %.1f s%n", seconds);
         System.out.printf("reconciles: %.0f (%.0f per second)%n", reconciles, reconciles / seconds);
         System.out.printf("heap used after GC: %d MiB before the manager, %d MiB after (manager share %d MiB)%n",
                 heapBefore >> 20, heapAfter >> 20, (heapAfter - heapBefore) >> 20);
+    }
+
+    /**
+     * A restart: the workloads are loaded as a previous manager left them (the {@code loader} writes their revisions
+     * and current statuses too), then the manager starts with {@code controller}; measured until it has reconciled
+     * every one at least once and its queue is empty (at most 10 minutes), with the number of objects written
+     * meanwhile (the API server's resourceVersion moves on every write; after the manager's own start-up writes, such
+     * as its webhook configurations, a no-op reconcile must add none).
+     */
+    public void runRestart(String kindPlural, String prefix, int count, int podsEach, Loader loader,
+                           ControllerDefinition controller) throws Exception {
+        load(kindPlural, prefix, count, podsEach, loader);
+        long heapBefore = usedHeapAfterGc();
+        long rvBefore = resourceVersion();
+        long start = startManager(controller);
+        long rvRunning = resourceVersion();
+        long deadline = start + TimeUnit.MINUTES.toNanos(10);
+        double reconciles = 0;
+        while (System.nanoTime() < deadline) {
+            reconciles = reconciles(controller);
+            if (reconciles >= count && queueIdle(controller)) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long rvAfter = resourceVersion();
+        System.out.println("controller: " + app.supervisor().status(controller.name()));
+        long heapAfter = usedHeapAfterGc();
+        System.out.printf("reconciles: %.0f for %d %s (%.0f per second)%n", reconciles, count, kindPlural,
+                reconciles / seconds);
+        System.out.printf("time from manager start to every one reconciled, queue empty: %.1f s%n", seconds);
+        System.out.printf("objects written: %d while the manager started, %d by the reconciles %s%n",
+                rvRunning - rvBefore, rvAfter - rvRunning, writtenSince(rvRunning));
+        System.out.printf("heap used after GC: %d MiB before the manager, %d MiB after (manager share %d MiB)%n",
+                heapBefore >> 20, heapAfter >> 20, (heapAfter - heapBefore) >> 20);
+    }
+
+    private void load(String kindPlural, String prefix, int count, int podsEach, Loader loader) throws Exception {
+        long loadStart = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            loader.load(this, prefix + "-" + i, podsEach);
+        }
+        System.out.printf("loaded %d %s x %d pods in %.1f s%n", count, kindPlural, podsEach,
+                (System.nanoTime() - loadStart) / 1e9);
+    }
+
+    /** Starts the manager with {@code controller} and waits until it runs; returns the nanoTime of the start. */
+    private long startManager(ControllerDefinition controller) throws Exception {
+        List<ControllerDefinition> controllers = List.of(controller);
+        long start = System.nanoTime();
+        app = ManagerApp.start(managerConfig(controllers), cluster.newClient(), controllers).await(120, TimeUnit.SECONDS);
+        long runningDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!app.supervisor().status(controller.name()).state().name().equals("RUNNING")
+                && System.nanoTime() < runningDeadline) {
+            Thread.sleep(50);
+        }
+        System.out.printf("manager up, controller running after %.1f s%n", (System.nanoTime() - start) / 1e9);
+        return start;
+    }
+
+    private double reconciles(ControllerDefinition controller) {
+        double reconciles = 0;
+        for (Counter c : app.registry().find("controller_runtime_reconcile").tag("controller", controller.name()).counters()) {
+            reconciles += c.count();
+        }
+        return reconciles;
+    }
+
+    /** Nothing queued and nothing being reconciled. */
+    private boolean queueIdle(ControllerDefinition controller) {
+        for (Gauge g : app.registry().find("workqueue.depth").tag("controller", controller.name()).gauges()) {
+            if (g.value() > 0) {
+                return false;
+            }
+        }
+        for (Gauge g : app.registry().find("workqueue.unfinished.work").tag("controller", controller.name()).gauges()) {
+            if (g.value() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Objects changed after {@code resourceVersion}, by type (deletions not counted). */
+    private Map<String, Integer> writtenSince(long resourceVersion) throws Exception {
+        return cluster.onApiContext(() -> {
+            Map<String, Integer> out = new java.util.TreeMap<>();
+            for (ResourceType type : api().registry().all()) {
+                for (ObjectNode o : api().store().all(type)) {
+                    if (Long.parseLong(o.path("metadata").path("resourceVersion").asText("0")) > resourceVersion) {
+                        out.merge(type.key(), 1, Integer::sum);
+                    }
+                }
+            }
+            return out;
+        }).await(60, TimeUnit.SECONDS);
+    }
+
+    private long resourceVersion() throws Exception {
+        return cluster.onApiContext(() -> api().store().currentResourceVersion()).await(60, TimeUnit.SECONDS);
     }
 
     /** Creates {@code pod} and marks it Running and Ready since ten minutes ago, as a kubelet would have. */

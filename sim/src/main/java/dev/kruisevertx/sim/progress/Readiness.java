@@ -27,6 +27,9 @@ public record Readiness(boolean ready, String summary) {
         if (kind.equals("AdvancedCronJob")) {
             return advancedCronJob(status);
         }
+        if (kind.equals("SidecarSet")) {
+            return sidecarSet(o, status);
+        }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
         if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
@@ -89,6 +92,22 @@ public record Readiness(boolean ready, String summary) {
             }
         }
         return 0;
+    }
+
+    /**
+     * A SidecarSet has converged when its controller observed the current generation and every matched pod runs its
+     * latest sidecars and is ready (matchedPods == updatedPods == readyPods).
+     */
+    private static Readiness sidecarSet(JsonNode o, JsonNode status) {
+        if (!status.has("observedGeneration")) {
+            return new Readiness(false, "no status yet");
+        }
+        boolean observed = status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
+        long matched = status.path("matchedPods").asLong(0);
+        long updated = status.path("updatedPods").asLong(0);
+        long readyCount = status.path("readyPods").asLong(0);
+        return new Readiness(observed && updated == matched && readyCount == matched, matched + " matched, " + updated
+                + " updated, " + readyCount + " ready" + (observed ? "" : ", generation not observed yet"));
     }
 
     /** An AdvancedCronJob has converged once it scheduled a run (it never finishes). */

@@ -31,6 +31,27 @@ class ReadinessTest {
     }
 
     @Test
+    void aSidecarSetConvergesWhenEveryMatchedPodIsUpdatedAndReadyAtTheCurrentGeneration() {
+        String base = """
+                kind: SidecarSet
+                metadata: {name: s, generation: 2}
+                spec: {containers: [{name: log, image: log:2}]}
+                status: {observedGeneration: %d, matchedPods: 5, updatedPods: %d, readyPods: %d}
+                """;
+        Readiness done = of(base.formatted(2, 5, 5));
+        assertTrue(done.ready());
+        assertEquals("5 matched, 5 updated, 5 ready", done.summary());
+        assertFalse(of(base.formatted(2, 4, 5)).ready(), "a pod still on the old sidecars");
+        assertFalse(of(base.formatted(2, 5, 4)).ready(), "a pod not ready");
+        Readiness stale = of(base.formatted(1, 5, 5));
+        assertFalse(stale.ready());
+        assertTrue(stale.summary().contains("generation not observed yet"));
+        assertFalse(of("kind: SidecarSet\nmetadata: {name: s, generation: 1}\n").ready(), "no status yet");
+        assertTrue(of("kind: SidecarSet\nmetadata: {name: s, generation: 1}\nstatus: {observedGeneration: 1}\n").ready(),
+                "nothing matched yet is converged (it is applied before the pods it injects)");
+    }
+
+    @Test
     void aPartitionedRolloutConvergesAtTheExpectedUpdatedReplicas() {
         String partitioned = """
                 kind: CloneSet

@@ -108,8 +108,10 @@ public final class PubGuard {
         if (pub == null) {
             return Future.succeededFuture(Outcome.allow());
         }
-        // Everything that needs no write is answered at once, without queueing behind other admissions.
-        PubAdmission.Decision first = decide(pod, pub, operation, dryRun);
+        // Everything that needs no write is answered at once, without queueing behind other admissions; from the
+        // freshest status this process knows: a cache behind our own last write would admit a dry run the budget
+        // no longer allows.
+        PubAdmission.Decision first = decide(pod, freshest(pub), operation, dryRun);
         if (first.verdict() == PubAdmission.Verdict.EXEMPT || first.verdict() == PubAdmission.Verdict.ADMIT_DRY_RUN) {
             return Future.succeededFuture(Outcome.allow());
         }
@@ -181,6 +183,13 @@ public final class PubGuard {
         if (refresh) {
             return store.read(ns, name);
         }
+        return Future.succeededFuture(Optional.of(freshest(known)));
+    }
+
+    /** The newest of the given budget, the cached one and the one this process last wrote (same uid). */
+    private PodUnavailableBudget freshest(PodUnavailableBudget known) {
+        String ns = known.getMetadata().getNamespace();
+        String name = known.getMetadata().getName();
         PodUnavailableBudget best = known;
         PodUnavailableBudget informer = cached.apply(ns, name);
         if (informer != null && newer(informer, best)) {
@@ -191,7 +200,7 @@ public final class PubGuard {
                 Optional.ofNullable(best.getMetadata().getUid())) && newer(mine, best)) {
             best = mine;
         }
-        return Future.succeededFuture(Optional.of(best));
+        return best;
     }
 
     private static boolean newer(PodUnavailableBudget a, PodUnavailableBudget b) {

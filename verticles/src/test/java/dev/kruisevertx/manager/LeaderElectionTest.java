@@ -82,6 +82,8 @@ class LeaderElectionTest {
         assertFalse(first.isLeader());
         assertEquals(List.of("start", "stop"), a.events);
         TestManagers.await("replica-b takes over", Duration.ofSeconds(20), second::isLeader, () -> b.events);
+        // isLeader turns true before the start callback has run on its context: wait for the callback, then pin it.
+        TestManagers.await("replica-b started", Duration.ofSeconds(20), () -> !b.events.isEmpty(), () -> b.events);
         assertEquals(List.of("start"), b.events);
         assertEquals("replica-b",
                 client.leases().inNamespace("kruise-system").withName("kruise-manager").get().getSpec().getHolderIdentity());

@@ -65,37 +65,19 @@ class PubAdmissionEndToEndTest {
             .build();
 
     static CloneSet cloneSet(String name, int replicas) {
-        CloneSet cs = new CloneSet();
-        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
-        CloneSetSpec spec = new CloneSetSpec();
-        spec.setReplicas(replicas);
-        spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
-        spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage("web:1").endContainer().endSpec().build());
-        cs.setSpec(spec);
-        return cs;
+        return PubFixtures.cloneSet(product, name, replicas);
     }
 
     static PodUnavailableBudget createPub(String name, Consumer<PodUnavailableBudgetSpec> edit) {
-        PodUnavailableBudget pub = new PodUnavailableBudget();
-        pub.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
-        PodUnavailableBudgetSpec spec = new PodUnavailableBudgetSpec();
-        edit.accept(spec);
-        pub.setSpec(spec);
-        return product.client().resource(pub).create();
+        return PubFixtures.createPub(product, name, edit);
     }
 
     static Resource<PodUnavailableBudget> pub(String name) {
-        return product.client().resources(PodUnavailableBudget.class).inNamespace(product.namespace()).withName(name);
+        return PubFixtures.pub(product, name);
     }
 
     static void awaitStatus(String name, int desired, int current, int allowed, int total) {
-        List<Integer> want = List.of(desired, current, allowed, total);
-        Await.waitFor("budget " + name + " status desired/current/allowed/total " + want, WAIT, () -> {
-            PodUnavailableBudgetStatus s = pub(name).get().status();
-            return List.of(s.getDesiredAvailable(), s.getCurrentAvailable(), s.getUnavailableAllowed(),
-                    s.getTotalReplicas());
-        }, want::equals);
+        PubFixtures.awaitStatus(product, WAIT, name, desired, current, allowed, total);
     }
 
     private static List<Pod> protectedPods(String app, String pub, int n) {

@@ -62,6 +62,10 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentConditionType.class, List.of("SubsetProvisioned",
                 "SubsetUpdated", "SubsetFailure", "UnitedDeploymentUpdated"));
         m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetConditionType.class, List.of("Schedulable"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.EphemeralJobPhase.class, List.of("Succeeded", "Failed", "Waiting",
+                "Running", "Paused", "Error", "Unknown"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.EphemeralJobConditionType.class, List.of("JobSucceeded", "JobFailed",
+                "JobError", "Initialized", "MatchedEmpty"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

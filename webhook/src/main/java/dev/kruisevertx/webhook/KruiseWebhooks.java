@@ -65,6 +65,7 @@ public final class KruiseWebhooks {
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
+        dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.register(registry);
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

@@ -46,6 +46,31 @@ final class ContainerExits {
         return Optional.empty();
     }
 
+    /**
+     * How an ephemeral container ends on its own: the pod's {@value ContainerExit#ANNOTATION}{@code .<container>}
+     * annotation, else the first {@link ExitRule} matching its image, whatever the pod's restartPolicy (an
+     * ephemeral container is never restarted). The pod-wide annotation is for the pod's own containers only.
+     */
+    Optional<ContainerExit> ofEphemeral(Pod pod, io.fabric8.kubernetes.api.model.EphemeralContainer c) {
+        Map<String, String> ann = pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+        String text = ann.get(ContainerExit.ANNOTATION + "." + c.getName());
+        if (text != null) {
+            try {
+                return Optional.of(ContainerExit.parse(text));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("pod {}/{}: ignoring its {} annotation for ephemeral container {}: not of the form "
+                                + "code=N,after=DURATION", pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+                        ContainerExit.ANNOTATION, c.getName());
+            }
+        }
+        for (ExitRule r : rules) {
+            if (r.matches(c.getImage())) {
+                return Optional.of(r.exit());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Whether the kubelet starts a container again after it exited with {@code code}. */
     static boolean restarts(Pod pod, int code) {
         return "OnFailure".equals(pod.getSpec().getRestartPolicy()) && code != 0;

@@ -67,7 +67,7 @@ public final class Kubelet {
         this.table = new ContainerTable(rules);
         this.runs = new ContainerRuns(table, rules, restartDelay);
         this.exits = new ContainerExits(exitRules);
-        this.ephemeral = new EphemeralRuns(rules);
+        this.ephemeral = new EphemeralRuns(rules, exits);
     }
 
     /** The probes' answers; without one, every probe succeeds at once. */

@@ -534,6 +534,22 @@ class ChartRenderTest {
         return out;
     }
 
+    /** EphemeralJob: validated on create and update (no defaulting webhook, as OpenKruise), and the rules its controller uses. */
+    @Test
+    void ephemeralJobWebhookAndRules() {
+        JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
+        JsonNode ejob = webhook(validating, "/validate-apps-kruise-io-v1alpha1-ephemeraljob");
+        assertEquals("vephemeraljobs.kb.io", ejob.path("name").asText());
+        assertEquals(List.of("CREATE", "UPDATE"), strings(ejob.path("rules").get(0).path("operations")));
+        assertEquals(List.of("v1alpha1"), strings(ejob.path("rules").get(0).path("apiVersions")));
+        assertEquals(List.of("ephemeraljobs"), strings(ejob.path("rules").get(0).path("resources")));
+        Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(manager.containsAll(Set.of("apps.kruise.io/ephemeraljobs:watch", "apps.kruise.io/ephemeraljobs:delete",
+                "apps.kruise.io/ephemeraljobs/status:update", "apps.kruise.io/ephemeraljobs/finalizers:update",
+                "/pods/ephemeralcontainers:patch")), manager.toString());
+        assertFalse(manager.contains("apps.kruise.io/ephemeraljobs:create"), "the manager never creates EphemeralJobs");
+    }
+
     private static Set<String> paths(JsonNode config) {
         Set<String> out = new TreeSet<>();
         config.path("webhooks").forEach(w -> out.add(w.path("clientConfig").path("service").path("path").asText()));

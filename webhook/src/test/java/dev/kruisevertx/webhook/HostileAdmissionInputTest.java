@@ -560,6 +560,15 @@ class HostileAdmissionInputTest {
                 f.textNode("99999999999999999999%"), f.textNode("\u0665\u0660%"), f.textNode("1-99999999999"));
     }
 
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void ephemeralJob() throws Exception {
+        assertNoFailures("EphemeralJob", "ephemeraljobs", dev.kruisevertx.webhook.bench.HostileTarget.EPHEMERALJOB,
+                List.of(dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/template/ephemeralContainers/0/ports",
+                        "/spec/template/ephemeralContainers/0/restartPolicy"));
+    }
+
     void assertNoFailures(String kind, String resource, String validJson, List<String> paths, List<String> absent)
             throws Exception {
         ObjectNode valid = (ObjectNode) Json.MAPPER.readTree(validJson);

@@ -225,6 +225,16 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "maxUnavailable":"25%"}}
             """;
 
+    public static final String EPHEMERALJOB = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"EphemeralJob",
+             "metadata":{"name":"debug","namespace":"default"},
+             "spec":{"selector":{"matchLabels":{"app":"web"}},"replicas":2,"parallelism":1,
+               "activeDeadlineSeconds":600,"ttlSecondsAfterFinished":60,
+               "template":{"ephemeralContainers":[{"name":"debugger","image":"busybox:1.36",
+                 "imagePullPolicy":"IfNotPresent","terminationMessagePolicy":"File",
+                 "env":[{"name":"MODE","value":"trace"}],"targetContainerName":"app"}]}}}
+            """;
+
     /**
      * Every path the webhook serves as {@link dev.kruisevertx.webhook.KruiseWebhooks#registerAll} registers it (the
      * chart's webhook configurations point at these), the StatefulSet paths once per served version, and
@@ -292,6 +302,8 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 "apps.kruise.io", "v1beta1", "DaemonSet", "daemonsets", parse(DAEMONSET_ALPHA)));
         targets.add(new HostileTarget("convert-daemonset-v1beta1", WebhookServerVerticle.CONVERT, true,
                 "apps.kruise.io", "v1alpha1", "DaemonSet", "daemonsets", parse(DAEMONSET)));
+        targets.add(kruise("ephemeraljob", dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.VALIDATE_PATH,
+                "v1alpha1", "EphemeralJob", "ephemeraljobs", EPHEMERALJOB));
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());

@@ -38,6 +38,10 @@ final class ContainerRuns {
     private static final int KILLED = 137;
 
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
+    /** Pod uid to its restartPolicy, as last synced. */
+    private final Map<String, String> policies = new ConcurrentHashMap<>();
+    /** Containers stopped in a pod whose restartPolicy does not start them again (Never, OnFailure after exit 0). */
+    private final Map<String, Ended> stoppedForGood = new ConcurrentHashMap<>();
     private final ContainerTable table;
     private final Function<String, ImageRule> rules;
     private final Duration restartDelay;
@@ -50,6 +54,13 @@ final class ContainerRuns {
 
     void forget(String podUid) {
         runs.keySet().removeIf(k -> k.startsWith(podUid + "/"));
+        stoppedForGood.keySet().removeIf(k -> k.startsWith(podUid + "/"));
+        policies.remove(podUid);
+    }
+
+    /** How {@code c} ended when it was stopped for good (a stop under restartPolicy Never or OnFailure), if it was. */
+    Optional<Ended> stoppedForGood(Pod pod, Container c) {
+        return Optional.ofNullable(stoppedForGood.get(key(pod, c)));
     }
 
     /**
@@ -58,6 +69,9 @@ final class ContainerRuns {
      */
     Run current(Pod pod, Container c, ContainerStatus old, Instant now) {
         String key = key(pod, c);
+        if (pod.getSpec().getRestartPolicy() != null) {
+            policies.put(pod.getMetadata().getUid(), pod.getSpec().getRestartPolicy());
+        }
         Run run = runs.get(key);
         if (run != null && run.image().equals(c.getImage())) {
             return run;
@@ -73,7 +87,8 @@ final class ContainerRuns {
 
     /**
      * After a stop of container {@code stopped}: when it is the current run of its pod container, the kubelet starts
-     * a new one after the restart delay (and the image's start delay).
+     * a new one after the restart delay (and the image's start delay) — unless the pod's restartPolicy is Never or
+     * OnFailure (a stop exits 0): then the container stays exited, as kubelet leaves it.
      */
     void restartAfterStop(SimContainer stopped, Instant now) {
         String key = stopped.podUid() + "/" + stopped.containerName();
@@ -82,6 +97,11 @@ final class ContainerRuns {
             return;
         }
         Instant startedAt = stopped.startedAt() == null ? now : stopped.startedAt();
+        String policy = policies.get(stopped.podUid());
+        if ("Never".equals(policy) || "OnFailure".equals(policy)) {
+            stoppedForGood.put(key, new Ended(run.containerId(), startedAt, now, 0));
+            return;
+        }
         Duration delay = restartDelay.plus(rules.apply(run.image()).startDelay());
         Run next = new Run(run.image(), now.plus(delay), Kubelet.newContainerId(), run.restartCount() + 1,
                 new Ended(run.containerId(), startedAt, now, 0));

@@ -33,7 +33,8 @@ import java.util.function.Function;
  *
  * <p>It is also the simulated node's container runtime ({@link ContainerTable}): every run is a container with a
  * runtime id, and {@link #stop} and {@link #exec} act on them as a CRI runtime would (a stopped container exits and
- * the kubelet starts a new one after {@code restartDelay}). Methods are synchronized: the kubelet's thread and the
+ * the kubelet starts a new one after {@code restartDelay}, except in restartPolicy Never and OnFailure pods, where it
+ * stays exited with code 0). Methods are synchronized: the kubelet's thread and the
  * CRI server's event loop share the table, and every method is a short in-memory step.
  */
 public final class Kubelet {
@@ -162,6 +163,17 @@ public final class Kubelet {
         for (Container c : pod.getSpec().getContainers()) {
             ContainerStatus old = find(current.getContainerStatuses(), c.getName());
             Run run = runs.current(pod, c, old, now);
+            Optional<ContainerRuns.Ended> stopped = runs.stoppedForGood(pod, c);
+            if (stopped.isPresent()) {
+                statuses.add(new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
+                        .withImageID(imageId(c.getImage())).withContainerID(stopped.get().containerId())
+                        .withRestartCount(run.restartCount()).withReady(false).withStarted(false)
+                        .withState(stopped.get().asState()).build());
+                finalExitCodes.add(stopped.get().exitCode());
+                allReady = false;
+                anyStarted = true;
+                continue;
+            }
             Optional<ContainerExit> exit = rules.apply(c.getImage()).failure() == ContainerFailure.NONE
                     ? exits.of(pod, c) : Optional.empty();
             if (exit.isPresent()) {

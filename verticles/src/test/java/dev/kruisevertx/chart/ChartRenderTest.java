@@ -254,7 +254,8 @@ class ChartRenderTest {
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
                 "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-apps-kruise-io-uniteddeployment", "/validate-policy-kruise-io-podunavailablebudget",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
-                "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service"),
+                "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service",
+                "/validate-apps-kruise-io-v1alpha1-ephemeraljob"),
                 paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));

@@ -135,4 +135,25 @@ class ProbesAndEphemeralContainersTest {
                         "{\"spec\":{\"ephemeralContainers\":[]}}"));
         assertEquals(422, removed.getCode());
     }
+
+    /** An ephemeral container ends by its pod's exit annotation, even in an Always pod, and is not restarted. */
+    @Test
+    void ephemeralContainerEndsByItsExitAnnotation() {
+        client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("debug-exit")
+                .addToAnnotations("sim.kruise-vertx.dev/exit.debugger", "code=7,after=300ms").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("app/ok:1").endContainer().endSpec().build())
+                .create();
+        Await.waitFor("pod Ready", TIMEOUT, () -> get("debug-exit"), p -> "True".equals(ready(p)));
+        client.pods().inNamespace("default").withName("debug-exit").subresource("ephemeralcontainers")
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
+                        "{\"spec\":{\"ephemeralContainers\":[{\"name\":\"debugger\",\"image\":\"busybox:1\"}]}}");
+        Pod p = Await.waitFor("ephemeral container exited", TIMEOUT, () -> get("debug-exit"),
+                x -> x.getStatus().getEphemeralContainerStatuses() != null && !x.getStatus().getEphemeralContainerStatuses().isEmpty()
+                        && x.getStatus().getEphemeralContainerStatuses().get(0).getState().getTerminated() != null);
+        ContainerStatus debugger = p.getStatus().getEphemeralContainerStatuses().get(0);
+        assertEquals(7, debugger.getState().getTerminated().getExitCode());
+        assertEquals("Error", debugger.getState().getTerminated().getReason());
+        assertEquals(0, debugger.getRestartCount());
+        assertEquals("Running", p.getStatus().getPhase(), "the pod's own container keeps running");
+    }
 }

@@ -119,4 +119,25 @@ class SidecarTerminatorEndToEndTest {
         assertEquals(null, client.resources(ContainerRecreateRequest.class).inNamespace(NS)
                 .withName("sidecar-termination-" + after.getMetadata().getUid()).get());
     }
+
+    @Test
+    void onAVirtualKubeletTheSidecarImageIsSwappedAndThePodFinishes() {
+        product.cluster().nodes().addNode("vk-node", java.util.Map.of("type", "virtual-kubelet"));
+        product.cluster().nodes().addExitRule(new dev.kruisevertx.sim.nodes.ExitRule("exit/now:*",
+                new dev.kruisevertx.sim.nodes.ContainerExit(0, Duration.ZERO)));
+        Await.waitFor("vk-node registered", TIMEOUT, () -> client.nodes().withName("vk-node").get() != null);
+        Pod pod = new PodBuilder().withNewMetadata().withName("on-vk").withNamespace(NS)
+                .addToAnnotations("sim.kruise-vertx.dev/exit.main", "code=0,after=500ms").endMetadata()
+                .withNewSpec().withRestartPolicy("Never").withNodeName("vk-node")
+                .addNewContainer().withName("main").withImage("batch/work:1").endContainer()
+                .addNewContainer().withName("proxy").withImage("mesh/proxy:1")
+                .addNewEnv().withName("KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT_WITH_IMAGE").withValue("exit/now:1").endEnv()
+                .endContainer().endSpec().build();
+        client.pods().inNamespace(NS).resource(pod).create();
+        Pod done = Await.waitFor("on-vk Succeeded", TIMEOUT, () -> client.pods().inNamespace(NS).withName("on-vk").get(),
+                p -> p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()));
+        assertEquals("exit/now:1", done.getSpec().getContainers().get(1).getImage(), "swapped in place");
+        assertEquals(null, client.resources(ContainerRecreateRequest.class).inNamespace(NS)
+                .withName("sidecar-termination-" + done.getMetadata().getUid()).get(), "no CRR on a virtual kubelet");
+    }
 }

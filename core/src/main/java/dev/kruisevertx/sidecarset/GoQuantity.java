@@ -14,7 +14,11 @@ import java.util.Map;
  * resource lists) to a milli unit. A string Go would refuse is returned unchanged (validation refuses it first).
  */
 final class GoQuantity {
-    private enum Format { DECIMAL_SI, BINARY_SI, DECIMAL_EXPONENT }
+    enum Format { DECIMAL_SI, BINARY_SI, DECIMAL_EXPONENT }
+
+    /** A parsed quantity: its exact value and the format Go keeps for printing it. */
+    record Amount(BigDecimal value, Format format) {
+    }
 
     private record Suffix(int base, int exponent, Format format) {
     }
@@ -123,6 +127,49 @@ final class GoQuantity {
             amount = amount.setScale(-MILLI, RoundingMode.UP);
         }
         return canonicalize(amount, format);
+    }
+
+    /**
+     * Go's {@code resource.ParseQuantity}: the value (rounded up to a nano unit) and its format, or null when Go
+     * refuses the string.
+     */
+    static Amount parseAmount(String raw) {
+        String str = raw.strip();
+        if (str.isEmpty()) {
+            return null;
+        }
+        Parsed p = parse(str);
+        if (p == null) {
+            return null;
+        }
+        Suffix suffix = interpret(p.suffix);
+        if (suffix == null) {
+            return null;
+        }
+        BigDecimal amount;
+        try {
+            amount = new BigDecimal(p.value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (suffix.base == 10) {
+            amount = amount.scaleByPowerOfTen(suffix.exponent);
+        } else {
+            amount = new BigDecimal(amount.unscaledValue().shiftLeft(suffix.exponent), amount.scale());
+        }
+        Format format = suffix.format;
+        if (amount.signum() != 0 && amount.scale() > -NANO) {
+            amount = amount.setScale(-NANO, amount.signum() > 0 ? RoundingMode.CEILING : RoundingMode.FLOOR);
+        }
+        if (format == Format.BINARY_SI && amount.abs().compareTo(BigDecimal.ONE) < 0 && amount.signum() != 0) {
+            format = Format.DECIMAL_SI;
+        }
+        return new Amount(amount, format);
+    }
+
+    /** Go's {@code Quantity.String()} of a value computed in the given format (null: a zero Quantity{}). */
+    static String format(BigDecimal value, Format format) {
+        return canonicalize(value, format == null ? Format.DECIMAL_EXPONENT : format);
     }
 
     private static String canonicalize(BigDecimal value, Format format) {

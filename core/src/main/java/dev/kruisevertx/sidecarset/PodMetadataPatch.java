@@ -3,7 +3,6 @@ package dev.kruisevertx.sidecarset;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSetPatchPodMetadata;
-import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.revision.RevisionData;
 
 import java.util.List;
@@ -16,6 +15,10 @@ import java.util.Map;
  * is written compactly with sorted keys, as Go writes a decoded map. A value that is not JSON refuses the pod.
  */
 public final class PodMetadataPatch {
+    /** One JSON value and nothing after it (Go's json.Unmarshal refuses trailing data too). */
+    private static final com.fasterxml.jackson.databind.ObjectMapper STRICT = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private PodMetadataPatch() {
     }
 
@@ -50,11 +53,33 @@ public final class PodMetadataPatch {
 
     private static JsonNode parse(String key, String json, String what) {
         try {
-            return ApiJson.serialization().unmarshal(json, JsonNode.class);
+            return dev.kruisevertx.api.common.ApiJson.serialization().unmarshal(json, JsonNode.class);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("patchPodMetadata MergePatchJson of annotation " + key + ": " + what
                     + " is not JSON");
         }
+    }
+
+    /**
+     * Why a MergePatchJson value cannot be used as a merge patch (null when it can): not JSON (one value, nothing
+     * after it), or {@code null}, which OpenKruise's merge-patch library refuses as a patch.
+     */
+    public static String mergePatchValueProblem(String json) {
+        JsonNode node;
+        try {
+            node = json == null ? null : STRICT.readTree(json);
+        } catch (java.io.IOException | RuntimeException e) {
+            String detail = e instanceof com.fasterxml.jackson.core.JsonProcessingException p
+                    ? p.getOriginalMessage() : e.getMessage();
+            return "is not JSON (" + (detail == null ? "unreadable" : detail.lines().findFirst().orElse("")) + ")";
+        }
+        if (node == null || node.isMissingNode()) {
+            return "is empty; a JSON merge patch such as {\"key\":\"value\"} is expected";
+        }
+        if (node.isNull()) {
+            return "is null; a JSON merge patch such as {\"key\":\"value\"} is expected";
+        }
+        return null;
     }
 
     /** RFC 7386. */

@@ -54,10 +54,10 @@ import java.util.TreeSet;
  *       {@code kruise.io/sidecarset-working-hotupgrade-container} annotation;</li>
  *   <li>annotations {@code kruise.io/sidecarset-hash}, {@code kruise.io/sidecarset-hash-without-image} (JSON maps
  *       by SidecarSet name) and {@code kruise.io/sidecarset-injected-list};</li>
- *   <li>{@code patchPodMetadata} ({@link PodMetadataPatch}) before the sidecars.</li>
+ *   <li>{@code patchPodMetadata} ({@link PodMetadataPatch}) before the sidecars;</li>
+ *   <li>a sidecar's {@code resourcesPolicy} computed from the pod's containers ({@link SidecarResourcesPolicy}).</li>
  * </ul>
- * The revision to inject is chosen by the caller ({@link SidecarSetRevisionChoice}). Not covered (see the README):
- * resourcesPolicy.
+ * The revision to inject is chosen by the caller ({@link SidecarSetRevisionChoice}).
  */
 public final class SidecarInjection {
     public static final String INJECTED_LIST_ANNOTATION = "kruise.io/sidecarset-injected-list";
@@ -116,7 +116,8 @@ public final class SidecarInjection {
      * {@link SidecarSetRevisionChoice}), in the given order: their {@code patchPodMetadata} first, then the sidecars.
      *
      * @throws IllegalArgumentException the pod's {@code kruise.io/sidecarset-hash(-without-image)} annotation is not
-     *                                  readable, or a MergePatchJson value is not JSON: OpenKruise refuses such a pod
+     *                                  readable, a MergePatchJson value is not JSON, or a resourcesPolicy cannot be
+     *                                  applied (no target container, a bad expression): OpenKruise refuses such a pod
      */
     public static Plan inject(Pod pod, List<SidecarSet> matched, List<String> skipped, boolean sortByName,
                               Instant now) {
@@ -178,6 +179,11 @@ public final class SidecarInjection {
         List<Volume> volumes = new ArrayList<>();
         List<LocalObjectReference> secrets = new ArrayList<>();
         String timestamp = now.truncatedTo(ChronoUnit.SECONDS).toString();
+        Set<String> kruiseSidecars = new HashSet<>();
+        for (SidecarSet set : sets) {
+            list(set.getSpec().getInitContainers()).forEach(c -> kruiseSidecars.add(c.getName()));
+            list(set.getSpec().getContainers()).forEach(c -> kruiseSidecars.add(c.getName()));
+        }
         for (SidecarSet set : sets) {
             String name = set.getMetadata().getName();
             names.add(name);
@@ -188,6 +194,7 @@ public final class SidecarInjection {
             Set<String> sidecarList = new TreeSet<>();
             for (SidecarContainer init : list(set.getSpec().getInitContainers())) {
                 SidecarContainer c = copy(init);
+                applyResourcesPolicy(c, pod, kruiseSidecars);
                 if (SidecarSetHash.isNativeSidecar(c)) {
                     sidecarList.add(c.getName());
                 }
@@ -201,6 +208,7 @@ public final class SidecarInjection {
             secrets.addAll(list(set.getSpec().getImagePullSecrets()));
             for (SidecarContainer container : list(set.getSpec().getContainers())) {
                 SidecarContainer c = copy(container);
+                applyResourcesPolicy(c, pod, kruiseSidecars);
                 sidecarList.add(c.getName());
                 prepare(c, pod, appContainers, own, volumes);
                 if (isHotUpgrade(c)) {
@@ -228,6 +236,13 @@ public final class SidecarInjection {
         annotations.put(SidecarSetHash.HASH_WITHOUT_IMAGE_ANNOTATION, hashesWithoutImage.toString());
         annotations.put(INJECTED_LIST_ANNOTATION, String.join(",", names));
         pod.getMetadata().setAnnotations(annotations);
+    }
+
+    /** The sidecar's resources from its resourcesPolicy, computed over the pod as created (before injection). */
+    private static void applyResourcesPolicy(SidecarContainer c, Pod pod, Set<String> kruiseSidecars) {
+        if (c.getResourcesPolicy() != null) {
+            c.setResources(SidecarResourcesPolicy.resources(pod, c.getName(), c.getResourcesPolicy(), kruiseSidecars));
+        }
     }
 
     /** Mounts, volumes and env of one sidecar, as OpenKruise prepares them before merging. */

@@ -252,6 +252,33 @@ class SidecarInjectionTest {
         // Hot upgrade
         String hot = c("envoy", "'upgradeStrategy':{'upgradeType':'HotUpgrade','hotUpgradeEmptyImage':'empty:1'}")
                 .replace(",'upgradeStrategy':{'upgradeType':'ColdUpgrade'}", "");
+        // resourcesPolicy (creation only; targets are the pod's own containers, never another SidecarSet's)
+        String resourcesPod = POD.replace("'image':'nginx',", "'image':'nginx','resources':{'limits':{'cpu':'400m',"
+                + "'memory':'1Gi'},'requests':{'cpu':'200m'}},").replace("'image':'redis',", "'image':'redis',"
+                + "'resources':{'limits':{'cpu':'600m','memory':'1Gi'},'requests':{'cpu':'100m','memory':'256Mi'}},");
+        String policy = "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'^app',"
+                + "'resourcesExpr':{'limits':{'cpu':'max(cpu*50%, 50m)','memory':'memory*25%'},"
+                + "'requests':{'cpu':'cpu*10%','memory':'memory*50%'}}}";
+        cases.add(new Case("resourcesPolicy sums the target containers", resourcesPod, List.of(set("s",
+                "'containers':[" + c("log", policy) + "]")), Map.of(), false, p -> {
+            Container log = container(p, "log");
+            assertEquals("500m", log.getResources().getLimits().get("cpu").toString());
+            assertEquals("512Mi", log.getResources().getLimits().get("memory").toString());
+            assertEquals("30m", log.getResources().getRequests().get("cpu").toString());
+            assertEquals("128Mi", log.getResources().getRequests().get("memory").toString());
+        }));
+        cases.add(new Case("resourcesPolicy: other SidecarSets' containers never count, both hot-upgrade containers "
+                + "get the result", resourcesPod, List.of(set("a", "'containers':[" + c("app-proxy",
+                "'resources':{'limits':{'cpu':'8'}}") + "]"), set("s", "'containers':[" + hot.replace("}}",
+                "}," + policy.replace("'^app'", "'.*'") + "}") + "]")), Map.of(), false, p -> {
+            assertEquals("500m", container(p, "envoy-1").getResources().getLimits().get("cpu").toString());
+            assertEquals("500m", container(p, "envoy-2").getResources().getLimits().get("cpu").toString());
+            assertEquals("8", container(p, "app-proxy").getResources().getLimits().get("cpu").toString());
+        }));
+        cases.add(new Case("resourcesPolicy of a native-sidecar init container", resourcesPod, List.of(set("s",
+                "'initContainers':[{'name':'agent','image':'agent:1','restartPolicy':'Always'," + policy + "}]")),
+                Map.of(), false, p -> assertEquals("500m",
+                container(p, "agent").getResources().getLimits().get("cpu").toString())));
         cases.add(of("hot upgrade injects the pair", List.of(set("s", "'containers':[" + hot + "]")),
                 p -> assertEquals(List.of("envoy-1", "envoy-2", "app", "app2"), names(p.pod().getSpec().getContainers()))));
         cases.add(of("hot upgrade: the second runs the empty image", List.of(set("s", "'containers':[" + hot + "]")), p -> {

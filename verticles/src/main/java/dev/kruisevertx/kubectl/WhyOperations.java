@@ -51,8 +51,10 @@ public final class WhyOperations {
             throw new CliException("--output must be json or text, got \"" + output + "\"");
         }
         JsonNode object = workloads.get(target);
-        String ns = workloads.namespace();
-        String path = "/why/" + enc(target.kind().controller()) + "/" + enc(ns) + "/" + enc(target.name());
+        // A cluster-scoped object (SidecarSet) has no namespace: the manager reads "-" as none.
+        String ns = target.kind().namespaced() ? workloads.namespace() : null;
+        String path = "/why/" + enc(target.kind().controller()) + "/" + (ns == null ? "-" : enc(ns)) + "/"
+                + enc(target.name());
         Answer a = null;
         for (int i = 0; i < LEADER_ATTEMPTS; i++) {
             a = managerUrl != null ? direct(managerUrl, path) : proxied(managerService, path);
@@ -78,10 +80,10 @@ public final class WhyOperations {
         out.print(text(target, ns, target.kind().rolloutState(object), body, showDecision));
     }
 
-    /** The text {@code why} prints. */
+    /** The text {@code why} prints; {@code ns} null for a cluster-scoped object. */
     static String text(WorkloadKinds.Target target, String ns, RolloutState state, JsonNode answer, boolean decision) {
         StringBuilder b = new StringBuilder();
-        b.append(target.displayName()).append(" in namespace ").append(ns).append('\n');
+        b.append(target.displayName()).append(ns == null ? " (cluster-scoped)" : " in namespace " + ns).append('\n');
         b.append("  rollout: ").append(state.message()).append('\n');
         JsonNode reasons = answer.path("reasons");
         if (reasons.isEmpty()) {

@@ -42,7 +42,7 @@ public final class WorkloadClient {
         }
         if (found == null) {
             throw new CliException(target.kind().context().getPlural() + "." + target.kind().context().getGroup()
-                    + " \"" + target.name() + "\" not found in namespace \"" + namespace + "\"");
+                    + " \"" + target.name() + "\" not found" + where(target));
         }
         return Serialization.jsonMapper().valueToTree(found);
     }
@@ -101,19 +101,25 @@ public final class WorkloadClient {
     }
 
     private Resource<GenericKubernetesResource> resource(WorkloadKinds.Target target) {
-        return client.genericKubernetesResources(target.kind().context()).inNamespace(namespace).withName(target.name());
+        return target.kind().namespaced()
+                ? client.genericKubernetesResources(target.kind().context()).inNamespace(namespace).withName(target.name())
+                : client.genericKubernetesResources(target.kind().context()).withName(target.name());
+    }
+
+    /** " in namespace \"ns\"", or nothing for a cluster-scoped kind. */
+    private String where(WorkloadKinds.Target target) {
+        return target.kind().namespaced() ? " in namespace \"" + namespace + "\"" : "";
     }
 
     private CliException apiError(String verb, WorkloadKinds.Target target, KubernetesClientException e) {
         if (ApiErrors.isNotFound(e)) {
             return new CliException("the server has no " + target.kind().context().getPlural() + "."
                     + target.kind().context().getGroup() + "/" + target.kind().context().getVersion()
-                    + " resource (is kruise installed?) or " + target.displayName() + " does not exist in namespace \""
-                    + namespace + "\"");
+                    + " resource (is kruise installed?) or " + target.displayName() + " does not exist" + where(target));
         }
         if (ApiErrors.isForbidden(e)) {
-            return new CliException("forbidden: cannot " + verb + " " + target.displayName() + " in namespace \""
-                    + namespace + "\": " + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
+            return new CliException("forbidden: cannot " + verb + " " + target.displayName() + where(target) + ": "
+                    + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
         }
         return new CliException("cannot " + verb + " " + target.displayName() + ": " + e.getMessage());
     }

@@ -30,6 +30,11 @@ public interface WorkloadKind {
         return true;
     }
 
+    /** Whether objects of this kind live in a namespace (a SidecarSet does not). */
+    default boolean namespaced() {
+        return context().isNamespaceScoped();
+    }
+
     /** The manager's controller of this kind (its {@code /why/CONTROLLER/...} path), e.g. {@code cloneset}. */
     default String controller() {
         return kind().toLowerCase(java.util.Locale.ROOT);

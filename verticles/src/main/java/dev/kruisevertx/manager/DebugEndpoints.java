@@ -30,6 +30,9 @@ import java.util.function.Supplier;
  * on that pool while probes and webhooks keep their event loops.
  */
 public final class DebugEndpoints implements AutoCloseable {
+    /** The NAMESPACE of {@code /why/CONTROLLER/NAMESPACE/NAME} for a cluster-scoped object. */
+    public static final String CLUSTER_SCOPED = "-";
+
     static final int DEFAULT_LIMIT = 500;
     static final int MAX_LIMIT = 5000;
     private static final int RENDER_THREADS = 2;
@@ -91,7 +94,8 @@ public final class DebugEndpoints implements AutoCloseable {
 
     /**
      * {@code /why/CONTROLLER/NAMESPACE/NAME}: the last decision about one object with the reasons that held it, for
-     * {@code kubectl kruise why}. Served on the metrics listener (reachable through the API server's service proxy,
+     * {@code kubectl kruise why}; NAMESPACE {@code -} names a cluster-scoped object (no namespace can be called
+     * so), e.g. {@code /why/sidecarset/-/log-shipper}. Served on the metrics listener (reachable through the API server's service proxy,
      * guarded like /metrics with --metrics-secure); names, counts and reasons only. A standby answers 503: only the
      * leader decides, so the caller asks again and the Service sends it elsewhere.
      */
@@ -106,16 +110,18 @@ public final class DebugEndpoints implements AutoCloseable {
                     .end("{\"leader\":false,\"message\":\"this replica is not the leader; only the leader decides\"}");
             return;
         }
-        PlanRecorder.Entry entry = plans.last(parts[0], new dev.kruisevertx.controller.Request(parts[1], parts[2]));
+        dev.kruisevertx.controller.Request request = new dev.kruisevertx.controller.Request(
+                parts[1].equals(CLUSTER_SCOPED) ? "" : parts[1], parts[2]);
+        PlanRecorder.Entry entry = plans.last(parts[0], request);
         if (entry == null) {
             ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
                     .end(new io.vertx.core.json.JsonObject().put("leader", true).put("message",
-                            "no decision recorded by controller " + parts[0] + " for " + parts[1] + "/" + parts[2]
+                            "no decision recorded by controller " + parts[0] + " for " + request.key()
                                     + " (not reconciled yet, or no such object)").encode());
             return;
         }
         answer(ctx, () -> {
-            Map<String, Object> m = PlanViews.item(new PlanRecorder.Item(parts[0], parts[1] + "/" + parts[2], entry));
+            Map<String, Object> m = PlanViews.item(new PlanRecorder.Item(parts[0], request.key(), entry));
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("leader", true);
             out.putAll(m);

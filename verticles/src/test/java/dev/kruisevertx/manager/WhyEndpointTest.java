@@ -86,6 +86,21 @@ class WhyEndpointTest {
     }
 
     @Test
+    void aClusterScopedObjectIsAskedForWithTheNamespaceDash() throws Exception {
+        plans.record("sidecarset", new Request("", "log-shipper"), PlanSummary.builder("sidecarset log-shipper: "
+                + "0 to upgrade").reasons(List.of(Reasons.paused("updateStrategy.paused", 2))).build());
+        HttpResponse<String> r = TestManagers.get(server.actualPort(), "/why/sidecarset/-/log-shipper");
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject answer = new JsonObject(r.body());
+        assertEquals("log-shipper", answer.getString("object"));
+        assertEquals("Paused", answer.getJsonArray("reasons").getJsonObject(0).getString("code"));
+        HttpResponse<String> unknown = TestManagers.get(server.actualPort(), "/why/sidecarset/-/nope");
+        assertEquals(404, unknown.statusCode());
+        assertEquals("no decision recorded by controller sidecarset for nope (not reconciled yet, or no such object)",
+                new JsonObject(unknown.body()).getString("message"));
+    }
+
+    @Test
     void plansHaveATextView() throws Exception {
         HttpResponse<String> r = TestManagers.get(server.actualPort(), "/debug/plans?format=text");
         assertEquals(200, r.statusCode(), r.body());

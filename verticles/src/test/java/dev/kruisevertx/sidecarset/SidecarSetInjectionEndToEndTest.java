@@ -228,4 +228,61 @@ class SidecarSetInjectionEndToEndTest {
                 .withImage("nginx").endContainer().endSpec().build()).create();
         assertEquals(List.of("main"), names(plain.getSpec().getContainers()));
     }
+
+    @Test
+    void resourcesPolicyComputesTheSidecarsResourcesFromTheCloneSetsContainers() {
+        String app = unique("res");
+        String name = unique("res-proxy");
+        sidecarSet("""
+                {"apiVersion":"apps.kruise.io/v1beta1","kind":"SidecarSet","metadata":{"name":"%s"},
+                 "spec":{"selector":{"matchLabels":{"inject":"%s"}},
+                   "containers":[{"name":"proxy","image":"envoy:1.30","resourcesPolicy":{"targetContainersMode":"sum",
+                     "targetContainersNameRegex":"^main","resourcesExpr":{
+                       "limits":{"cpu":"max(cpu*50%%, 50m)","memory":"memory*25%%"},
+                       "requests":{"cpu":"cpu*50%%","memory":"max(memory*50%%, 64Mi)"}}}}]}}
+                """.formatted(name, app));
+        awaitInjecting(app, "proxy");
+        ManifestApplier.apply(product.client(), """
+                apiVersion: apps.kruise.io/v1alpha1
+                kind: CloneSet
+                metadata: {name: res, namespace: %s}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s, inject: %s}}
+                    spec:
+                      containers:
+                      - name: main
+                        image: nginx:1.25
+                        resources: {limits: {cpu: 600m, memory: 512Mi}, requests: {cpu: 200m, memory: 256Mi}}
+                      - name: main-helper
+                        image: busybox:1.36
+                        resources: {limits: {cpu: 400m, memory: 512Mi}, requests: {cpu: 100m, memory: 128Mi}}
+                      - name: unrelated
+                        image: busybox:1.36
+                        resources: {limits: {cpu: 100m, memory: 64Mi}}
+                """.formatted(product.namespace(), app, app, app));
+        Await.waitFor("the CloneSet's two pods exist", WAIT, () -> cloneSetPods(app).size() == 2);
+        for (Pod pod : cloneSetPods(app)) {
+            Container proxy = container(pod, "proxy");
+            assertEquals("500m", proxy.getResources().getLimits().get("cpu").toString(), pod.getMetadata().getName());
+            assertEquals("256Mi", proxy.getResources().getLimits().get("memory").toString());
+            assertEquals("150m", proxy.getResources().getRequests().get("cpu").toString());
+            assertEquals("192Mi", proxy.getResources().getRequests().get("memory").toString());
+        }
+        Await.waitFor("the CloneSet's pods with computed sidecar resources become ready", WAIT, () -> {
+            GenericKubernetesResource cs = product.client().genericKubernetesResources("apps.kruise.io/v1alpha1",
+                    "CloneSet").inNamespace(product.namespace()).withName("res").get();
+            Object ready = ((Map<?, ?>) cs.getAdditionalProperties().getOrDefault("status", Map.of())).get("readyReplicas");
+            return ready instanceof Number r && r.intValue() == 2;
+        });
+        // A pod with no container the regex finds is refused, as OpenKruise refuses it.
+        KubernetesClientException refused = assertThrows(KubernetesClientException.class, () -> product.client().pods()
+                .inNamespace(product.namespace()).resource(new PodBuilder().withNewMetadata().withName("no-target")
+                        .addToLabels("inject", app).endMetadata().withNewSpec().addNewContainer().withName("other")
+                        .withImage("nginx").endContainer().endSpec().build()).create());
+        assertTrue(refused.getMessage().contains("resourcesPolicy of sidecar proxy: no containers match the regex "
+                + "pattern \"^main\""), refused.getMessage());
+    }
 }

@@ -125,6 +125,34 @@ class SidecarSetWebhookEndToEndTest {
                         + "-pin\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"injectionStrategy\":{\"revision\":"
                         + "{\"revisionName\":\"nope\"}},\"containers\":[{\"name\":\"a\",\"image\":\"i\"}]}}",
                         "Cannot find specific ControllerRevision"},
+                // Negative and out of range
+                {"{\"apiVersion\":\"apps.kruise.io/v1beta1\",\"kind\":\"SidecarSet\",\"metadata\":{\"name\":\"" + prefix
+                        + "-negative\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"updateStrategy\":"
+                        + "{\"partition\":-1},\"containers\":[{\"name\":\"a\",\"image\":\"i\"}]}}",
+                        "spec.updateStrategy.partition"},
+                {"{\"apiVersion\":\"apps.kruise.io/v1beta1\",\"kind\":\"SidecarSet\",\"metadata\":{\"name\":\"" + prefix
+                        + "-range\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"updateStrategy\":"
+                        + "{\"maxUnavailable\":\"150%\"},\"containers\":[{\"name\":\"a\",\"image\":\"i\"}]}}",
+                        "spec.updateStrategy.maxUnavailable"},
+                // resourcesPolicy expressions that would fail every pod creation, and a huge one
+                {"{\"apiVersion\":\"apps.kruise.io/v1beta1\",\"kind\":\"SidecarSet\",\"metadata\":{\"name\":\"" + prefix
+                        + "-square\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"containers\":"
+                        + "[{\"name\":\"a\",\"image\":\"i\",\"resourcesPolicy\":{\"targetContainersMode\":\"sum\","
+                        + "\"targetContainersNameRegex\":\".*\",\"resourcesExpr\":{\"limits\":{\"cpu\":\"cpu*cpu\"}}}}]}}",
+                        "invalid expression: multiplication of two quantities"},
+                {"{\"apiVersion\":\"apps.kruise.io/v1beta1\",\"kind\":\"SidecarSet\",\"metadata\":{\"name\":\"" + prefix
+                        + "-huge\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"containers\":"
+                        + "[{\"name\":\"a\",\"image\":\"i\",\"resourcesPolicy\":{\"targetContainersMode\":\"max\","
+                        + "\"targetContainersNameRegex\":\".*\",\"resourcesExpr\":{\"requests\":{\"memory\":\""
+                        + "(".repeat(20_000) + "memory" + ")".repeat(20_000) + "\"}}}}]}}",
+                        "may not be more than 1024 characters (a resources expression)"},
+                // A MergePatchJson value that is not JSON
+                {"{\"apiVersion\":\"apps.kruise.io/v1beta1\",\"kind\":\"SidecarSet\",\"metadata\":{\"name\":\"" + prefix
+                        + "-patch\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"containers\":"
+                        + "[{\"name\":\"a\",\"image\":\"i\"}],\"patchPodMetadata\":[{\"annotations\":{\"k\":\"x\"},"
+                        + "\"patchPolicy\":\"MergePatchJson\"}]}}",
+                        "spec.patchPodMetadata.annotations[k]: Invalid value: \"x\": patchPolicy MergePatchJson: the "
+                                + "value is not JSON"},
         };
         for (Object[] c : cases) {
             KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> create((String) c[0]));

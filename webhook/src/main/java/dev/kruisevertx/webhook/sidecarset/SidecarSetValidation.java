@@ -3,6 +3,8 @@ package dev.kruisevertx.webhook.sidecarset;
 import dev.kruisevertx.api.apps.v1beta1.PodInjectPolicyType;
 import dev.kruisevertx.api.apps.v1beta1.ResourceExprValues;
 import dev.kruisevertx.api.apps.v1beta1.ResourcesPolicy;
+import dev.kruisevertx.sidecarset.PodMetadataPatch;
+import dev.kruisevertx.sidecarset.ResourceExpression;
 import dev.kruisevertx.api.apps.v1beta1.ShareVolumePolicyType;
 import dev.kruisevertx.api.apps.v1beta1.SidecarContainer;
 import dev.kruisevertx.api.apps.v1beta1.SidecarSet;
@@ -56,11 +58,6 @@ public final class SidecarSetValidation {
     static final String NAME_MESSAGE = "sidecarset name must consist of alphanumeric characters or '-' (e.g. "
             + "'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')";
     static final List<String> FIELD_PATHS = List.of("metadata.annotations", "metadata.labels", "metadata.name");
-    // Operands of a resources expression: the variable, numbers with an optional quantity suffix, operators,
-    // parentheses and the two functions.
-    private static final Pattern EXPR_TOKEN = Pattern.compile(
-            "\\s*(max|min|cpu|memory|[0-9]+(\\.[0-9]+)?([eE][0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?|[-+*/(),])");
-
     private SidecarSetValidation() {
     }
 
@@ -411,37 +408,21 @@ public final class SidecarSetValidation {
         expression(values.getMemory(), "memory", path + ".memory", errors);
     }
 
-    /** Syntax of a resources expression: only its variable, quantities, + - * /, parentheses, max() and min(). */
+    /**
+     * A resources expression as OpenKruise checks it (evaluated with its variable as the number 1) plus the type
+     * errors every pod creation would hit ({@link ResourceExpression#problem}).
+     */
     static void expression(String expr, String variable, String path, List<FieldError> errors) {
         if (expr == null || expr.isEmpty()) {
             return;
         }
-        java.util.regex.Matcher m = EXPR_TOKEN.matcher(expr);
-        int at = 0;
-        int depth = 0;
-        while (at < expr.length()) {
-            if (!m.find(at) || m.start() != at) {
-                if (expr.substring(at).isBlank()) {
-                    break;
-                }
-                errors.add(FieldError.invalid(path, expr, "invalid expression: unexpected text at position " + (at + 1)));
-                return;
-            }
-            String token = m.group(1);
-            if ((token.equals("cpu") || token.equals("memory")) && !token.equals(variable)) {
-                errors.add(FieldError.invalid(path, expr, "invalid expression: unknown variable " + token
-                        + " (only " + variable + ")"));
-                return;
-            }
-            depth += token.equals("(") ? 1 : token.equals(")") ? -1 : 0;
-            if (depth < 0) {
-                errors.add(FieldError.invalid(path, expr, "invalid expression: unbalanced parentheses"));
-                return;
-            }
-            at = m.end();
+        if (expr.length() > ResourceExpression.MAX_LENGTH) {
+            errors.add(FieldError.tooLong(path, ResourceExpression.MAX_LENGTH, "a resources expression"));
+            return;
         }
-        if (depth != 0) {
-            errors.add(FieldError.invalid(path, expr, "invalid expression: unbalanced parentheses"));
+        String problem = ResourceExpression.problem(expr, variable);
+        if (problem != null) {
+            errors.add(FieldError.invalid(path, expr, "invalid expression: " + problem));
         }
     }
 
@@ -460,6 +441,18 @@ public final class SidecarSetValidation {
                         errors.add(FieldError.invalid("spec.patchPodMetadata.annotations", key, problem));
                     }
                 }
+            }
+            if ("MergePatchJson".equals(patch.getPatchPolicy()) && patch.getAnnotations() != null) {
+                // Stricter than OpenKruise, which accepts any string and then refuses every pod already carrying
+                // the annotation (its merge patch fails at injection and at each in-place upgrade).
+                patch.getAnnotations().forEach((key, value) -> {
+                    String problem = PodMetadataPatch.mergePatchValueProblem(value);
+                    if (problem != null) {
+                        errors.add(FieldError.invalid("spec.patchPodMetadata.annotations[" + key + "]",
+                                value == null || value.length() <= 64 ? value : value.substring(0, 64) + "...",
+                                "patchPolicy MergePatchJson: the value " + problem));
+                    }
+                });
             }
             if (patch.getPatchPolicy() == null || patch.getPatchPolicy().isEmpty()) {
                 errors.add(FieldError.required("spec.patchPodMetadata", "no patchPolicy defined for patchPodMetadata"));

@@ -143,6 +143,44 @@ class SidecarSetValidationTest {
                         + ",'initContainers':[{'name':'init','image':'i','restartPolicy':'Always',"
                         + "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'.*','resourcesExpr':{}}}]",
                         "at least one of limits or requests must be configured"),
+                // Stricter than OpenKruise: expressions every pod creation would fail on, and values a merge
+                // patch cannot use.
+                Arguments.of("resources expression multiplying two quantities", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'initContainers':[{'name':'init','image':'i','restartPolicy':'Always',"
+                        + "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'.*',"
+                        + "'resourcesExpr':{'limits':{'cpu':'cpu*cpu'}}}}]", "spec.initContainers[0].resourcesPolicy."
+                        + "resourcesExpr.limits.cpu: Invalid value: \"cpu*cpu\": invalid expression: multiplication of "
+                        + "two quantities (with cpu as a quantity, as at pod creation)"),
+                Arguments.of("resources expression with an unknown function (as OpenKruise)", "test-sidecarset", SEL
+                        + "," + NOT_UPDATE + ",'initContainers':[{'name':'init','image':'i','restartPolicy':'Always',"
+                        + "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'.*',"
+                        + "'resourcesExpr':{'requests':{'memory':'avg(memory, 1Mi)'}}}}]",
+                        "invalid expression: unknown function: avg"),
+                Arguments.of("resources expression dividing by zero (as OpenKruise)", "test-sidecarset", SEL
+                        + "," + NOT_UPDATE + ",'initContainers':[{'name':'init','image':'i','restartPolicy':'Always',"
+                        + "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'.*',"
+                        + "'resourcesExpr':{'requests':{'cpu':'cpu/0'}}}}]", "invalid expression: division by zero"),
+                Arguments.of("resources expression too long", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'initContainers':[{'name':'init','image':'i','restartPolicy':'Always',"
+                        + "'resourcesPolicy':{'targetContainersMode':'sum','targetContainersNameRegex':'.*',"
+                        + "'resourcesExpr':{'requests':{'cpu':'" + "cpu+".repeat(300) + "1'}}}}]",
+                        "may not be more than 1024 characters (a resources expression)"),
+                Arguments.of("patchPodMetadata MergePatchJson value not JSON", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'containers':[" + c + "],'patchPodMetadata':[{'annotations':{'key1':'x'},"
+                        + "'patchPolicy':'MergePatchJson'}]", "spec.patchPodMetadata.annotations[key1]: Invalid value: "
+                        + "\"x\": patchPolicy MergePatchJson: the value is not JSON ("),
+                Arguments.of("patchPodMetadata MergePatchJson value with trailing text", "test-sidecarset", SEL + ","
+                        + NOT_UPDATE + ",'containers':[" + c + "],'patchPodMetadata':[{'annotations':{'key1':'{} x'},"
+                        + "'patchPolicy':'MergePatchJson'}]", "patchPolicy MergePatchJson: the value is not JSON"),
+                Arguments.of("patchPodMetadata MergePatchJson value null", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'containers':[" + c + "],'patchPodMetadata':[{'annotations':{'key1':'null'},"
+                        + "'patchPolicy':'MergePatchJson'}]", "patchPolicy MergePatchJson: the value is null"),
+                Arguments.of("patchPodMetadata MergePatchJson JSON values", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'containers':[" + c + "],'patchPodMetadata':[{'annotations':{'key1':'{\\\"a\\\":1}',"
+                        + "'key2':'\\\"x\\\"'},'patchPolicy':'MergePatchJson'}]", null),
+                Arguments.of("patchPodMetadata Overwrite takes any value", "test-sidecarset", SEL + "," + NOT_UPDATE
+                        + ",'containers':[" + c + "],'patchPodMetadata':[{'annotations':{'key1':'x'},"
+                        + "'patchPolicy':'Overwrite'}]", null),
                 // Names, selectors, strategies
                 Arguments.of("name with a dot", "a.b", SEL + "," + NOT_UPDATE + ",'containers':[" + c + "]",
                         "sidecarset name must consist of alphanumeric characters or '-'"),

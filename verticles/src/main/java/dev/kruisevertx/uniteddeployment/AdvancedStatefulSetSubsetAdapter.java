@@ -31,7 +31,7 @@ final class AdvancedStatefulSetSubsetAdapter implements SubsetAdapter<StatefulSe
         var s = set.getStatus();
         return SubsetAdapter.workload(set, kind(), specReplicas, partition, s == null ? 0 : s.getReplicas(),
                 s == null ? 0 : s.getReadyReplicas(), s == null ? new int[] {0, 0}
-                        : SubsetAdapter.updatedFromStatus(set, updatedRevision, s.getUpdatedReplicas(),
+                        : SubsetAdapter.updatedFromStatus(set, s.getObservedGeneration(), updatedRevision, s.getUpdatedReplicas(),
                         s.getUpdatedReadyReplicas()));
     }
 }

@@ -28,7 +28,7 @@ final class CloneSetSubsetAdapter implements SubsetAdapter<CloneSet> {
         var s = c.getStatus();
         return SubsetAdapter.workload(c, kind(), specReplicas, partition, s == null ? 0 : s.getReplicas(),
                 s == null ? 0 : s.getReadyReplicas(), s == null ? new int[] {0, 0}
-                        : SubsetAdapter.updatedFromStatus(c, updatedRevision, s.getUpdatedReplicas(),
+                        : SubsetAdapter.updatedFromStatus(c, s.getObservedGeneration(), updatedRevision, s.getUpdatedReplicas(),
                         s.getUpdatedReadyReplicas()));
     }
 }

@@ -75,12 +75,15 @@ interface SubsetAdapter<T extends HasMetadata> {
     }
 
     /**
-     * The workload's own updated counts, when it is at the update revision (its status counts pods at its own
-     * latest template, which is then the UnitedDeployment's); none while it is still at an older revision.
+     * The workload's own updated counts, when it is at the update revision and its controller has seen that
+     * template (its status then counts pods at the UnitedDeployment's update revision); none before: a status
+     * computed for the previous template would count old pods as updated and move {@code currentRevision} early.
      */
-    static int[] updatedFromStatus(HasMetadata w, String updatedRevision, int updated, int updatedReady) {
+    static int[] updatedFromStatus(HasMetadata w, long observedGeneration, String updatedRevision, int updated,
+                                   int updatedReady) {
         boolean atUpdate = updatedRevision != null
-                && updatedRevision.equals(Pods.label(w, UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL));
+                && updatedRevision.equals(Pods.label(w, UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL))
+                && w.getMetadata().getGeneration() != null && observedGeneration >= w.getMetadata().getGeneration();
         return atUpdate ? new int[] {updated, updatedReady} : new int[] {0, 0};
     }
 

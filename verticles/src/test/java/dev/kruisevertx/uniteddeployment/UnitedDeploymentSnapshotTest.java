@@ -40,14 +40,19 @@ class UnitedDeploymentSnapshotTest {
         CloneSet built = ApiJson.serialization().convertValue(SubsetWorkloads.build(ud, "a", revision, 3, 1),
                 CloneSet.class);
         built.getMetadata().setName("web-a-xyz12");
-        built.setStatus(ApiJson.serialization().unmarshal("{\"replicas\":3,\"readyReplicas\":2,\"updatedReplicas\":1,"
-                + "\"updatedReadyReplicas\":1}", dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus.class));
+        built.getMetadata().setGeneration(2L);
+        built.setStatus(ApiJson.serialization().unmarshal("{\"observedGeneration\":2,\"replicas\":3,\"readyReplicas\":2,"
+                + "\"updatedReplicas\":1,\"updatedReadyReplicas\":1}", dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus.class));
         UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(List.of(), List.of(built), List.of());
         assertEquals(List.of(new SubsetWorkload("web-a-xyz12", SubsetWorkloads.Kind.CLONE_SET, "a", revision, "", 3, 1,
                 3, 2, 1, 1)), snapshot.workloads(revision));
         assertEquals(Map.of("web-a-xyz12", SubsetWorkloads.Kind.CLONE_SET), snapshot.kinds());
         // Against a newer update revision none of its pods count as updated.
         assertEquals(0, snapshot.workloads("web-rev2").get(0).updatedReplicas());
+        // Nor while the CloneSet controller has not seen its latest spec: its counts are for the previous template.
+        built.getMetadata().setGeneration(3L);
+        assertEquals(0, snapshot.workloads(revision).get(0).updatedReadyReplicas());
+        built.getMetadata().setGeneration(2L);
         // The planner then keeps subset a (only replicas differ) and creates b.
         UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), revision, snapshot.workloads(revision));
         assertEquals(Map.of("a", 2, "b", 2), plan.nextReplicas());
@@ -81,10 +86,11 @@ class UnitedDeploymentSnapshotTest {
                 .withNewStatus().withReplicas(2).withReadyReplicas(1).endStatus().build();
         dev.kruisevertx.api.apps.v1beta1.StatefulSet asts = ApiJson.serialization().unmarshal("""
                 {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet",
-                 "metadata":{"name":"web-c-1","namespace":"ns","labels":{"apps.kruise.io/subset-name":"c",
+                 "metadata":{"name":"web-c-1","namespace":"ns","generation":5,"labels":{"apps.kruise.io/subset-name":"c",
                   "apps.kruise.io/controller-revision-hash":"web-r2"}},
                  "spec":{"replicas":4,"updateStrategy":{"rollingUpdate":{"partition":2}}},
-                 "status":{"replicas":4,"readyReplicas":4,"updatedReplicas":2,"updatedReadyReplicas":1}}""",
+                 "status":{"observedGeneration":5,"replicas":4,"readyReplicas":4,"updatedReplicas":2,
+                  "updatedReadyReplicas":1}}""",
                 dev.kruisevertx.api.apps.v1beta1.StatefulSet.class);
         List<Pod> pods = List.of(pod("a-0", "a", "web-r1", true), pod("a-1", "a", "web-r2", true),
                 pod("a-2", "a", "web-r2", false), pod("b-0", "b", "web-r2", true), pod("b-1", "b", "web-r1", false),

@@ -26,9 +26,10 @@ final class DeploymentSubsetAdapter implements SubsetAdapter<Deployment> {
         var spec = d.getSpec();
         int specReplicas = spec == null || spec.getReplicas() == null ? 1 : spec.getReplicas();
         var s = d.getStatus();
+        int[] fromPods = SubsetAdapter.updatedFromPods(spec == null ? null : spec.getSelector(), namespacePods,
+                updatedRevision);
         return SubsetAdapter.workload(d, kind(), specReplicas, 0,
-                s == null ? 0 : SubsetAdapter.orZero(s.getReplicas()),
-                s == null ? 0 : SubsetAdapter.orZero(s.getReadyReplicas()),
-                SubsetAdapter.updatedFromPods(spec == null ? null : spec.getSelector(), namespacePods, updatedRevision));
+                SubsetAdapter.replicas(s == null ? null : s.getReplicas(), fromPods),
+                s == null ? 0 : SubsetAdapter.orZero(s.getReadyReplicas()), fromPods);
     }
 }

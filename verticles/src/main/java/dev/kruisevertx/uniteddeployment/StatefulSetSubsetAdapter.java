@@ -29,9 +29,10 @@ final class StatefulSetSubsetAdapter implements SubsetAdapter<StatefulSet> {
                 || spec.getUpdateStrategy().getRollingUpdate() == null ? 0
                 : SubsetAdapter.orZero(spec.getUpdateStrategy().getRollingUpdate().getPartition());
         var s = set.getStatus();
+        int[] fromPods = SubsetAdapter.updatedFromPods(spec == null ? null : spec.getSelector(), namespacePods,
+                updatedRevision);
         return SubsetAdapter.workload(set, kind(), specReplicas, partition,
-                s == null ? 0 : SubsetAdapter.orZero(s.getReplicas()),
-                s == null ? 0 : SubsetAdapter.orZero(s.getReadyReplicas()),
-                SubsetAdapter.updatedFromPods(spec == null ? null : spec.getSelector(), namespacePods, updatedRevision));
+                SubsetAdapter.replicas(s == null ? null : s.getReplicas(), fromPods),
+                s == null ? 0 : SubsetAdapter.orZero(s.getReadyReplicas()), fromPods);
     }
 }

@@ -52,18 +52,20 @@ interface SubsetAdapter<T extends HasMetadata> {
 
     /**
      * OpenKruise's CalculateUpdatedReplicas over the workload's pods (those its selector matches, not being deleted):
-     * the pods labelled with the update revision, and those of them ready.
+     * the pods labelled with the update revision, those of them ready, and (third) all of them.
      */
     static int[] updatedFromPods(LabelSelector selector, List<Pod> namespacePods, String updatedRevision) {
         int updated = 0;
         int updatedReady = 0;
+        int active = 0;
         if (selector == null) {
-            return new int[] {0, 0};
+            return new int[] {0, 0, 0};
         }
         for (Pod p : namespacePods) {
             if (!Pods.isActive(p) || !LabelSelectors.matches(selector, Pods.labels(p))) {
                 continue;
             }
+            active++;
             if (updatedRevision != null && updatedRevision.equals(Pods.label(p, UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL))) {
                 updated++;
                 if (Pods.isReady(p)) {
@@ -71,7 +73,16 @@ interface SubsetAdapter<T extends HasMetadata> {
                 }
             }
         }
-        return new int[] {updated, updatedReady};
+        return new int[] {updated, updatedReady, active};
+    }
+
+    /**
+     * The replicas of a workload whose updated counts come from its pods: its status's, but never fewer than the
+     * pods counted, since a status lagging a recreated pod would otherwise let updated-and-ready pods reach the
+     * total early and move {@code currentRevision} past a held partition.
+     */
+    static int replicas(Integer statusReplicas, int[] fromPods) {
+        return Math.max(orZero(statusReplicas), fromPods[2]);
     }
 
     /**

@@ -32,6 +32,24 @@ public final class RevisionHash {
     }
 
     /**
+     * Kubernetes' {@code history.HashControllerRevision} as OpenKruise's UnitedDeployment names its revisions: 32-bit
+     * FNV-1 over the data, then over the collision count written as decimal text (OpenKruise always passes a count,
+     * 0 before any collision), safe-encoded.
+     */
+    public static String controllerHistory(byte[] data, int collisionCount) {
+        int h = OFFSET;
+        for (byte b : data) {
+            h *= PRIME;
+            h ^= b & 0xff;
+        }
+        for (byte b : Integer.toString(collisionCount).getBytes(StandardCharsets.UTF_8)) {
+            h *= PRIME;
+            h ^= b & 0xff;
+        }
+        return safeEncode(Integer.toUnsignedString(h));
+    }
+
+    /**
      * The Deployment controller's {@code pod-template-hash}: as {@link #of} but with 32-bit FNV-1a (xor, then
      * multiply), which is what kube's {@code ComputeHash} uses.
      */

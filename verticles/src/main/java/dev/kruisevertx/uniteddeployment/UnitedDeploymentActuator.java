@@ -1,7 +1,6 @@
 package dev.kruisevertx.uniteddeployment;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentStatus;
 import dev.kruisevertx.api.common.ApiJson;
@@ -11,6 +10,10 @@ import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.ApiErrors;
 import dev.kruisevertx.kube.EventRecorder;
 import dev.kruisevertx.kube.StatusWrites;
+import dev.kruisevertx.revision.RevisionWrites;
+import dev.kruisevertx.revision.TemplateRevisions;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -26,9 +29,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Carries out a {@link UnitedDeploymentPlan} for CloneSet subsets: deletions and creations under scale expectations
- * (subset workloads named here, so they can be expected before they exist), updates as a JSON merge patch of the
- * subset's labels, annotations and spec, then the status over the resourceVersion it was computed from.
+ * Carries out a UnitedDeployment decision: first its ControllerRevisions ({@link #revisions}: expired ones deleted,
+ * the update revision created or renumbered), then the {@link UnitedDeploymentPlan} on subset workloads of any kind
+ * ({@link SubsetAdapter}): deletions and creations under scale expectations (subset workloads named here, so they can
+ * be expected before they exist), updates as a JSON merge patch of the subset's labels, annotations and spec, then
+ * the status over the resourceVersion it was computed from.
  */
 final class UnitedDeploymentActuator {
     private static final Logger LOG = LoggerFactory.getLogger(UnitedDeploymentActuator.class);
@@ -45,33 +50,75 @@ final class UnitedDeploymentActuator {
         this.events = events;
     }
 
-    Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan) {
+    /** The revisions one decision works with. */
+    record Revisions(String updated, String current, int collisionCount) {
+    }
+
+    /**
+     * Deletes the expired revisions and writes the update revision (blocking calls on a worker); a failure emits a
+     * Warning {@code FailedRevisionProvision} event, as OpenKruise does.
+     */
+    Future<Revisions> revisions(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot) {
+        UnitedDeploymentRevisions.Cleaned cleaned = UnitedDeploymentRevisions.clean(ud,
+                UnitedDeploymentRevisions.history(ud, snapshot.history()));
+        TemplateRevisions.Resolution resolved = UnitedDeploymentRevisions.resolve(ud, cleaned.kept());
+        String owner = "UnitedDeployment " + ud.getMetadata().getNamespace() + "/" + ud.getMetadata().getName();
+        return ctx.kube().write(() -> {
+            for (ControllerRevision r : cleaned.expired()) {
+                ApiErrors.ignoreNotFound(() -> ctx.client().apps().controllerRevisions()
+                        .inNamespace(r.getMetadata().getNamespace()).withName(r.getMetadata().getName()).delete());
+            }
+            if (resolved.renumber() == null && resolved.toCreate() == null) {
+                return resolved;
+            }
+            return RevisionWrites.write(ctx.client(), resolved, owner,
+                    (refused, existing) -> UnitedDeploymentRevisions.afterConflict(ud, refused, existing));
+        }).map(written -> {
+            if (!cleaned.expired().isEmpty()) {
+                LOG.debug("{}: deleted {} expired revisions", owner, cleaned.expired().size());
+            }
+            String updated = written.update().getMetadata().getName();
+            return new Revisions(updated, UnitedDeploymentRevisions.currentRevision(ud, cleaned.kept(), updated),
+                    written.collisionCount());
+        }).onFailure(e -> events.emit(ud, EventRecorder.WARNING, "FailedRevisionProvision",
+                "Failed to provision the revision: " + (e instanceof KubernetesClientException k
+                        ? "API error " + k.getCode() : e.getClass().getSimpleName())));
+    }
+
+    Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, Revisions revisions,
+                       List<SubsetWorkload> workloads, UnitedDeploymentPlan plan) {
         if (plan.allocationError() != null) {
             events.emit(ud, EventRecorder.WARNING, "AllocateFailed", plan.allocationError());
             return Future.succeededFuture();
         }
         String key = ud.getMetadata().getNamespace() + "/" + ud.getMetadata().getName();
         List<Future<?>> writes = new ArrayList<>();
+        Map<String, SubsetWorkloads.Kind> kinds = snapshot.kinds();
         for (UnitedDeploymentPlan.Delete d : plan.deletes()) {
-            writes.add(delete(ud, key, d));
+            writes.add(delete(ud, key, SubsetAdapter.of(kinds.get(d.workload())).type(), d));
         }
-        for (UnitedDeploymentPlan.Create c : plan.creates()) {
-            writes.add(create(ud, key, snapshot.revision(), c));
-        }
-        for (UnitedDeploymentPlan.Update u : plan.updates()) {
-            if (!"updating".equals(u.reason())) {
-                // An unfinished rollout of the subset itself needs no write: the CloneSet carries it on.
-                writes.add(update(ud, snapshot.revision(), u));
+        SubsetWorkloads.Kind kind = SubsetWorkloads.kindOf(ud.spec().getTemplate()).orElse(null);
+        if (kind != null) {
+            Class<? extends HasMetadata> type = SubsetAdapter.of(kind).type();
+            for (UnitedDeploymentPlan.Create c : plan.creates()) {
+                writes.add(create(ud, key, type, revisions.updated(), c));
+            }
+            for (UnitedDeploymentPlan.Update u : plan.updates()) {
+                if (!"updating".equals(u.reason())) {
+                    // An unfinished rollout of the subset itself needs no write: its own controller carries it on.
+                    writes.add(update(ud, type, revisions.updated(), u));
+                }
             }
         }
-        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, snapshot, plan));
+        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, revisions, workloads, plan));
     }
 
-    private Future<Void> delete(UnitedDeployment ud, String key, UnitedDeploymentPlan.Delete d) {
+    private Future<Void> delete(UnitedDeployment ud, String key, Class<? extends HasMetadata> type,
+                                UnitedDeploymentPlan.Delete d) {
         scale.expectDelete(key, d.workload());
         return ctx.kube().write(() -> {
             try {
-                ctx.client().resources(CloneSet.class).inNamespace(ud.getMetadata().getNamespace())
+                ctx.client().resources(type).inNamespace(ud.getMetadata().getNamespace())
                         .withName(d.workload()).delete();
             } catch (KubernetesClientException e) {
                 scale.observeDelete(key, d.workload());
@@ -86,16 +133,16 @@ final class UnitedDeploymentActuator {
         }).mapEmpty();
     }
 
-    private Future<Void> create(UnitedDeployment ud, String key, String revision, UnitedDeploymentPlan.Create c) {
+    private Future<Void> create(UnitedDeployment ud, String key, Class<? extends HasMetadata> type, String revision,
+                                UnitedDeploymentPlan.Create c) {
         ObjectNode workload = SubsetWorkloads.build(ud, c.subset(), revision, c.replicas(), c.partition());
         ObjectNode meta = (ObjectNode) workload.get("metadata");
         String name = meta.path("generateName").asText() + suffix();
         meta.remove("generateName");
         meta.put("name", name);
-        CloneSet cloneSet = ApiJson.serialization().convertValue(workload, CloneSet.class);
+        HasMetadata object = ApiJson.serialization().convertValue(workload, type);
         scale.expectCreate(key, name);
-        return ctx.kube().write(() -> ctx.client().resources(CloneSet.class)
-                .inNamespace(ud.getMetadata().getNamespace()).resource(cloneSet).create()).transform(ar -> {
+        return ctx.kube().write(() -> create(type, ud.getMetadata().getNamespace(), object)).transform(ar -> {
             if (ar.succeeded()) {
                 events.emit(ud, EventRecorder.NORMAL, "SuccessfulCreateSubset",
                         "Create subset " + c.subset() + " workload " + name);
@@ -107,7 +154,12 @@ final class UnitedDeploymentActuator {
         });
     }
 
-    private Future<Void> update(UnitedDeployment ud, String revision, UnitedDeploymentPlan.Update u) {
+    private <T extends HasMetadata> T create(Class<T> type, String namespace, HasMetadata object) {
+        return ctx.client().resources(type).inNamespace(namespace).resource(type.cast(object)).create();
+    }
+
+    private Future<Void> update(UnitedDeployment ud, Class<? extends HasMetadata> type, String revision,
+                                UnitedDeploymentPlan.Update u) {
         ObjectNode wanted = SubsetWorkloads.build(ud, u.subset(), revision, u.replicas(), u.partition());
         ObjectNode patch = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         ObjectNode meta = patch.putObject("metadata");
@@ -115,7 +167,7 @@ final class UnitedDeploymentActuator {
         meta.set("annotations", wanted.path("metadata").path("annotations"));
         patch.set("spec", wanted.get("spec"));
         return ctx.kube().write(() -> {
-            ApiErrors.ignoreNotFound(() -> ctx.client().resources(CloneSet.class)
+            ApiErrors.ignoreNotFound(() -> ctx.client().resources(type)
                     .inNamespace(ud.getMetadata().getNamespace()).withName(u.workload())
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString()));
             return null;
@@ -123,13 +175,17 @@ final class UnitedDeploymentActuator {
                 ud.getMetadata().getName(), u.subset(), u.reason())).mapEmpty();
     }
 
-    private Future<Void> writeStatus(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan) {
+    private Future<Void> writeStatus(UnitedDeployment ud, Revisions revisions, List<SubsetWorkload> workloads,
+                                     UnitedDeploymentPlan plan) {
         Map<String, SubsetWorkload> bySubset = new LinkedHashMap<>();
-        snapshot.workloads().stream().sorted(java.util.Comparator.comparing(SubsetWorkload::name))
+        SubsetWorkloads.Kind kind = SubsetWorkloads.kindOf(ud.spec().getTemplate()).orElse(null);
+        workloads.stream().filter(w -> w.kind() == kind)
+                .sorted(java.util.Comparator.comparing(SubsetWorkload::name))
                 .forEach(w -> bySubset.putIfAbsent(w.subsetName(), w));
         UnitedDeploymentStatus status = UnitedDeploymentStatusCalculator.compute(ud.getStatus(), plan, bySubset,
-                snapshot.revision(), snapshot.revision(), CloneSetStatusCalculator.selectorString(ud.spec().getSelector()),
+                revisions.current(), revisions.updated(), CloneSetStatusCalculator.selectorString(ud.spec().getSelector()),
                 ud.getMetadata().getGeneration() == null ? 0 : ud.getMetadata().getGeneration());
+        status.setCollisionCount(revisions.collisionCount());
         if (Objects.equals(ud.getStatus() == null ? null : ApiJson.toJson(ud.getStatus()), ApiJson.toJson(status))) {
             return Future.succeededFuture();
         }

@@ -17,14 +17,20 @@ import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.vertx.core.Future;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * OpenKruise's uniteddeployment controller for CloneSet subsets: one CloneSet per topology subset, replicas from
+ * OpenKruise's uniteddeployment controller: one subset workload (apps/v1 StatefulSet, Advanced StatefulSet, CloneSet
+ * or Deployment, as the template says; see {@link SubsetAdapter}) per topology subset, replicas from
  * {@link ReplicaAllocator}, partitions from {@code manualUpdate}, decided by {@link UnitedDeploymentPlanner} over
  * a {@link UnitedDeploymentSnapshot} and carried out by {@link UnitedDeploymentActuator}. Subset workloads reach
  * their UnitedDeployment through the controller ownerReference; their creations and deletions are expected.
@@ -42,13 +48,17 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
 
     @Override
     public List<Class<? extends HasMetadata>> requiredTypes() {
-        return List.of(UnitedDeployment.class, CloneSet.class);
+        return List.of(UnitedDeployment.class, CloneSet.class, StatefulSet.class,
+                dev.kruisevertx.api.apps.v1beta1.StatefulSet.class, Deployment.class, ControllerRevision.class, Pod.class);
     }
 
     @Override
     public Controller create(ControllerContext ctx) {
         CachedResource<UnitedDeployment> uds = ctx.cache().resource(UnitedDeployment.class);
-        CachedResource<CloneSet> cloneSets = ctx.cache().resource(CloneSet.class);
+        List<CachedResource<? extends HasMetadata>> subsetCaches = SubsetAdapter.all().stream()
+                .<CachedResource<? extends HasMetadata>>map(a -> ctx.cache().resource(a.type())).toList();
+        CachedResource<ControllerRevision> revisions = ctx.cache().resource(ControllerRevision.class);
+        CachedResource<Pod> pods = ctx.cache().resource(Pod.class);
         Expectations exp = expectations(ctx);
         ScaleExpectations scale = exp.scale();
         WorkloadEvents workloadEvents = new WorkloadEvents(UnitedDeployment.GROUP, UnitedDeployment.KIND, scale,
@@ -56,21 +66,6 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock(), "united-deployment-controller",
                 UnitedDeployment.API_VERSION, UnitedDeployment.KIND);
         UnitedDeploymentActuator actuator = new UnitedDeploymentActuator(ctx, scale, events);
-        EventMapper<CloneSet> subsetEvents = (event, queue) -> {
-            if (event.type() == CacheEvent.Type.DELETED) {
-                workloadEvents.ownedDeleted(event.oldObject(), queue);
-                return;
-            }
-            Request owner = workloadEvents.owner(event.object());
-            if (owner == null) {
-                return;
-            }
-            if (event.type() == CacheEvent.Type.ADDED) {
-                workloadEvents.ownedCreated(owner, event.object().getMetadata().getName(), event.initialList(), queue);
-            } else {
-                queue.add(owner);
-            }
-        };
         return new Controller(request -> {
             UnitedDeployment ud = uds.get(request.namespace(), request.name());
             if (ud == null || ud.getMetadata().getDeletionTimestamp() != null) {
@@ -88,13 +83,46 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
                 return Future.succeededFuture(satisfied.leaked() ? Result.done()
                         : Result.requeueAfter(Duration.ofSeconds(5)));
             }
-            UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(ud,
-                    cloneSets.controlledBy(ud.getMetadata().getUid()));
-            UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), snapshot.revision(),
-                    snapshot.workloads());
-            ctx.plans().record(NAME, request, UnitedDeploymentSnapshot.debugSummary(plan));
-            return actuator.apply(ud, snapshot, plan).map(v -> Result.done());
+            String uid = ud.getMetadata().getUid();
+            List<HasMetadata> owned = new ArrayList<>();
+            subsetCaches.forEach(c -> owned.addAll(c.controlledBy(uid)));
+            UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(revisions.controlledBy(uid), owned,
+                    pods.list(request.namespace()));
+            return actuator.revisions(ud, snapshot).compose(revs -> {
+                List<SubsetWorkload> workloads = snapshot.workloads(revs.updated());
+                UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), revs.updated(), workloads);
+                ctx.plans().record(NAME, request, UnitedDeploymentSnapshot.debugSummary(plan));
+                return actuator.apply(ud, snapshot, revs, workloads, plan);
+            }).map(v -> Result.done());
         }, List.of(WatchSpec.of(UnitedDeployment.class, workloadEvents::onOwner),
-                WatchSpec.of(CloneSet.class, subsetEvents)));
+                WatchSpec.of(CloneSet.class, subsetEvents(workloadEvents)),
+                WatchSpec.of(StatefulSet.class, subsetEvents(workloadEvents)),
+                WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class, subsetEvents(workloadEvents)),
+                WatchSpec.of(Deployment.class, subsetEvents(workloadEvents)),
+                WatchSpec.of(ControllerRevision.class, (event, queue) -> {
+                    Request owner = workloadEvents.owner(event.object());
+                    if (owner != null) {
+                        queue.add(owner);
+                    }
+                })));
+    }
+
+    /** Subset workloads and revisions of any kind reach their UnitedDeployment through the controller reference. */
+    private static <T extends HasMetadata> EventMapper<T> subsetEvents(WorkloadEvents workloadEvents) {
+        return (event, queue) -> {
+            if (event.type() == CacheEvent.Type.DELETED) {
+                workloadEvents.ownedDeleted(event.oldObject(), queue);
+                return;
+            }
+            Request owner = workloadEvents.owner(event.object());
+            if (owner == null) {
+                return;
+            }
+            if (event.type() == CacheEvent.Type.ADDED) {
+                workloadEvents.ownedCreated(owner, event.object().getMetadata().getName(), event.initialList(), queue);
+            } else {
+                queue.add(owner);
+            }
+        };
     }
 }

@@ -1,55 +1,66 @@
 package dev.kruisevertx.uniteddeployment;
 
-import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
-import dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment;
-import dev.kruisevertx.api.common.ApiJson;
 import dev.kruisevertx.controller.PlanSummary;
-import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32;
 
 /**
- * What one UnitedDeployment decision reads from the shared cache: the UnitedDeployment, its CloneSet subsets (the
- * cached objects, never modified) and the revision its template makes.
+ * What one UnitedDeployment decision reads from the shared cache (the cached objects, never modified): the
+ * ControllerRevisions and subset workloads of every kind it controls, and the pods of its namespace (the apps/v1
+ * StatefulSet and Deployment adapters count updated pods from them).
  *
- * @param revision  the {@code controller-revision-hash} the subsets should carry: a hash of {@code spec.template}
- * @param workloads the subset workloads as the planner reads them
- * @param cloneSets the cached CloneSets by name
+ * @param history the ControllerRevisions it controls
+ * @param subsets the subset workloads it controls, of any kind
+ * @param pods    the pods of its namespace
  */
-public record UnitedDeploymentSnapshot(String revision, List<SubsetWorkload> workloads, Map<String, CloneSet> cloneSets) {
+public record UnitedDeploymentSnapshot(List<ControllerRevision> history, List<HasMetadata> subsets, List<Pod> pods) {
 
-    public static UnitedDeploymentSnapshot read(UnitedDeployment ud, List<CloneSet> owned) {
-        Map<String, CloneSet> byName = new LinkedHashMap<>();
-        owned.forEach(c -> byName.put(c.getMetadata().getName(), c));
-        return new UnitedDeploymentSnapshot(revisionOf(ud), owned.stream().map(UnitedDeploymentSnapshot::workload)
-                .toList(), byName);
+    public static UnitedDeploymentSnapshot read(List<ControllerRevision> history, List<? extends HasMetadata> subsets,
+                                                List<Pod> pods) {
+        return new UnitedDeploymentSnapshot(List.copyOf(history), List.copyOf(subsets), List.copyOf(pods));
     }
 
-    /** A short stable hash of the template: the same template always gives the same revision. */
-    static String revisionOf(UnitedDeployment ud) {
-        CRC32 crc = new CRC32();
-        crc.update(ApiJson.toJson(ud.spec().getTemplate()).getBytes(StandardCharsets.UTF_8));
-        return ud.getMetadata().getName() + "-" + Long.toHexString(crc.getValue());
+    /** The subset workloads as the planner reads them, their updated counts against {@code updatedRevision}. */
+    public List<SubsetWorkload> workloads(String updatedRevision) {
+        List<SubsetWorkload> out = new ArrayList<>();
+        for (HasMetadata w : subsets) {
+            SubsetAdapter<?> adapter = adapterOf(w);
+            if (adapter != null) {
+                out.add(read(adapter, w, updatedRevision));
+            }
+        }
+        return out;
     }
 
-    static SubsetWorkload workload(CloneSet c) {
-        Map<String, String> labels = c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels();
-        Map<String, String> annotations = c.getMetadata().getAnnotations() == null ? Map.of()
-                : c.getMetadata().getAnnotations();
-        int specReplicas = c.getSpec() == null || c.getSpec().getReplicas() == null ? 1 : c.getSpec().getReplicas();
-        IntOrString p = c.getSpec() == null || c.getSpec().getUpdateStrategy() == null ? null
-                : c.getSpec().getUpdateStrategy().getPartition();
-        int partition = p == null || p.getIntVal() == null ? 0 : p.getIntVal();
-        var s = c.getStatus();
-        return new SubsetWorkload(c.getMetadata().getName(), SubsetWorkloads.Kind.CLONE_SET,
-                labels.get(UnitedDeployment.SUBSET_NAME_LABEL), labels.get(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL),
-                annotations.get(UnitedDeployment.SUBSET_PATCH_ANNOTATION), specReplicas, partition,
-                s == null ? 0 : s.getReplicas(), s == null ? 0 : s.getReadyReplicas(),
-                s == null ? 0 : s.getUpdatedReplicas(), s == null ? 0 : s.getUpdatedReadyReplicas());
+    /** The kind of each subset workload, by name. */
+    public Map<String, SubsetWorkloads.Kind> kinds() {
+        Map<String, SubsetWorkloads.Kind> out = new LinkedHashMap<>();
+        for (HasMetadata w : subsets) {
+            SubsetAdapter<?> adapter = adapterOf(w);
+            if (adapter != null) {
+                out.put(w.getMetadata().getName(), adapter.kind());
+            }
+        }
+        return out;
+    }
+
+    private static SubsetAdapter<?> adapterOf(HasMetadata w) {
+        for (SubsetAdapter<?> a : SubsetAdapter.all()) {
+            if (a.type().isInstance(w)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private <T extends HasMetadata> SubsetWorkload read(SubsetAdapter<T> adapter, HasMetadata w, String revision) {
+        return adapter.read(adapter.type().cast(w), pods, revision);
     }
 
     /** Names, counts and reasons only. */

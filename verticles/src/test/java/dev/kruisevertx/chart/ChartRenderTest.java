@@ -360,7 +360,10 @@ class ChartRenderTest {
                 "apps/controllerrevisions:delete", "apps/controllerrevisions:patch", "apps/controllerrevisions:update",
                 "/pods:update", "/pods/status:update",
                 "policy.kruise.io/podunavailablebudgets:watch", "policy.kruise.io/podunavailablebudgets/status:update",
-                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch")),
+                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch",
+                // UnitedDeployment subsets of kind apps/v1 StatefulSet and Deployment.
+                "apps/deployments:create", "apps/deployments:patch", "apps/deployments:delete",
+                "apps/statefulsets:create", "apps/statefulsets:patch", "apps/statefulsets:delete")),
                 manager.toString());
         assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
                 "only the status of a budget is written");

@@ -50,7 +50,7 @@ class SubsetWorkloadsTest {
         assertEquals("web-zone-a-", meta.path("generateName").asText());
         assertEquals("prod", meta.path("namespace").asText());
         assertEquals("front", meta.path("labels").path("tier").asText());
-        assertEquals("web-5d8f", meta.path("labels").path("controller-revision-hash").asText());
+        assertEquals("web-5d8f", meta.path("labels").path(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL).asText());
         assertEquals("zone-a", meta.path("labels").path("apps.kruise.io/subset-name").asText());
         assertEquals("n", meta.path("annotations").path("note").asText());
         assertEquals("{\"metadata\":{\"labels\":{\"zone\":\"a\"}},\"spec\":{\"containers\":[{\"name\":\"main\","
@@ -69,7 +69,7 @@ class SubsetWorkloadsTest {
         assertEquals("web", set.getSpec().getSelector().getMatchLabels().get("app"));
         var podMeta = set.getSpec().getTemplate().getMetadata();
         assertEquals("zone-a", podMeta.getLabels().get("apps.kruise.io/subset-name"));
-        assertEquals("web-5d8f", podMeta.getLabels().get("controller-revision-hash"));
+        assertEquals("web-5d8f", podMeta.getLabels().get(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL));
         assertEquals("a", podMeta.getLabels().get("zone"), "patch applied");
         var podSpec = set.getSpec().getTemplate().getSpec();
         var terms = podSpec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()

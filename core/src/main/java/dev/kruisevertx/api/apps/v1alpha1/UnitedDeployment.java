@@ -48,8 +48,11 @@ public class UnitedDeployment extends CustomResource<UnitedDeploymentSpec, Unite
     public static final String SUBSET_NAME_LABEL = "apps.kruise.io/subset-name";
     /** Annotation on a subset workload recording the subset patch applied to it. */
     public static final String SUBSET_PATCH_ANNOTATION = "apps.kruise.io/subset-patch";
-    /** Label on a subset workload: the UnitedDeployment revision it was made from. */
-    public static final String CONTROLLER_REVISION_HASH_LABEL = "controller-revision-hash";
+    /**
+     * Label on a subset workload and its pods: the name of the UnitedDeployment revision it was made from
+     * (OpenKruise's own key, so the subset workload's controllers never overwrite it with theirs).
+     */
+    public static final String CONTROLLER_REVISION_HASH_LABEL = "apps.kruise.io/controller-revision-hash";
     /** Label on pods kept in an unschedulable subset while a temporary pod stands in for them (Adaptive reservation). */
     public static final String RESERVED_POD_LABEL = "apps.kruise.io/united-deployment-reserved-pod";
 

@@ -333,14 +333,32 @@ class ResourceDistributionEndToEndTest {
         wrong.setMetadata(new ObjectMetaBuilder().withName("bad6").build());
         wrong.setAdditionalProperty("spec", Map.of("resource", Map.of("apiVersion", "v1", "kind", "ConfigMap",
                 "metadata", Map.of("name", "c")), "targets", Map.of("allNamespaces", "yes-please")));
-        assertThrows(KubernetesClientException.class, () -> product.client().genericKubernetesResources(
-                ResourceDistribution.API_VERSION, ResourceDistribution.KIND).resource(wrong).create());
+        io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext context =
+                new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                        .withGroup(ResourceDistribution.GROUP).withVersion(ResourceDistribution.VERSION)
+                        .withKind(ResourceDistribution.KIND).withPlural(ResourceDistribution.PLURAL)
+                        .withNamespaced(false).build();
+        e = assertThrows(KubernetesClientException.class, () -> product.client().genericKubernetesResources(context)
+                .resource(wrong).create());
+        assertTrue(e.getMessage().contains("allNamespaces"), e.getMessage());
         // Renaming the resource of an existing distribution.
         product.client().resource(rd("rd7", configMap("fixed", "v"), List.of("rd7-none"), null, null)).create();
-        e = assertThrows(KubernetesClientException.class, () -> distribution("rd7").edit(r -> {
-            r.getSpec().setResource(configMap("renamed", "v"));
-            return r;
-        }));
+        e = assertThrows(KubernetesClientException.class, () -> {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    distribution("rd7").edit(r -> {
+                        r.getSpec().setResource(configMap("renamed", "v"));
+                        return r;
+                    });
+                    return;
+                } catch (KubernetesClientException conflict) {
+                    // the controller's status write raced the edit: read again and retry
+                    if (conflict.getCode() != 409 || attempt > 20) {
+                        throw conflict;
+                    }
+                }
+            }
+        });
         assertTrue(e.getMessage().contains("immutable"), e.getMessage());
         // A huge target list is fine (valid names), and reported namespace by namespace.
         List<String> many = new ArrayList<>();

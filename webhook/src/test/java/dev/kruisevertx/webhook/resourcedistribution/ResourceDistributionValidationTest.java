@@ -139,4 +139,13 @@ class ResourceDistributionValidationTest {
         bad.getMetadata().setName("Upper_Case");
         assertEquals(1, ResourceDistributionValidation.validate(bad, null).size());
     }
+
+    @Test
+    void aWrongTypedFieldDoesNotDecode() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () ->
+                dev.kruisevertx.webhook.admission.Json.decode(json("{\"apiVersion\":\"apps.kruise.io/v1alpha1\","
+                        + "\"kind\":\"ResourceDistribution\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"resource\":"
+                        + "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}},"
+                        + "\"targets\":{\"allNamespaces\":\"yes-please\"}}}"), ResourceDistribution.class));
+    }
 }

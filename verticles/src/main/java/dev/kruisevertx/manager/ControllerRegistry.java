@@ -26,6 +26,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController(),
                 new dev.kruisevertx.workloadspread.WorkloadSpreadController(),
                 new dev.kruisevertx.ephemeraljob.EphemeralJobController(),
-                new dev.kruisevertx.sidecarterminator.SidecarTerminatorController());
+                new dev.kruisevertx.sidecarterminator.SidecarTerminatorController(),
+                new dev.kruisevertx.resourcedistribution.ResourceDistributionController());
     }
 }

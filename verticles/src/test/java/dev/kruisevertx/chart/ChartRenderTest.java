@@ -253,6 +253,7 @@ class ChartRenderTest {
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
                 "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-apps-kruise-io-uniteddeployment", "/validate-policy-kruise-io-podunavailablebudget",
+                "/validate-apps-kruise-io-resourcedistribution",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service",
                 "/validate-apps-kruise-io-v1alpha1-ephemeraljob"),
@@ -289,6 +290,10 @@ class ChartRenderTest {
         JsonNode pubValidation = webhook(validating, "/validate-policy-kruise-io-podunavailablebudget");
         assertEquals(List.of("CREATE", "UPDATE"), strings(pubValidation.path("rules").get(0).path("operations")));
         assertEquals(List.of("podunavailablebudgets"), strings(pubValidation.path("rules").get(0).path("resources")));
+        JsonNode rdValidation = webhook(validating, "/validate-apps-kruise-io-resourcedistribution");
+        assertEquals("vresourcedistribution.kb.io", rdValidation.path("name").asText());
+        assertEquals(List.of("CREATE", "UPDATE"), strings(rdValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("resourcedistributions"), strings(rdValidation.path("rules").get(0).path("resources")));
     }
 
     static final Set<String> DELETION_PROTECTION_PATHS = Set.of("/validate-apps-deployment", "/validate-apps-replicaset",
@@ -325,6 +330,18 @@ class ChartRenderTest {
         for (String path : List.of("/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset")) {
             assertTrue(strings(webhook(validating, path).path("rules").get(0).path("operations")).contains("DELETE"), path);
         }
+    }
+
+    /** ResourceDistribution writes Secrets and ConfigMaps in every namespace: granted only with its gate on. */
+    @Test
+    void resourceDistributionGetsSecretsAndConfigMapsOnlyWithItsGate() {
+        Set<String> all = rules(allGates.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(all.containsAll(Set.of("/secrets:create", "/secrets:update", "/secrets:delete", "/secrets:watch",
+                "/configmaps:create", "/configmaps:delete", "apps.kruise.io/resourcedistributions:watch",
+                "apps.kruise.io/resourcedistributions/status:update")), all.toString());
+        Set<String> defaults = rules(this.defaults.get("ClusterRole", "kruise-manager-role"));
+        assertFalse(defaults.contains("/secrets:get") || defaults.contains("/configmaps:get"), defaults.toString());
+        assertTrue(defaults.contains("apps.kruise.io/resourcedistributions:watch"), defaults.toString());
     }
 
     /** Cascading CRD protection counts any CRD's objects: a list-only wildcard, rendered only with its gates on. */

@@ -42,6 +42,8 @@ public final class KruiseWebhooks {
         if (gates.enabled(Feature.PodWebhook)) {
             pipeline.register(PodMutationStage.SIDECARSET, new SidecarSetInjectionStep(deps.sidecarSets(),
                     gates.enabled(Feature.EnableSortSidecarContainerByName)));
+            pipeline.register(PodMutationStage.CONTAINER_LAUNCH_PRIORITY,
+                    new dev.kruisevertx.webhook.pod.ContainerLaunchPriorityStep());
         }
         // One /validate-pod for every feature, in OpenKruise's order: the budget first, then WorkloadSpread's
         // deletion bookkeeping (a deletion the budget refuses is never recorded as deleting).
@@ -65,7 +67,9 @@ public final class KruiseWebhooks {
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
-        dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.register(registry);
+        dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.register(registry,
+        dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.register(registry,
+                gates.enabled(Feature.ResourceDistributionGate));
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

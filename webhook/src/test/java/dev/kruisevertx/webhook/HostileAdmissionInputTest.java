@@ -277,7 +277,7 @@ class HostileAdmissionInputTest {
         KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
                         + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
-                        + "PodUnavailableBudgetUpdateGate=true", Map.of()))
+                        + "PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true", Map.of()))
                 .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(POD)
                         : "web-1".equals(name) ? Optional.of(HostileTarget.protectedPod()) : Optional.empty())
                 // /validate-pod decides and records over in-memory budgets, as over the API server.
@@ -475,6 +475,14 @@ class HostileAdmissionInputTest {
         assertNoFailures("WorkloadSpread", "workloadspreads", WORKLOADSPREAD,
                 List.of(dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.VALIDATE_PATH),
                 List.of("/metadata/generateName", "/spec/subsets/1/maxReplicas", "/spec/targetFilter/selector"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void resourceDistribution() throws Exception {
+        assertNoFailures("ResourceDistribution", "resourcedistributions", HostileTarget.RESOURCEDISTRIBUTION,
+                List.of(dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/resource/stringData", "/spec/targets/allNamespaces"));
     }
 
     @Test

@@ -48,7 +48,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment.class,
             dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class,
             dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class,
-            dev.kruisevertx.api.apps.v1alpha1.EphemeralJob.class);
+            dev.kruisevertx.api.apps.v1alpha1.EphemeralJob.class,
+            dev.kruisevertx.api.apps.v1alpha1.ResourceDistribution.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

@@ -68,6 +68,9 @@ class WireEnumTest {
                 "JobError", "Initialized", "MatchedEmpty"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.ResourceDistributionConditionType.class, List.of("GetResourceFailed",
+                "CreateResourceFailed", "UpdateResourceFailed", "DeleteResourceFailed", "ConflictOccurred",
+                "NamespaceNotExists"));
         return m;
     }
 

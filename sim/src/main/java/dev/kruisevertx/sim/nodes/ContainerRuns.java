@@ -52,6 +52,11 @@ final class ContainerRuns {
         this.restartDelay = restartDelay;
     }
 
+    /** Whether the container has had a run (was created): env sources are only read before that. */
+    boolean started(Pod pod, Container c) {
+        return runs.containsKey(key(pod, c));
+    }
+
     void forget(String podUid) {
         runs.keySet().removeIf(k -> k.startsWith(podUid + "/"));
         stoppedForGood.keySet().removeIf(k -> k.startsWith(podUid + "/"));

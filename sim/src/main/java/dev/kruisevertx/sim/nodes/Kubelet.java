@@ -71,6 +71,72 @@ public final class Kubelet {
         this.ephemeral = new EphemeralRuns(rules, exits);
     }
 
+    /**
+     * Reads a ConfigMap's data for env {@code valueFrom.configMapKeyRef}: null when the ConfigMap does not exist.
+     * Called only for containers not created yet that reference one (container launch priority barriers).
+     */
+    @FunctionalInterface
+    public interface ConfigMapData {
+        java.util.Map<String, String> get(String namespace, String name);
+    }
+
+    /** What a lookup answers for a ConfigMap it was not asked to read: the env is taken as resolvable. */
+    static final java.util.Map<String, String> NOT_READ = java.util.Collections.unmodifiableMap(new java.util.HashMap<>());
+    private ConfigMapData configMaps = (ns, name) -> NOT_READ;
+    /** How often a container waiting for a ConfigMap key is looked at again (the kubelet retries with back-off). */
+    static final Duration ENV_RETRY = Duration.ofMillis(300);
+
+    /**
+     * The ConfigMaps a pod's containers read through env {@code configMapKeyRef} while some container has not been
+     * created yet (no containerID in its status), fetched with {@code fetch} (null: does not exist). Empty otherwise,
+     * so a running pod costs no reads.
+     */
+    public static ConfigMapData prefetch(Pod pod, ConfigMapData fetch) {
+        java.util.Map<String, java.util.Map<String, String>> found = new java.util.HashMap<>();
+        List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+        for (Container c : pod.getSpec().getContainers()) {
+            ContainerStatus st = find(statuses, c.getName());
+            if ((st != null && st.getContainerID() != null && !st.getContainerID().isEmpty()) || c.getEnv() == null) {
+                continue;
+            }
+            for (io.fabric8.kubernetes.api.model.EnvVar e : c.getEnv()) {
+                var ref = e.getValueFrom() == null ? null : e.getValueFrom().getConfigMapKeyRef();
+                if (ref != null && ref.getName() != null && !found.containsKey(ref.getName())) {
+                    found.put(ref.getName(), fetch.get(pod.getMetadata().getNamespace(), ref.getName()));
+                }
+            }
+        }
+        return (ns, name) -> found.containsKey(name) ? found.get(name) : NOT_READ;
+    }
+
+    /**
+     * Why the container cannot be created yet, as the kubelet's CreateContainerConfigError message, or null: a
+     * non-optional env {@code configMapKeyRef} whose ConfigMap or key does not exist.
+     */
+    private String missingEnvSource(Pod pod, Container c) {
+        if (c.getEnv() == null) {
+            return null;
+        }
+        String ns = pod.getMetadata().getNamespace();
+        for (io.fabric8.kubernetes.api.model.EnvVar e : c.getEnv()) {
+            var ref = e.getValueFrom() == null ? null : e.getValueFrom().getConfigMapKeyRef();
+            if (ref == null || Boolean.TRUE.equals(ref.getOptional())) {
+                continue;
+            }
+            java.util.Map<String, String> data = configMaps.get(ns, ref.getName());
+            if (data == NOT_READ) {
+                continue;
+            }
+            if (data == null) {
+                return "configmap \"" + ref.getName() + "\" not found";
+            }
+            if (!data.containsKey(ref.getKey())) {
+                return "couldn't find key " + ref.getKey() + " in ConfigMap " + ns + "/" + ref.getName();
+            }
+        }
+        return null;
+    }
+
     /** The probes' answers; without one, every probe succeeds at once. */
     public synchronized void setProber(Prober prober) {
         this.prober = prober;
@@ -150,6 +216,24 @@ public final class Kubelet {
     // ------------------------------------------------------------------ the kubelet's view
 
     public synchronized Sync sync(Pod pod, String hostIp, String podIp, Instant now) {
+        return sync(pod, hostIp, podIp, now, configMaps);
+    }
+
+    /**
+     * {@link #sync} with the ConfigMaps the pod's env reads already fetched ({@code configMapData}), so no API call
+     * is made under this lock (the CRI server's event loop takes it too).
+     */
+    public synchronized Sync sync(Pod pod, String hostIp, String podIp, Instant now, ConfigMapData configMapData) {
+        ConfigMapData saved = configMaps;
+        configMaps = configMapData;
+        try {
+            return syncLocked(pod, hostIp, podIp, now);
+        } finally {
+            configMaps = saved;
+        }
+    }
+
+    private Sync syncLocked(Pod pod, String hostIp, String podIp, Instant now) {
         PodStatus current = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
         if ("Succeeded".equals(current.getPhase()) || "Failed".equals(current.getPhase())) {
             // A finished pod stays finished: kubelet never moves a pod out of a terminal phase.
@@ -162,6 +246,18 @@ public final class Kubelet {
         boolean anyStarted = false;
         for (Container c : pod.getSpec().getContainers()) {
             ContainerStatus old = find(current.getContainerStatuses(), c.getName());
+            if (!runs.started(pod, c)) {
+                String missing = missingEnvSource(pod, c);
+                if (missing != null) {
+                    // Not created until its env can be resolved (a launch priority barrier): waits, as the kubelet.
+                    statuses.add(new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage())
+                            .withImageID("").withRestartCount(0).withReady(false).withStarted(false)
+                            .withState(waiting("CreateContainerConfigError", missing)).build());
+                    recheck = min(recheck, ENV_RETRY);
+                    allReady = false;
+                    continue;
+                }
+            }
             Run run = runs.current(pod, c, old, now);
             Optional<ContainerRuns.Ended> stopped = runs.stoppedForGood(pod, c);
             if (stopped.isPresent()) {

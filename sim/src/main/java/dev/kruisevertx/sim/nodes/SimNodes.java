@@ -495,7 +495,13 @@ public final class SimNodes implements AutoCloseable {
             int n = podIpCounter.merge(pod.getSpec().getNodeName(), 1, Integer::sum);
             return "10.244." + nodeIdx + "." + (n % 250 + 2);
         });
-        Kubelet.Sync sync = kubelet.sync(pod, NodeRegistration.hostIp(nodeIdx), ip, Instant.now());
+        // Env from ConfigMap keys (launch priority barriers) is read before a container is created: fetched here, on
+        // the worker, never under the kubelet's lock.
+        Kubelet.ConfigMapData configMaps = Kubelet.prefetch(pod, (ns, name) -> {
+            io.fabric8.kubernetes.api.model.ConfigMap cm = client.configMaps().inNamespace(ns).withName(name).get();
+            return cm == null ? null : cm.getData() == null ? java.util.Map.of() : cm.getData();
+        });
+        Kubelet.Sync sync = kubelet.sync(pod, NodeRegistration.hostIp(nodeIdx), ip, Instant.now(), configMaps);
         sync.recheckIn().ifPresent(d -> {
             String key = Cache.metaNamespaceKeyFunc(pod);
             worker.schedule(guard(() -> syncPod(key)), Math.max(10, d.toMillis()), TimeUnit.MILLISECONDS);

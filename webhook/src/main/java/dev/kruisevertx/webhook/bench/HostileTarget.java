@@ -159,6 +159,16 @@ public record HostileTarget(String name, String path, boolean conversion, String
                "template":{"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure",
                  "containers":[{"name":"c","image":"busybox"}]}}}}}}}
             """;
+    public static final String RESOURCEDISTRIBUTION = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ResourceDistribution",
+             "metadata":{"name":"shared-config"},
+             "spec":{"resource":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo",
+                 "labels":{"app":"game"}},"data":{"player_initial_lives":"3","ui":"color.good=purple"}},
+               "targets":{"allNamespaces":false,"includedNamespaces":{"list":[{"name":"ns-1"},{"name":"ns-2"}]},
+                 "excludedNamespaces":{"list":[{"name":"ns-3"}]},
+                 "namespaceLabelSelector":{"matchLabels":{"environment":"develop"},
+                   "matchExpressions":[{"key":"group","operator":"In","values":["one"]}]}}}}
+            """;
     static final String WORKLOADSPREAD = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"WorkloadSpread",
              "metadata":{"name":"spread","namespace":"default"},
@@ -274,6 +284,9 @@ public record HostileTarget(String name, String path, boolean conversion, String
         }
         targets.add(kruise("workloadspread", dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.VALIDATE_PATH,
                 "v1alpha1", "WorkloadSpread", "workloadspreads", WORKLOADSPREAD));
+        targets.add(kruise("resourcedistribution",
+                dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.VALIDATE_PATH, "v1alpha1",
+                "ResourceDistribution", "resourcedistributions", RESOURCEDISTRIBUTION));
         targets.add(new HostileTarget("podunavailablebudget-validate",
                 dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH, false,
                 "policy.kruise.io", "v1alpha1", "PodUnavailableBudget", "podunavailablebudgets",

@@ -62,6 +62,9 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentConditionType.class, List.of("SubsetProvisioned",
                 "SubsetUpdated", "SubsetFailure", "UnitedDeploymentUpdated"));
         m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetConditionType.class, List.of("Schedulable"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ImagePullPolicy.class, List.of("Always", "IfNotPresent"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ImagePullPhase.class, List.of("Waiting", "Pulling", "Succeeded",
+                "Failed"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         return m;

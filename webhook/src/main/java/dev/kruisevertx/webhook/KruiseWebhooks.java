@@ -65,6 +65,9 @@ public final class KruiseWebhooks {
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
+        dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.register(registry,
+                new dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.Gates(gates.enabled(Feature.KruiseDaemon),
+                        gates.enabled(Feature.ImagePullJobGate)), java.time.Clock.systemUTC());
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

@@ -27,6 +27,8 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.workloadspread.WorkloadSpreadController(),
                 new dev.kruisevertx.ephemeraljob.EphemeralJobController(),
                 new dev.kruisevertx.sidecarterminator.SidecarTerminatorController(),
-                new dev.kruisevertx.resourcedistribution.ResourceDistributionController());
+                new dev.kruisevertx.resourcedistribution.ResourceDistributionController(),
+                new dev.kruisevertx.nodeimage.NodeImageController(),
+                new dev.kruisevertx.imagepulljob.ImagePullJobController());
     }
 }

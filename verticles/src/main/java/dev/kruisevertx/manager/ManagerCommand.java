@@ -148,6 +148,15 @@ public class ManagerCommand {
             + "spec.nodeName directly. Default: ${DEFAULT-VALUE}")
     boolean assignBcjPodsByScheduler;
 
+    @Option(names = "--nodeimage-creation-delay", defaultValue = "30s",
+            description = "How long after a node turned Ready its NodeImage is created. Default: ${DEFAULT-VALUE}")
+    String nodeImageCreationDelay;
+
+    @Option(names = "--default-ttlseconds-for-always-nodeimage", defaultValue = "300",
+            description = "Seconds a NodeImage keeps the tag of a finished ImagePullJob (completionPolicy Always) on "
+            + "top of the job's own TTL. Default: ${DEFAULT-VALUE}")
+    int defaultTtlSecondsForAlwaysNodeImage;
+
     // Accepted for compatibility with OpenKruise's chart and manifests.
     @Option(names = "--enable-pprof", arity = "0..1", defaultValue = "true", fallbackValue = "true", hidden = true)
     boolean enablePprof;
@@ -159,8 +168,6 @@ public class ManagerCommand {
     boolean logToStderr;
     @Option(names = "--disable-no-deepcopy", arity = "0..1", defaultValue = "false", fallbackValue = "true", hidden = true)
     boolean disableNoDeepCopy;
-    @Option(names = "--default-ttlseconds-for-always-nodeimage", defaultValue = "300", hidden = true)
-    int defaultTtlSecondsForAlwaysNodeImage;
     @Option(names = "--protection-log-path", defaultValue = "/log", hidden = true)
     String protectionLogPath;
     @Option(names = "--ws-enabled-versioned-status", defaultValue = "deployment,replicaset",
@@ -224,7 +231,12 @@ public class ManagerCommand {
                         dev.kruisevertx.daemonset.DaemonSetController.ASSIGN_PODS_BY_SCHEDULER_FLAG,
                         Boolean.toString(assignPodsByScheduler),
                         dev.kruisevertx.broadcastjob.BroadcastJobController.ASSIGN_BY_SCHEDULER_FLAG,
-                        Boolean.toString(assignBcjPodsByScheduler)));
+                        Boolean.toString(assignBcjPodsByScheduler),
+                        dev.kruisevertx.nodeimage.NodeImageController.CREATION_DELAY_FLAG,
+                        Long.toString(duration("--nodeimage-creation-delay", nodeImageCreationDelay).toMillis()),
+                        dev.kruisevertx.imagepulljob.ImagePullJobController.DEFAULT_TTL_FOR_ALWAYS_FLAG,
+                        Integer.toString(nonNegative("--default-ttlseconds-for-always-nodeimage",
+                                defaultTtlSecondsForAlwaysNodeImage))));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {
@@ -270,6 +282,13 @@ public class ManagerCommand {
             throw new IllegalArgumentException(flag + ": must be more than 0, got 0");
         }
         return d;
+    }
+
+    private static int nonNegative(String flag, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(flag + ": must not be negative, got " + value);
+        }
+        return value;
     }
 
     private static String identity() {

@@ -248,7 +248,8 @@ class ChartRenderTest {
         assertEquals(Set.of("/mutate-pod", "/mutate-apps-kruise-io-cloneset", "/mutate-apps-kruise-io-statefulset",
                 "/mutate-apps-kruise-io-daemonset", "/mutate-apps-kruise-io-containerrecreaterequest", "/mutate-apps-kruise-io-advancedcronjob",
                 "/mutate-apps-kruise-io-broadcastjob", "/mutate-apps-kruise-io-sidecarset",
-                "/mutate-apps-kruise-io-uniteddeployment"), paths(mutating));
+                "/mutate-apps-kruise-io-uniteddeployment", "/mutate-apps-kruise-io-imagepulljob",
+                "/mutate-apps-kruise-io-imagelistpulljob", "/mutate-apps-kruise-io-nodeimage"), paths(mutating));
         assertEquals(Set.of("/validate-pod", "/validate-apps-kruise-io-cloneset", "/validate-apps-kruise-io-statefulset",
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
@@ -256,7 +257,9 @@ class ChartRenderTest {
                 "/validate-apps-kruise-io-resourcedistribution",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service",
-                "/validate-apps-kruise-io-v1alpha1-ephemeraljob"),
+                "/validate-apps-kruise-io-v1alpha1-ephemeraljob",
+                "/validate-apps-kruise-io-imagepulljob", "/validate-apps-kruise-io-imagelistpulljob",
+                "/validate-apps-kruise-io-nodeimage"),
                 paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
@@ -380,7 +383,11 @@ class ChartRenderTest {
                 "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch",
                 // UnitedDeployment subsets of kind apps/v1 StatefulSet and Deployment.
                 "apps/deployments:create", "apps/deployments:patch", "apps/deployments:delete",
-                "apps/statefulsets:create", "apps/statefulsets:patch", "apps/statefulsets:delete")),
+                "apps/statefulsets:create", "apps/statefulsets:patch", "apps/statefulsets:delete",
+                // Image pulling: NodeImages per node, ImagePullJobs (status, the v1alpha1 finalizer), ImageListPullJobs.
+                "apps.kruise.io/nodeimages:create", "apps.kruise.io/nodeimages:delete",
+                "apps.kruise.io/imagepulljobs:create", "apps.kruise.io/imagepulljobs/status:update",
+                "apps.kruise.io/imagepulljobs/finalizers:update", "apps.kruise.io/imagelistpulljobs/status:update")),
                 manager.toString());
         assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
                 "only the status of a budget is written");

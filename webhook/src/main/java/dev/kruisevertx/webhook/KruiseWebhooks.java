@@ -67,9 +67,12 @@ public final class KruiseWebhooks {
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
-        dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.register(registry,
+        dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.register(registry);
         dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.register(registry,
                 gates.enabled(Feature.ResourceDistributionGate));
+        dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.register(registry,
+                new dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.Gates(gates.enabled(Feature.KruiseDaemon),
+                        gates.enabled(Feature.ImagePullJobGate)), java.time.Clock.systemUTC());
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

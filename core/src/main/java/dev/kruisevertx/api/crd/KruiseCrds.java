@@ -49,7 +49,13 @@ public final class KruiseCrds {
             dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class,
             dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class,
             dev.kruisevertx.api.apps.v1alpha1.EphemeralJob.class,
-            dev.kruisevertx.api.apps.v1alpha1.ResourceDistribution.class);
+            dev.kruisevertx.api.apps.v1alpha1.ResourceDistribution.class,
+            dev.kruisevertx.api.apps.v1alpha1.NodeImage.class,
+            dev.kruisevertx.api.apps.v1beta1.NodeImage.class,
+            dev.kruisevertx.api.apps.v1alpha1.ImagePullJob.class,
+            dev.kruisevertx.api.apps.v1beta1.ImagePullJob.class,
+            dev.kruisevertx.api.apps.v1alpha1.ImageListPullJob.class,
+            dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

@@ -66,6 +66,9 @@ class WireEnumTest {
                 "Running", "Paused", "Error", "Unknown"));
         m.put(dev.kruisevertx.api.apps.v1alpha1.EphemeralJobConditionType.class, List.of("JobSucceeded", "JobFailed",
                 "JobError", "Initialized", "MatchedEmpty"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ImagePullPolicy.class, List.of("Always", "IfNotPresent"));
+        m.put(dev.kruisevertx.api.apps.v1beta1.ImagePullPhase.class, List.of("Waiting", "Pulling", "Succeeded",
+                "Failed"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
         m.put(dev.kruisevertx.api.apps.v1alpha1.ResourceDistributionConditionType.class, List.of("GetResourceFailed",

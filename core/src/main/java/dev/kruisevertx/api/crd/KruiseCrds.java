@@ -47,7 +47,9 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.SidecarSet.class,
             dev.kruisevertx.api.apps.v1alpha1.UnitedDeployment.class,
             dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.class,
-            dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class);
+            dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class,
+            dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class,
+            dev.kruisevertx.api.apps.v1alpha1.NodePodProbe.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

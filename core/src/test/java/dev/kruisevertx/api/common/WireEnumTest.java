@@ -64,6 +64,7 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetConditionType.class, List.of("Schedulable"));
         m.put(LifecycleState.class, List.of("PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated",
                 "PreparingDelete"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.ProbeState.class, List.of("Succeeded", "Failed", "Unknown"));
         return m;
     }
 

@@ -253,6 +253,7 @@ class ChartRenderTest {
                 "/validate-apps-kruise-io-daemonset", "/validate-apps-kruise-io-advancedcronjob",
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
                 "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-apps-kruise-io-uniteddeployment", "/validate-policy-kruise-io-podunavailablebudget",
+                "/validate-apps-kruise-io-podprobemarker",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service"),
                 paths(validating));
@@ -288,6 +289,10 @@ class ChartRenderTest {
         JsonNode pubValidation = webhook(validating, "/validate-policy-kruise-io-podunavailablebudget");
         assertEquals(List.of("CREATE", "UPDATE"), strings(pubValidation.path("rules").get(0).path("operations")));
         assertEquals(List.of("podunavailablebudgets"), strings(pubValidation.path("rules").get(0).path("resources")));
+        JsonNode ppmValidation = webhook(validating, "/validate-apps-kruise-io-podprobemarker");
+        assertEquals("vpodprobemarker.kb.io", ppmValidation.path("name").asText());
+        assertEquals(List.of("CREATE", "UPDATE"), strings(ppmValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("podprobemarkers"), strings(ppmValidation.path("rules").get(0).path("resources")));
     }
 
     static final Set<String> DELETION_PROTECTION_PATHS = Set.of("/validate-apps-deployment", "/validate-apps-replicaset",
@@ -359,7 +364,11 @@ class ChartRenderTest {
                 "apps/controllerrevisions:delete", "apps/controllerrevisions:patch", "apps/controllerrevisions:update",
                 "/pods:update", "/pods/status:update",
                 "policy.kruise.io/podunavailablebudgets:watch", "policy.kruise.io/podunavailablebudgets/status:update",
-                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch")),
+                "apps/deployments:watch", "apps/replicasets:list", "apps/statefulsets:get", "/pods:patch",
+                // PodProbeMarker: finalizer and status of the markers, NodePodProbes created per node and pruned.
+                "apps.kruise.io/podprobemarkers:update", "apps.kruise.io/podprobemarkers/status:update",
+                "apps.kruise.io/nodepodprobes:create", "apps.kruise.io/nodepodprobes:update",
+                "apps.kruise.io/nodepodprobes:delete", "/nodes:watch")),
                 manager.toString());
         assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
                 "only the status of a budget is written");

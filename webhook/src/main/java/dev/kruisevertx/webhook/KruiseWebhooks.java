@@ -65,6 +65,8 @@ public final class KruiseWebhooks {
         BroadcastJobWebhooks.register(registry, templateNoDefaults);
         UnitedDeploymentWebhooks.register(registry, templateNoDefaults);
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
+        dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerWebhooks.register(registry,
+                gates.enabled(Feature.PodProbeMarkerGate), gates.enabled(Feature.KruiseDaemon));
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

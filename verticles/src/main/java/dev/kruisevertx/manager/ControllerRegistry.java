@@ -24,6 +24,8 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.uniteddeployment.UnitedDeploymentController(),
                 new dev.kruisevertx.sidecarset.SidecarSetController(),
                 new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController(),
-                new dev.kruisevertx.workloadspread.WorkloadSpreadController());
+                new dev.kruisevertx.workloadspread.WorkloadSpreadController(),
+                new dev.kruisevertx.podprobemarker.PodProbeMarkerController(),
+                new dev.kruisevertx.nodepodprobe.NodePodProbeController());
     }
 }

@@ -49,6 +49,7 @@ public final class NodeAgent {
     private KubernetesClient kube;
     private JvmGcMetrics gcMetrics;
     private volatile CrrAgent crr;
+    private volatile dev.kruisevertx.agent.podprobe.PodProbeAgent prober;
 
     public NodeAgent(AgentOptions options) {
         this(options, Backoff.DEFAULT);
@@ -161,6 +162,15 @@ public final class NodeAgent {
                         LOG.error("cannot watch ContainerRecreateRequests: {}", err.getMessage());
                     }
                 });
+        // PodProbeMarker's prober (gate PodProbeMarkerGate in OpenKruise's daemon; the NodePodProbe is empty unless the
+        // manager runs with the gate on).
+        prober = new dev.kruisevertx.agent.podprobe.PodProbeAgent(vertx, kube, cri, options.nodeName());
+        runtimeBackoff.retry(vertx, "watching the NodePodProbe", prober::start, err -> !stopping.get(), 0)
+                .onFailure(err -> {
+                    if (!stopping.get()) {
+                        LOG.error("cannot watch the NodePodProbe: {}", err.getMessage());
+                    }
+                });
     }
 
     /** Completes once the runtime answered; the agent's jobs start from here. */
@@ -192,7 +202,8 @@ public final class NodeAgent {
             return Future.succeededFuture();
         }
         LOG.info("node agent stopping");
-        Future<Void> jobs = crr == null ? Future.succeededFuture() : crr.stop();
+        Future<Void> jobs = Future.join(crr == null ? Future.succeededFuture() : crr.stop(),
+                prober == null ? Future.succeededFuture() : prober.stop()).mapEmpty();
         Future<Void> cri = jobs.transform(ignored -> runtime.future().succeeded()
                 ? runtime.future().result().close() : Future.succeededFuture());
         runtime.tryFail("node agent stopped");

@@ -16,7 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The node agent's jobs for simulated nodes: per node, the agent's ContainerRecreateRequest job ({@link CrrAgent})
+ * The node agent's jobs for simulated nodes: per node, the agent's ContainerRecreateRequest job ({@link CrrAgent}) and
+ * its PodProbeMarker prober ({@link dev.kruisevertx.agent.podprobe.PodProbeAgent}),
  * with the agent's own CRI client ({@link GrpcCriClient}) on that node's simulated runtime socket. This is what a
  * kruise-daemon pod on each node would be; {@code demo} and {@code sim-nodes} run it so CRR works there too.
  */
@@ -24,6 +25,7 @@ public final class SimNodeAgents {
     private static final Logger LOG = LoggerFactory.getLogger(SimNodeAgents.class);
 
     private final List<CrrAgent> agents = new ArrayList<>();
+    private final List<dev.kruisevertx.agent.podprobe.PodProbeAgent> probers = new ArrayList<>();
     private final List<GrpcCriClient> clients = new ArrayList<>();
 
     private SimNodeAgents() {
@@ -44,6 +46,10 @@ public final class SimNodeAgents {
             all.clients.add(cri);
             all.agents.add(agent);
             started.add(agent.start());
+            dev.kruisevertx.agent.podprobe.PodProbeAgent prober =
+                    new dev.kruisevertx.agent.podprobe.PodProbeAgent(vertx, kube, cri, server.node());
+            all.probers.add(prober);
+            started.add(prober.start());
         }
         return Future.all(started)
                 .map(all)
@@ -58,6 +64,7 @@ public final class SimNodeAgents {
     public Future<Void> close() {
         List<Future<Void>> stopping = new ArrayList<>();
         agents.forEach(a -> stopping.add(a.stop()));
+        probers.forEach(p -> stopping.add(p.stop()));
         return Future.join(stopping).transform(x -> {
             List<Future<Void>> closing = new ArrayList<>();
             clients.forEach(c -> closing.add(c.close()));

@@ -255,6 +255,7 @@ class ChartRenderTest {
                 "/validate-apps-kruise-io-broadcastjob", "/validate-apps-kruise-io-sidecarset",
                 "/validate-apps-kruise-io-v1alpha1-workloadspread", "/validate-apps-kruise-io-uniteddeployment", "/validate-policy-kruise-io-podunavailablebudget",
                 "/validate-apps-kruise-io-resourcedistribution",
+                "/validate-apps-kruise-io-podprobemarker",
                 "/validate-apps-deployment", "/validate-apps-replicaset", "/validate-apps-statefulset",
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service",
                 "/validate-apps-kruise-io-v1alpha1-ephemeraljob",
@@ -297,6 +298,10 @@ class ChartRenderTest {
         assertEquals("vresourcedistribution.kb.io", rdValidation.path("name").asText());
         assertEquals(List.of("CREATE", "UPDATE"), strings(rdValidation.path("rules").get(0).path("operations")));
         assertEquals(List.of("resourcedistributions"), strings(rdValidation.path("rules").get(0).path("resources")));
+        JsonNode ppmValidation = webhook(validating, "/validate-apps-kruise-io-podprobemarker");
+        assertEquals("vpodprobemarker.kb.io", ppmValidation.path("name").asText());
+        assertEquals(List.of("CREATE", "UPDATE"), strings(ppmValidation.path("rules").get(0).path("operations")));
+        assertEquals(List.of("podprobemarkers"), strings(ppmValidation.path("rules").get(0).path("resources")));
     }
 
     static final Set<String> DELETION_PROTECTION_PATHS = Set.of("/validate-apps-deployment", "/validate-apps-replicaset",
@@ -387,7 +392,11 @@ class ChartRenderTest {
                 // Image pulling: NodeImages per node, ImagePullJobs (status, the v1alpha1 finalizer), ImageListPullJobs.
                 "apps.kruise.io/nodeimages:create", "apps.kruise.io/nodeimages:delete",
                 "apps.kruise.io/imagepulljobs:create", "apps.kruise.io/imagepulljobs/status:update",
-                "apps.kruise.io/imagepulljobs/finalizers:update", "apps.kruise.io/imagelistpulljobs/status:update")),
+                "apps.kruise.io/imagepulljobs/finalizers:update", "apps.kruise.io/imagelistpulljobs/status:update",
+                // PodProbeMarker: finalizer and status of the markers, NodePodProbes created per node and pruned.
+                "apps.kruise.io/podprobemarkers:update", "apps.kruise.io/podprobemarkers/status:update",
+                "apps.kruise.io/nodepodprobes:create", "apps.kruise.io/nodepodprobes:update",
+                "apps.kruise.io/nodepodprobes:delete", "/nodes:watch")),
                 manager.toString());
         assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
                 "only the status of a budget is written");

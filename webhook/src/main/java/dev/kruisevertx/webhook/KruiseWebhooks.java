@@ -73,6 +73,8 @@ public final class KruiseWebhooks {
         dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.register(registry,
                 new dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.Gates(gates.enabled(Feature.KruiseDaemon),
                         gates.enabled(Feature.ImagePullJobGate)), java.time.Clock.systemUTC());
+        dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerWebhooks.register(registry,
+                gates.enabled(Feature.PodProbeMarkerGate), gates.enabled(Feature.KruiseDaemon));
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

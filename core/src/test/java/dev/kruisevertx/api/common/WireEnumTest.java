@@ -74,6 +74,7 @@ class WireEnumTest {
         m.put(dev.kruisevertx.api.apps.v1alpha1.ResourceDistributionConditionType.class, List.of("GetResourceFailed",
                 "CreateResourceFailed", "UpdateResourceFailed", "DeleteResourceFailed", "ConflictOccurred",
                 "NamespaceNotExists"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.ProbeState.class, List.of("Succeeded", "Failed", "Unknown"));
         return m;
     }
 

@@ -201,7 +201,10 @@ public final class SimCriServer {
                 return Future.failedFuture(new StatusException(GrpcStatus.UNKNOWN, "failed to exec in container: container "
                         + c.id() + " is in " + state(c).name() + " state"));
             }
-            return Future.succeededFuture(ExecSyncResponse.newBuilder().setExitCode(0).build());
+            int exitCode = nodes.execExitCode(List.copyOf(request.getCmdList()));
+            return Future.succeededFuture(ExecSyncResponse.newBuilder().setExitCode(exitCode)
+                    .setStderr(com.google.protobuf.ByteString.copyFromUtf8(exitCode == 0 ? ""
+                            : "command exited with " + exitCode)).build());
         }
 
         @Override

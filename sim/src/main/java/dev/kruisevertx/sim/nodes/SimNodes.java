@@ -262,6 +262,25 @@ public final class SimNodes implements AutoCloseable {
         return kubelet.execs();
     }
 
+    private final Map<List<String>, Integer> execExitCodes = new ConcurrentHashMap<>();
+
+    /**
+     * Makes every later exec of exactly {@code command} exit with {@code exitCode} (0 restores success), as a probe
+     * script that starts failing would; other commands keep succeeding.
+     */
+    public void setExecExitCode(List<String> command, int exitCode) {
+        if (exitCode == 0) {
+            execExitCodes.remove(List.copyOf(command));
+        } else {
+            execExitCodes.put(List.copyOf(command), exitCode);
+        }
+    }
+
+    /** The exit code an exec of {@code command} ends with; see {@link #setExecExitCode}. */
+    public int execExitCode(List<String> command) {
+        return execExitCodes.getOrDefault(command, 0);
+    }
+
     public Optional<String> pullImage(String node, String image) {
         return kubelet.pull(node, image);
     }

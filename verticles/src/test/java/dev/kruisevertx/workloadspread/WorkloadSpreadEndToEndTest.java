@@ -656,6 +656,7 @@ class WorkloadSpreadEndToEndTest {
         // wrong type or to a huge index; the controller counts them as 0 replicas and keeps going.
         workloadSpread("h-huge", "apps.kruise.io/v1alpha1", "CloneSet", "tough", """
                   targetFilter:
+                    selector: {matchLabels: {app: tough}}
                     replicasPathList: [spec.nothing, metadata.name, spec.template.spec.containers.99999999999]
                   subsets:
                   - name: subset-a

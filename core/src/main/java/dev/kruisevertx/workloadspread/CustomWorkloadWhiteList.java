@@ -96,6 +96,16 @@ public record CustomWorkloadWhiteList(List<Workload> workloads) {
         return false;
     }
 
+    /** The top-level entry for {@code group} and {@code kind}, if permitted. */
+    public java.util.Optional<Workload> entry(String group, String kind) {
+        for (Workload w : workloads) {
+            if (w.group().equals(group) && w.kind().equals(kind)) {
+                return java.util.Optional.of(w);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static List<Workload> workloads(JsonNode list, String path, String key) {
         if (!list.isArray()) {
             throw bad(key, path + " must be a list");

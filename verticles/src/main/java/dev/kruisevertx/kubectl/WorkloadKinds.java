@@ -20,6 +20,7 @@ public final class WorkloadKinds {
         register(new AdvancedCronJobWorkloadKind());
         register(new PodUnavailableBudgetWorkloadKind());
         register(new SidecarSetWorkloadKind());
+        register(new WorkloadSpreadWorkloadKind());
     }
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */

@@ -134,7 +134,8 @@ public final class ManagerApp {
             return raw == null ? CustomWorkloadWhiteList.EMPTY : CustomWorkloadWhiteList.parse(raw);
         };
         WorkloadSpreadLookup workloadSpreads = WorkloadSpreadLookup.of(
-                namespace -> cache.resource(WorkloadSpread.class).list(namespace), customWorkloads);
+                namespace -> cache.resource(WorkloadSpread.class).list(namespace), customWorkloads,
+                new dev.kruisevertx.webhook.workloadspread.CachedTargetTemplates(cache));
         WorkloadSpreadPodRecorder workloadSpreadRecorder = new WorkloadSpreadPodRecorder(
                 new ClientWorkloadSpreadStore(client, cache, customWorkloads),
                 PodVersions.of(config.settings().extra().getOrDefault(

@@ -171,6 +171,20 @@ public final class Reasons {
                 + "set or decrease spec.startingDeadlineSeconds or check clock skew", numbers("max", max), List.of());
     }
 
+    /**
+     * A WorkloadSpread subset the Adaptive strategy marked Schedulable=False: its pods stayed unschedulable past
+     * {@code rescheduleCriticalSeconds}, so new pods go to the next subsets until it recovers in {@code recoversIn}.
+     */
+    public static BlockReason subsetUnschedulable(String subset, long rescheduleCriticalSeconds, List<String> deleted,
+                                                  Duration recoversIn) {
+        return new BlockReason(ReasonCode.UNSCHEDULABLE, "subset " + subset + " is marked Schedulable=False: its pods"
+                + " stayed unschedulable past rescheduleCriticalSeconds " + rescheduleCriticalSeconds
+                + (deleted.isEmpty() ? "" : "; deleting " + pods(deleted.size()) + names(deleted, deleted.size()))
+                + "; new pods go to the next subsets until it recovers in " + approx(recoversIn),
+                numbers("rescheduleCriticalSeconds", rescheduleCriticalSeconds, "deleting", deleted.size(),
+                        "secondsLeft", recoversIn.toSeconds()), deleted);
+    }
+
     /** "1 pod", "3 pods". */
     public static String pods(long n) {
         return n + " " + noun(n, "pod");

@@ -30,6 +30,9 @@ public record Readiness(boolean ready, String summary) {
         if (kind.equals("SidecarSet")) {
             return sidecarSet(o, status);
         }
+        if (kind.equals("WorkloadSpread")) {
+            return workloadSpread(o, status);
+        }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
         if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
@@ -108,6 +111,34 @@ public record Readiness(boolean ready, String summary) {
         long readyCount = status.path("readyPods").asLong(0);
         return new Readiness(observed && updated == matched && readyCount == matched, matched + " matched, " + updated
                 + " updated, " + readyCount + " ready" + (observed ? "" : ", generation not observed yet"));
+    }
+
+    /**
+     * A WorkloadSpread has converged when its controller observed the current generation and no creation or deletion
+     * the pod webhook recorded is still waiting for the controller to see it; the summary counts each subset's pods.
+     */
+    private static Readiness workloadSpread(JsonNode o, JsonNode status) {
+        if (!status.has("observedGeneration") || !status.path("subsetStatuses").isArray()) {
+            return new Readiness(false, "no status yet");
+        }
+        boolean observed = status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
+        int pending = 0;
+        List<String> parts = new ArrayList<>();
+        for (JsonNode s : status.path("subsetStatuses")) {
+            pending += s.path("creatingPods").size() + s.path("deletingPods").size();
+            long missing = s.path("missingReplicas").asLong(0);
+            long pods = s.path("replicas").asLong(0);
+            parts.add(s.path("name").asText() + " " + pods + (pods == 1 ? " pod" : " pods")
+                    + (missing < 0 ? "" : " (" + missing + " missing)"));
+        }
+        for (JsonNode version : status.path("versionedSubsetStatuses")) {
+            for (JsonNode s : version) {
+                pending += s.path("creatingPods").size() + s.path("deletingPods").size();
+            }
+        }
+        return new Readiness(observed && pending == 0, String.join(", ", parts)
+                + (pending == 0 ? "" : ", " + pending + " recorded creations/deletions not yet seen")
+                + (observed ? "" : ", generation not observed yet"));
     }
 
     /** An AdvancedCronJob has converged once it scheduled a run (it never finishes). */

@@ -142,4 +142,30 @@ class ReadinessTest {
         assertFalse(failed.ready());
         assertEquals("Completed, main=Recreating (recreating has exceeded the activeDeadlineSeconds)", failed.summary());
     }
+
+    @Test
+    void aWorkloadSpreadConvergesOnceTheControllerSawEveryRecordedCreation() {
+        assertFalse(of("kind: WorkloadSpread\nmetadata: {name: w, generation: 1}").ready());
+        Readiness creating = of("""
+                kind: WorkloadSpread
+                metadata: {name: w, generation: 1}
+                status:
+                  observedGeneration: 1
+                  subsetStatuses: [{name: zone-a, replicas: 1, missingReplicas: 1}, {name: zone-b, replicas: 0, missingReplicas: -1}]
+                  versionedSubsetStatuses:
+                    versionIgnored: [{name: zone-a, replicas: 1, missingReplicas: 0, creatingPods: {p2: "2026-01-01T00:00:00Z"}}]
+                """);
+        assertFalse(creating.ready());
+        assertEquals("zone-a 1 pod (1 missing), zone-b 0 pods, 1 recorded creations/deletions not yet seen",
+                creating.summary());
+        Readiness done = of("""
+                kind: WorkloadSpread
+                metadata: {name: w, generation: 1}
+                status:
+                  observedGeneration: 1
+                  subsetStatuses: [{name: zone-a, replicas: 2, missingReplicas: 0}, {name: zone-b, replicas: 2, missingReplicas: -1}]
+                """);
+        assertTrue(done.ready());
+        assertEquals("zone-a 2 pods (0 missing), zone-b 2 pods", done.summary());
+    }
 }

@@ -1,9 +1,12 @@
 package dev.kruisevertx.webhook.workloadspread;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kruisevertx.api.apps.v1alpha1.TargetReference;
 import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
 import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
 
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -39,6 +42,39 @@ public interface WorkloadSpreadLookup {
             @Override
             public CustomWorkloadWhiteList customWorkloads() {
                 return whitelist.get();
+            }
+        };
+    }
+
+    /**
+     * The target workload's pod template as JSON ({@code metadata} and {@code spec}; a CloneSet's or StatefulSet's
+     * volumeClaimTemplates added as volumes, as OpenKruise does), or null when the workload is not known (then the
+     * subset patches are not checked against it, as OpenKruise skips the check when the workload does not exist).
+     * In memory (the shared cache): called on the event loop.
+     */
+    default JsonNode targetTemplate(String namespace, TargetReference ref) {
+        return null;
+    }
+
+    /** As {@link #of(Function, Supplier)}, with the target workloads' pod templates. */
+    static WorkloadSpreadLookup of(Function<String, List<WorkloadSpread>> byNamespace,
+                                   Supplier<CustomWorkloadWhiteList> whitelist,
+                                   BiFunction<String, TargetReference, JsonNode> templates) {
+        WorkloadSpreadLookup base = of(byNamespace, whitelist);
+        return new WorkloadSpreadLookup() {
+            @Override
+            public List<WorkloadSpread> inNamespace(String namespace) {
+                return base.inNamespace(namespace);
+            }
+
+            @Override
+            public CustomWorkloadWhiteList customWorkloads() {
+                return base.customWorkloads();
+            }
+
+            @Override
+            public JsonNode targetTemplate(String namespace, TargetReference ref) {
+                return templates.apply(namespace, ref);
             }
         };
     }

@@ -1,5 +1,6 @@
 package dev.kruisevertx.webhook.workloadspread;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.kruisevertx.api.apps.v1alpha1.AdaptiveWorkloadSpreadStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.TargetFilter;
 import dev.kruisevertx.api.apps.v1alpha1.TargetReference;
@@ -55,8 +56,17 @@ public final class WorkloadSpreadValidation {
      */
     public static List<FieldError> validate(WorkloadSpread ws, WorkloadSpread old, List<WorkloadSpread> others,
                                             Supplier<CustomWorkloadWhiteList> whitelist) {
+        return validate(ws, old, others, whitelist, null);
+    }
+
+    /**
+     * @param targetTemplate the target workload's pod template as JSON, null when the workload is not known (the
+     *                       subset patches are then not checked against it)
+     */
+    public static List<FieldError> validate(WorkloadSpread ws, WorkloadSpread old, List<WorkloadSpread> others,
+                                            Supplier<CustomWorkloadWhiteList> whitelist, JsonNode targetTemplate) {
         List<FieldError> errors = new ArrayList<>();
-        validateSpec(ws, whitelist, errors);
+        validateSpec(ws, whitelist, targetTemplate, errors);
         FieldError conflict = conflict(ws, others);
         if (conflict != null) {
             errors.add(conflict);
@@ -69,6 +79,11 @@ public final class WorkloadSpreadValidation {
 
     static void validateSpec(WorkloadSpread ws, Supplier<CustomWorkloadWhiteList> whitelist,
                              List<FieldError> errors) {
+        validateSpec(ws, whitelist, null, errors);
+    }
+
+    static void validateSpec(WorkloadSpread ws, Supplier<CustomWorkloadWhiteList> whitelist, JsonNode targetTemplate,
+                             List<FieldError> errors) {
         WorkloadSpreadSpec spec = ws.spec();
         TargetReference ref = spec.getTargetRef();
         if (ref == null) {
@@ -79,7 +94,7 @@ public final class WorkloadSpreadValidation {
         } else {
             validateTarget(ref, whitelist, errors);
         }
-        validateSubsets(ws, spec.getSubsets(), errors);
+        validateSubsets(ws, spec.getSubsets(), targetTemplate, errors);
         validateScheduleStrategy(spec, errors);
         TargetFilter filter = spec.getTargetFilter();
         if (filter != null) {
@@ -116,6 +131,11 @@ public final class WorkloadSpreadValidation {
     }
 
     static void validateSubsets(WorkloadSpread ws, List<WorkloadSpreadSubset> subsets, List<FieldError> errors) {
+        validateSubsets(ws, subsets, null, errors);
+    }
+
+    static void validateSubsets(WorkloadSpread ws, List<WorkloadSpreadSubset> subsets, JsonNode targetTemplate,
+                                List<FieldError> errors) {
         if (subsets == null || subsets.isEmpty()) {
             errors.add(FieldError.required("spec.subsets", "subsets number must >= 1 in WorkloadSpread"));
             return;
@@ -146,6 +166,10 @@ public final class WorkloadSpreadValidation {
             }
             if (subset.getTolerations() != null) {
                 NodeSchedulingRules.validateTolerations(subset.getTolerations(), path + ".tolerations", errors);
+            }
+            // Only when the workload exists (a WorkloadSpread may be created before its workload), as OpenKruise.
+            if (subset.getPatch() != null && !subset.getPatch().isNull() && targetTemplate != null) {
+                SubsetPatchCheck.check(targetTemplate, subset.getPatch(), path + ".patch", errors);
             }
             IntOrString max = subset.getMaxReplicas();
             if (max == null) {

@@ -44,7 +44,8 @@ public final class WorkloadSpreadWebhooks {
             String namespace = ws.getMetadata() != null && ws.getMetadata().getNamespace() != null
                     ? ws.getMetadata().getNamespace() : request.namespace();
             List<FieldError> errors = WorkloadSpreadValidation.validate(ws, decoded.old(),
-                    lookup.inNamespace(namespace), lookup::customWorkloads);
+                    lookup.inNamespace(namespace), lookup::customWorkloads,
+                    ws.spec().getTargetRef() == null ? null : lookup.targetTemplate(namespace, ws.spec().getTargetRef()));
             return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()
                     : AdmissionResponse.errored(400, FieldError.aggregate(errors)));
         };

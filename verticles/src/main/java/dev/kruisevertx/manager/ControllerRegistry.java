@@ -29,7 +29,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.sidecarterminator.SidecarTerminatorController(),
                 new dev.kruisevertx.resourcedistribution.ResourceDistributionController(),
                 new dev.kruisevertx.nodeimage.NodeImageController(),
-                new dev.kruisevertx.imagepulljob.ImagePullJobController());
+                new dev.kruisevertx.imagepulljob.ImagePullJobController(),
                 new dev.kruisevertx.podprobemarker.PodProbeMarkerController(),
                 new dev.kruisevertx.nodepodprobe.NodePodProbeController());
     }

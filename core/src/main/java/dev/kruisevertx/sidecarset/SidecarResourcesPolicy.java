@@ -133,9 +133,8 @@ public final class SidecarResourcesPolicy {
         if (allLimited && limit != null) {
             limits.put(resource, limit);
         }
-        if (request != null && !request.isZero()) {
-            requests.put(resource, request);
-        } else if (request != null && !sum) {
+        // OpenKruise keeps a zero sum out (it reads as 0 anyway) but a zero max of requests that were set.
+        if (request != null && (!sum || !request.isZero())) {
             requests.put(resource, request);
         }
     }

@@ -95,11 +95,20 @@ class SidecarSetWebhookEndToEndTest {
 
         GenericKubernetesResource before = get(BETA, name);
         KubernetesClient client = product.client();
-        GenericKubernetesResource after = client.genericKubernetesResources(BETA, "SidecarSet").withName(name)
-                .edit(r -> {
+        // The controller may write the status between edit's read and its patch: a 409 is retried.
+        GenericKubernetesResource after = null;
+        for (int attempt = 0; after == null; attempt++) {
+            try {
+                after = client.genericKubernetesResources(BETA, "SidecarSet").withName(name).edit(r -> {
                     ((java.util.List<Map<String, Object>>) at(r, "spec", "containers")).get(0).put("image", "busybox:1.37");
                     return r;
                 });
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 20) {
+                    throw e;
+                }
+            }
+        }
         String hash = "kruise.io/sidecarset-hash";
         String withoutImage = "kruise.io/sidecarset-hash-without-image";
         assertFalse(before.getMetadata().getAnnotations().get(hash).equals(after.getMetadata().getAnnotations().get(hash)));

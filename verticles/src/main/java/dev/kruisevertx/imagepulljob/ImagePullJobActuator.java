@@ -35,8 +35,9 @@ final class ImagePullJobActuator {
             String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
             for (String node : plan.injectInto()) {
                 ObjectEdits.edit(ctx.client(), NodeImage.class, null, null, node, ObjectEdits.Part.OBJECT, live -> {
-                    NodeImageTags.inject(live, job, now, defaultTtlForAlways, ThreadLocalRandom.current().nextDouble());
-                    return live;
+                    // null: the tag is already there, nothing to write.
+                    return NodeImageTags.inject(live, job, now, defaultTtlForAlways,
+                            ThreadLocalRandom.current().nextDouble()) ? live : null;
                 }, ObjectEdits.DEFAULT_ATTEMPTS);
             }
             if (plan.status() != null && !ImagePullJobController.sameStatus(job.getStatus(), plan.status())) {
@@ -47,7 +48,9 @@ final class ImagePullJobActuator {
                 ObjectEdits.edit(ctx.client(), job, ObjectEdits.Part.OBJECT, live -> {
                     List<String> finalizers = live.getMetadata().getFinalizers() == null ? new ArrayList<>()
                             : new ArrayList<>(live.getMetadata().getFinalizers());
-                    finalizers.remove(ImagePullJobDecision.FINALIZER);
+                    if (!finalizers.remove(ImagePullJobDecision.FINALIZER)) {
+                        return null;
+                    }
                     live.getMetadata().setFinalizers(finalizers);
                     return live;
                 });

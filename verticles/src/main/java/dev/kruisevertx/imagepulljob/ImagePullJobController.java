@@ -56,6 +56,13 @@ public final class ImagePullJobController extends NamedControllerDefinition {
         return gates.enabled(Feature.KruiseDaemon) && gates.enabled(Feature.ImagePullJobGate);
     }
 
+    /** The nodeimage controller's index; whichever of the two starts the NodeImage informer first has it in place. */
+    @Override
+    public void registerIndexes(dev.kruisevertx.cache.WatchCache cache) {
+        cache.addIndex(NodeImage.class, dev.kruisevertx.nodeimage.NodeImageController.TAG_OWNER_INDEX,
+                dev.kruisevertx.nodeimage.NodeImageController.TAG_OWNERS);
+    }
+
     static int defaultTtlForAlways(ControllerContext ctx) {
         String v = ctx.settings().extra().get(DEFAULT_TTL_FOR_ALWAYS_FLAG);
         return v == null ? DEFAULT_TTL_FOR_ALWAYS : Integer.parseInt(v);

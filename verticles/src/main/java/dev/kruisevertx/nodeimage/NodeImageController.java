@@ -61,12 +61,15 @@ public final class NodeImageController extends NamedControllerDefinition {
     /** NodeImages by the uids of their tags' owners. */
     public static final String TAG_OWNER_INDEX = "nodeimage-tag-owner-uid";
 
+    /** One function object for the index, so every controller watching NodeImages can register it (a no-op twice). */
+    public static final java.util.function.Function<NodeImage, List<String>> TAG_OWNERS = ni -> ni.getSpec() == null
+            ? List.of() : ni.getSpec().images().values().stream().filter(Objects::nonNull)
+            .flatMap(i -> i.tags().stream()).flatMap(t -> t.ownerReferences().stream())
+            .map(ObjectReference::getUid).filter(Objects::nonNull).distinct().toList();
+
     @Override
     public void registerIndexes(dev.kruisevertx.cache.WatchCache cache) {
-        cache.addIndex(NodeImage.class, TAG_OWNER_INDEX, ni -> ni.getSpec() == null ? List.of()
-                : ni.getSpec().images().values().stream().filter(Objects::nonNull)
-                .flatMap(i -> i.tags().stream()).flatMap(t -> t.ownerReferences().stream())
-                .map(ObjectReference::getUid).filter(Objects::nonNull).distinct().toList());
+        cache.addIndex(NodeImage.class, TAG_OWNER_INDEX, TAG_OWNERS);
     }
 
     static Duration creationDelay(ControllerContext ctx) {
@@ -145,7 +148,7 @@ public final class NodeImageController extends NamedControllerDefinition {
                             NodeImagePlan again = NodeImageDecision.decide(nodes.get(null, request.name()), live,
                                     owners, clock.instant(), delay);
                             if (again.action() != NodeImagePlan.Action.UPDATE) {
-                                return live;
+                                return null;
                             }
                             live.getMetadata().setLabels(again.labels());
                             live.getSpec().setImages(again.images());

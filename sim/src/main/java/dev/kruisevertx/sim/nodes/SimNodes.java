@@ -64,6 +64,7 @@ public final class SimNodes implements AutoCloseable {
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<io.fabric8.kubernetes.api.model.coordination.v1.Lease> leases;
     private NodeLifecycle lifecycle;
+    private SimImagePuller imagePuller;
     private volatile boolean closed;
 
     private SimNodes(KubernetesClient client, SimNodesOptions options) {
@@ -93,6 +94,7 @@ public final class SimNodes implements AutoCloseable {
         try {
             sim.registration.registerAll();
             sim.startInformers();
+            sim.imagePuller = new SimImagePuller(client, sim.worker, sim::ruleFor, sim.kubelet::pull, sim::guard);
         } catch (RuntimeException e) {
             sim.close();
             throw e;
@@ -100,6 +102,8 @@ public final class SimNodes implements AutoCloseable {
         long beat = Math.max(100, sim.options.heartbeatInterval().toMillis());
         sim.worker.scheduleWithFixedDelay(sim.guard(sim.registration::heartbeat), beat, beat, TimeUnit.MILLISECONDS);
         sim.worker.scheduleWithFixedDelay(sim.guard(sim::sweep), 1000, 1000, TimeUnit.MILLISECONDS);
+        // The NodeImage CRD may be installed after the nodes start (as the chart installs it): look until it is.
+        sim.worker.scheduleWithFixedDelay(sim.guard(sim.imagePuller::startOnce), 0, 1000, TimeUnit.MILLISECONDS);
         if (sim.options.nodeLifecycle()) {
             sim.worker.scheduleWithFixedDelay(sim.guard(() -> sim.lifecycle.run(Instant.now())), 500, 500, TimeUnit.MILLISECONDS);
         }
@@ -600,6 +604,9 @@ public final class SimNodes implements AutoCloseable {
         }
         if (leases != null) {
             leases.close();
+        }
+        if (imagePuller != null) {
+            imagePuller.close();
         }
         worker.shutdownNow();
     }

@@ -1,0 +1,190 @@
+package dev.kruisevertx.imagepulljob;
+
+import dev.kruisevertx.api.apps.v1beta1.CompletionPolicy;
+import dev.kruisevertx.api.apps.v1beta1.ImagePullJob;
+import dev.kruisevertx.api.apps.v1beta1.ImagePullJobSpec;
+import dev.kruisevertx.api.apps.v1beta1.ImageTagStatus;
+import dev.kruisevertx.api.apps.v1beta1.NodeImage;
+import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import dev.kruisevertx.sim.EmbeddedClusterOptions;
+import dev.kruisevertx.sim.nodes.ContainerFailure;
+import dev.kruisevertx.sim.nodes.ImageRule;
+import dev.kruisevertx.sim.testing.Await;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * ImagePullJob and NodeImage in the manager against the embedded cluster: NodeImages appear for the simulated nodes,
+ * a job's tag reaches them within its parallelism, the simulated puller pulls, and the job's status follows.
+ */
+class ImagePullJobEndToEndTest {
+    static final Duration WAIT = Duration.ofSeconds(90);
+
+    @RegisterExtension
+    static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
+            .cluster(() -> new EmbeddedClusterOptions().setNodes(3))
+            .flags("--feature-gates=ImagePullJobGate=true", "--nodeimage-creation-delay=1s")
+            .build();
+
+    @BeforeAll
+    static void rules() {
+        product.cluster().nodes().addImageRule(new ImageRule("*:missing", Duration.ZERO, ContainerFailure.IMAGE_PULL_ERROR));
+        product.cluster().nodes().addImageRule(new ImageRule("*:slow", Duration.ofSeconds(3), ContainerFailure.NONE));
+    }
+
+    static List<String> nodes() {
+        return product.cluster().nodes().nodeNames();
+    }
+
+    static void nodeImagesExist() {
+        Await.waitFor("a NodeImage per node", WAIT, () -> nodes().stream().allMatch(n ->
+                product.client().resources(NodeImage.class).withName(n).get() != null));
+    }
+
+    static ImagePullJob create(String apiVersion, String name, String image, Consumer<ImagePullJobSpec> edit) {
+        ImagePullJobSpec spec = new ImagePullJobSpec();
+        spec.setImage(image);
+        spec.setCompletionPolicy(new CompletionPolicy());
+        edit.accept(spec);
+        ImagePullJob job = new ImagePullJob();
+        job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
+        job.setSpec(spec);
+        if (apiVersion.endsWith("v1alpha1")) {
+            dev.kruisevertx.api.apps.v1alpha1.ImagePullJob alpha = new dev.kruisevertx.api.apps.v1alpha1.ImagePullJob();
+            alpha.setMetadata(job.getMetadata());
+            alpha.setSpec(spec);
+            product.client().resource(alpha).create();
+            return job(name).get();
+        }
+        return product.client().resource(job).create();
+    }
+
+    static Resource<ImagePullJob> job(String name) {
+        return product.client().resources(ImagePullJob.class).inNamespace(product.namespace()).withName(name);
+    }
+
+    static ImagePullJob completed(String name) {
+        return Await.waitFor(name + " completed", WAIT, () -> job(name).get(),
+                j -> j != null && j.getStatus() != null && j.getStatus().getCompletionTime() != null);
+    }
+
+    static ImageTagStatus tagStatus(String node, String image, String tag) {
+        NodeImage ni = product.client().resources(NodeImage.class).withName(node).get();
+        if (ni == null || ni.getStatus() == null || ni.getStatus().imageStatuses().get(image) == null) {
+            return null;
+        }
+        return ni.getStatus().imageStatuses().get(image).tags().stream().filter(t -> tag.equals(t.getTag()))
+                .findFirst().orElse(null);
+    }
+
+    @Test
+    void aJobPullsOnEveryNodeWithinItsParallelismAndCompletes() {
+        nodeImagesExist();
+        create("v1beta1", "all-nodes", "registry.local/app:2", s -> s.setParallelism(new IntOrString(2)));
+        ImagePullJob running = Await.waitFor("all-nodes counts its nodes", WAIT, () -> job("all-nodes").get(),
+                j -> j.getStatus() != null && j.getStatus().getDesired() == 3);
+        assertTrue(running.getStatus().getActive() <= 2, "parallelism 2: " + running.getStatus().getActive());
+        ImagePullJob done = completed("all-nodes");
+        assertEquals(3, done.getStatus().getSucceeded());
+        assertEquals(0, done.getStatus().getFailed());
+        assertEquals("job has completed", done.getStatus().getMessage());
+        for (String node : nodes()) {
+            assertTrue(product.cluster().nodes().images(node).contains("registry.local/app:2"), node);
+            ImageTagStatus t = tagStatus(node, "registry.local/app", "2");
+            assertEquals("Succeeded", t.getPhase());
+            assertTrue(t.getImageID() != null && !t.getImageID().isEmpty());
+        }
+        // The defaults the webhook wrote, and no finalizer for a v1beta1 job.
+        assertEquals("IfNotPresent", done.getSpec().getImagePullPolicy());
+        assertEquals(600, done.getSpec().getPullPolicy().getTimeoutSeconds());
+        assertTrue(done.getMetadata().getFinalizers() == null || done.getMetadata().getFinalizers().isEmpty());
+    }
+
+    @Test
+    void aMissingImageFailsWithTheRuntimesMessage() {
+        nodeImagesExist();
+        String node = nodes().get(0);
+        create("v1beta1", "missing", "registry.local/app:missing", s -> {
+            s.setSelector(new dev.kruisevertx.api.apps.v1beta1.ImagePullJobNodeSelector());
+            s.getSelector().setNames(List.of(node));
+        });
+        ImagePullJob done = completed("missing");
+        assertEquals(1, done.getStatus().getDesired());
+        assertEquals(1, done.getStatus().getFailed());
+        assertEquals(List.of(node), done.getStatus().getFailedNodes());
+        ImageTagStatus t = tagStatus(node, "registry.local/app", "missing");
+        assertEquals("Failed", t.getPhase());
+        assertEquals("rpc error: code = NotFound desc = failed to pull and unpack image "
+                + "\"registry.local/app:missing\": not found", t.getMessage());
+    }
+
+    @Test
+    void anAlphaJobDeletedMidPullLosesItsFinalizerAndItsTags() {
+        nodeImagesExist();
+        create("apps.kruise.io/v1alpha1", "deleted", "registry.local/app:slow",
+                s -> s.setParallelism(new IntOrString(3)));
+        assertEquals(List.of(ImagePullJobDecision.FINALIZER), job("deleted").get().getMetadata().getFinalizers());
+        Await.waitFor("deleted pulling", WAIT, () -> job("deleted").get(),
+                j -> j.getStatus() != null && j.getStatus().getActive() > 0);
+        job("deleted").delete();
+        Await.waitFor("deleted gone (finalizer removed)", WAIT, () -> job("deleted").get() == null);
+        Await.waitFor("its tags removed from every NodeImage", WAIT, () -> nodes().stream().allMatch(n -> {
+            NodeImage ni = product.client().resources(NodeImage.class).withName(n).get();
+            return ni.getSpec() == null || ni.getSpec().images().get("registry.local/app") == null
+                    || ni.getSpec().images().get("registry.local/app").tags().stream()
+                    .noneMatch(t -> "slow".equals(t.getTag()));
+        }));
+    }
+
+    @Test
+    void aManagerRestartMidPullFinishesTheJob() throws Exception {
+        nodeImagesExist();
+        create("v1beta1", "restart", "registry.local/other:slow", s -> s.setParallelism(new IntOrString(1)));
+        Await.waitFor("restart pulling", WAIT, () -> job("restart").get(),
+                j -> j.getStatus() != null && j.getStatus().getActive() == 1);
+        product.restartManager();
+        ImagePullJob done = completed("restart");
+        assertEquals(3, done.getStatus().getSucceeded());
+    }
+
+    @Test
+    void hostileSpecsAreRefusedWithOpenKruisesMessages() {
+        KubernetesClientException negative = assertThrows(KubernetesClientException.class, () ->
+                create("v1beta1", "negative", "nginx:1", s -> s.setParallelism(new IntOrString(-1))));
+        assertTrue(negative.getMessage().contains("parallelism must be non-negative"), negative.getMessage());
+        KubernetesClientException percent = assertThrows(KubernetesClientException.class, () ->
+                create("v1beta1", "percent", "nginx:1", s -> s.setParallelism(new IntOrString("50%"))));
+        assertTrue(percent.getMessage().contains("parallelism does not support percentage value"), percent.getMessage());
+        KubernetesClientException image = assertThrows(KubernetesClientException.class, () ->
+                create("v1beta1", "bad-image", "Upper/Case:1", s -> { }));
+        assertTrue(image.getMessage().contains("invalid image Upper/Case:1"), image.getMessage());
+        KubernetesClientException deadline = assertThrows(KubernetesClientException.class, () ->
+                create("v1beta1", "deadline", "nginx:1", s -> s.getCompletionPolicy().setActiveDeadlineSeconds(10L)));
+        assertTrue(deadline.getMessage().contains("activeDeadlineSeconds must be greater than"), deadline.getMessage());
+        StringBuilder huge = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            huge.append("n").append(i).append(',');
+        }
+        ImagePullJob manyNames = create("v1beta1", "many-names", "nginx:2", s -> {
+            s.setSelector(new dev.kruisevertx.api.apps.v1beta1.ImagePullJobNodeSelector());
+            s.getSelector().setNames(List.of(huge.toString().split(",")));
+        });
+        // Names of nodes that do not exist are no targets: the job completes with nothing to do.
+        assertNull(manyNames.getStatus());
+        assertEquals(0, completed("many-names").getStatus().getDesired());
+    }
+}

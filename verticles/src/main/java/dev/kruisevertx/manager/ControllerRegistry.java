@@ -25,6 +25,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.sidecarset.SidecarSetController(),
                 new dev.kruisevertx.podunavailablebudget.PodUnavailableBudgetController(),
                 new dev.kruisevertx.workloadspread.WorkloadSpreadController(),
-                new dev.kruisevertx.resourcedistribution.ResourceDistributionController());
+                new dev.kruisevertx.resourcedistribution.ResourceDistributionController(),
+                new dev.kruisevertx.containerlaunchpriority.ContainerLaunchPriorityController());
     }
 }

@@ -38,16 +38,17 @@ class ContainerLaunchPriorityEndToEndTest {
     static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder().build();
 
     static Pod pod(String name, Map<String, String> annotations, String... priorityEnv) {
-        PodBuilder b = new PodBuilder().withNewMetadata().withName(name).withNamespace(product.namespace())
-                .withAnnotations(annotations).endMetadata().withNewSpec();
+        List<io.fabric8.kubernetes.api.model.Container> containers = new ArrayList<>();
         for (int i = 0; i < priorityEnv.length; i++) {
-            var c = b.addNewContainer().withName("c" + i).withImage("app/c" + i + ":1");
+            io.fabric8.kubernetes.api.model.ContainerBuilder c = new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                    .withName("c" + i).withImage("app/c" + i + ":1");
             if (priorityEnv[i] != null) {
                 c.addNewEnv().withName(LaunchPriority.PRIORITY_ENV).withValue(priorityEnv[i]).endEnv();
             }
-            c.endContainer();
+            containers.add(c.build());
         }
-        return b.endSpec().build();
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(product.namespace())
+                .withAnnotations(annotations).endMetadata().withNewSpec().withContainers(containers).endSpec().build();
     }
 
     /** Records the order in which containers are first seen running, and which were ready at that moment. */

@@ -56,7 +56,7 @@ class DemoTest {
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 1/1 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 3/3 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 5/5 updated (converged)"), r.out());
-        assertTrue(r.out().contains("demo: all 8 samples converged"), r.out());
+        assertTrue(r.out().contains("demo: all 9 samples converged"), r.out());
         // The SidecarSet sample injects a log-shipper into the CloneSet's 5 pods, then upgrades it in place.
         assertTrue(r.out().contains("demo: step 7/14: applying samples/14-sidecarset-log-shipper-upgrade.yaml"), r.out());
         assertTrue(r.out().contains("sidecarset sample-log-shipper: 5 matched, 5 updated, 5 ready (converged)"), r.out());

@@ -31,6 +31,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.nodeimage.NodeImageController(),
                 new dev.kruisevertx.imagepulljob.ImagePullJobController(),
                 new dev.kruisevertx.podprobemarker.PodProbeMarkerController(),
-                new dev.kruisevertx.nodepodprobe.NodePodProbeController());
+                new dev.kruisevertx.nodepodprobe.NodePodProbeController(),
+                new dev.kruisevertx.containerlaunchpriority.ContainerLaunchPriorityController());
     }
 }

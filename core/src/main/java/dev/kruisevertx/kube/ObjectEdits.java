@@ -38,7 +38,9 @@ public final class ObjectEdits {
      */
     public static <T extends HasMetadata> T edit(KubernetesClient client, Class<T> type, T start, String namespace,
                                                  String name, Part part, UnaryOperator<T> change, int attempts) {
-        Resource<T> resource = client.resources(type).inNamespace(namespace).withName(name);
+        // A null namespace names a cluster-scoped object (NodePodProbe, SidecarSet).
+        Resource<T> resource = namespace == null ? client.resources(type).withName(name)
+                : client.resources(type).inNamespace(namespace).withName(name);
         T current = start;
         for (int attempt = 1; ; attempt++) {
             try {
@@ -54,9 +56,8 @@ public final class ObjectEdits {
                     return current;
                 }
                 // update() sends the resourceVersion the change was computed from: a newer object answers 409.
-                return part == Part.STATUS
-                        ? client.resource(changed).inNamespace(namespace).updateStatus()
-                        : client.resource(changed).inNamespace(namespace).update();
+                var target = namespace == null ? client.resource(changed) : client.resource(changed).inNamespace(namespace);
+                return part == Part.STATUS ? target.updateStatus() : target.update();
             } catch (KubernetesClientException e) {
                 if (ApiErrors.isNotFound(e)) {
                     return null;

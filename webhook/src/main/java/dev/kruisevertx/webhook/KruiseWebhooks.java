@@ -67,6 +67,9 @@ public final class KruiseWebhooks {
         WorkloadSpreadWebhooks.register(registry, gates.enabled(Feature.WorkloadSpread), deps.workloadSpreads());
         dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerWebhooks.register(registry,
                 gates.enabled(Feature.PodProbeMarkerGate), gates.enabled(Feature.KruiseDaemon));
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnhancedLivenessProbe)) {
+            pipeline.register(PodMutationStage.ENHANCED_LIVENESS_PROBE, new dev.kruisevertx.webhook.pod.EnhancedLivenessProbeStep());
+        }
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

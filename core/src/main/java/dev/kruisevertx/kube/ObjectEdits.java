@@ -38,7 +38,7 @@ public final class ObjectEdits {
      */
     public static <T extends HasMetadata> T edit(KubernetesClient client, Class<T> type, T start, String namespace,
                                                  String name, Part part, UnaryOperator<T> change, int attempts) {
-        // A null namespace names a cluster-scoped object (a NodeImage, a Node).
+        // A null namespace names a cluster-scoped object (a NodeImage, a NodePodProbe, a Node).
         Resource<T> resource = namespace == null ? client.resources(type).withName(name)
                 : client.resources(type).inNamespace(namespace).withName(name);
         T current = start;

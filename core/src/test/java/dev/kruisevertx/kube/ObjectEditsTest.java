@@ -96,4 +96,17 @@ class ObjectEditsTest {
         assertEquals(ObjectEdits.DEFAULT_ATTEMPTS, calls.get());
         assertNull(live("c").getMetadata().getLabels().get("ours"));
     }
+
+    @Test
+    void aClusterScopedObjectIsEditedWithoutANamespace() {
+        io.fabric8.kubernetes.api.model.Node node = client.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder()
+                .withNewMetadata().withName("n1").endMetadata().build()).create();
+        io.fabric8.kubernetes.api.model.Node written = ObjectEdits.edit(client, io.fabric8.kubernetes.api.model.Node.class,
+                node, null, "n1", ObjectEdits.Part.OBJECT, n -> {
+                    n.getMetadata().setLabels(java.util.Map.of("edited", "true"));
+                    return n;
+                }, ObjectEdits.DEFAULT_ATTEMPTS);
+        assertEquals("true", written.getMetadata().getLabels().get("edited"));
+        assertEquals("true", client.nodes().withName("n1").get().getMetadata().getLabels().get("edited"));
+    }
 }

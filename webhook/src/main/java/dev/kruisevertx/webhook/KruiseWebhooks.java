@@ -75,6 +75,9 @@ public final class KruiseWebhooks {
                         gates.enabled(Feature.ImagePullJobGate)), java.time.Clock.systemUTC());
         dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerWebhooks.register(registry,
                 gates.enabled(Feature.PodProbeMarkerGate), gates.enabled(Feature.KruiseDaemon));
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnhancedLivenessProbe)) {
+            pipeline.register(PodMutationStage.ENHANCED_LIVENESS_PROBE, new dev.kruisevertx.webhook.pod.EnhancedLivenessProbeStep());
+        }
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

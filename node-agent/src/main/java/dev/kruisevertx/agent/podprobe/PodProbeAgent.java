@@ -122,7 +122,7 @@ public final class PodProbeAgent {
                 throw e;
             }
             return null;
-        }).onSuccess(v -> {
+        }, false).onSuccess(v -> {
             LOG.info("watching the NodePodProbe of node {}", nodeName);
             context.runOnContext(x -> sync());
         });
@@ -136,11 +136,14 @@ public final class PodProbeAgent {
                     workers.clear();
                     p.complete();
                 }));
-        return stoppedWorkers.compose(v -> informer == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
-            informer.close();
+        // Unordered: a start still blocked in its first list (API server unreachable) must not hold the stop.
+        return stoppedWorkers.compose(v -> vertx.executeBlocking(() -> {
+            if (informer != null) {
+                informer.close();
+            }
             runner.close();
             return null;
-        }));
+        }, false));
     }
 
     /** Number of running probe workers (for tests and metrics). */
@@ -250,7 +253,7 @@ public final class PodProbeAgent {
             ApiErrors.ignoreNotFound(() -> kube.resources(NodePodProbe.class).withName(nodeName)
                     .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), body));
             return null;
-        }).onComplete(ar -> context.runOnContext(v -> {
+        }, false).onComplete(ar -> context.runOnContext(v -> {
             writing = false;
             if (ar.failed()) {
                 LOG.warn("writing the NodePodProbe status of node {} failed: {}", nodeName, ar.cause().getMessage());

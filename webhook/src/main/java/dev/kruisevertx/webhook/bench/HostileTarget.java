@@ -198,6 +198,19 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "unreadyGracePeriodSeconds":3,"minStartedSeconds":10,"forceRecreate":false}}}
             """;
 
+    static final String PODPROBEMARKER = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"PodProbeMarker",
+             "metadata":{"name":"healthy","namespace":"default"},
+             "spec":{"selector":{"matchLabels":{"app":"web"}},
+               "probes":[{"name":"healthy","containerName":"main",
+                 "probe":{"exec":{"command":["/bin/sh","-c","/healthy.sh"]},"initialDelaySeconds":1,
+                   "timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3},
+                 "podConditionType":"game.kruise.io/healthy",
+                 "markerPolicy":[{"state":"Succeeded","labels":{"healthy":"true"},
+                   "annotations":{"controller.kubernetes.io/pod-deletion-cost":"10"}},
+                   {"state":"Failed","labels":{"healthy":"false"}}]}]}}
+            """;
+
     /**
      * A Running and Ready pod naming budget {@code web-pub} ({@link #PROTECTING_BUDGET}), which has it recorded
      * already: the valid DELETE, eviction and UPDATE are allowed however many hostile variants the budget admitted
@@ -296,6 +309,9 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 "v1", "Pod", "pods", parse(PROTECTED_POD)));
         targets.add(kruise("crr", CrrWebhooks.MUTATE_PATH, "v1alpha1", "ContainerRecreateRequest",
                 "containerrecreaterequests", CRR));
+        targets.add(kruise("podprobemarker",
+                dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerWebhooks.VALIDATE_PATH, "v1alpha1",
+                "PodProbeMarker", "podprobemarkers", PODPROBEMARKER));
         // Deletion protection judges the DELETE's old object: a protected namespace (its pods counted) and Deployment.
         targets.add(new HostileTarget("delete-protection-namespace",
                 dev.kruisevertx.webhook.deletionprotection.DeletionProtectionWebhooks.NAMESPACE_PATH, false, "", "v1",

@@ -111,8 +111,14 @@ final class ProtoJson {
             }
             case INT:
                 return (Integer) v == 0 && !keepZero ? null : NODES.numberNode((Integer) v);
-            case LONG:
-                return (Long) v == 0 && !keepZero ? null : NODES.numberNode((Long) v);
+            case LONG: {
+                // The smallest node, as a JSON parser reads the same number (JSON has no int64 type).
+                long l = (Long) v;
+                if (l == 0 && !keepZero) {
+                    return null;
+                }
+                return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
+            }
             case BOOLEAN:
                 return !(Boolean) v && !keepZero ? null : NODES.booleanNode((Boolean) v);
             case DOUBLE:

@@ -10,7 +10,6 @@ import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Admissionregistration;
-import io.kubernetes.client.proto.V1Apiextensions;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Autoscaling;
 import io.kubernetes.client.proto.V1Batch;
@@ -32,11 +31,15 @@ public final class KubeProtobuf {
     public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     private static final String META_PACKAGE = "k8s.io.apimachinery.pkg.apis.meta.v1";
-    /** The groups whose kinds the embedded API server stores or takes as request bodies (DeleteOptions, Eviction, Scale). */
+    /**
+     * The groups whose kinds the embedded API server stores or takes as request bodies (DeleteOptions, Eviction,
+     * Scale). Not apiextensions: kubectl and client-go send CRDs as JSON, and JSONSchemaProps' JSON names ($ref,
+     * x-kubernetes-*) are not in the field table, so a protobuf CRD gets a clear 415 rather than a wrong object.
+     */
     private static final List<FileDescriptor> FILES = List.of(V1.getDescriptor(), V1Apps.getDescriptor(),
             V1Batch.getDescriptor(), V1Policy.getDescriptor(), V1Coordination.getDescriptor(), V1Events.getDescriptor(),
-            V1Networking.getDescriptor(), V1Admissionregistration.getDescriptor(), V1Apiextensions.getDescriptor(),
-            V1Autoscaling.getDescriptor(), Meta.getDescriptor());
+            V1Networking.getDescriptor(), V1Admissionregistration.getDescriptor(), V1Autoscaling.getDescriptor(),
+            Meta.getDescriptor());
     private static final Map<String, Descriptor> BY_PACKAGE_AND_KIND = index();
     private static final ProtoJson JSON = new ProtoJson(ProtoFieldTable.instance());
 
@@ -101,9 +104,6 @@ public final class KubeProtobuf {
         String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
         String shortGroup = group.split("\\.")[0];
         Descriptor d = BY_PACKAGE_AND_KIND.get("k8s.io.api." + shortGroup + "." + version + "/" + kind);
-        if (d == null) {
-            d = BY_PACKAGE_AND_KIND.get("k8s.io.apiextensions_apiserver.pkg.apis." + shortGroup + "." + version + "/" + kind);
-        }
         if (d == null) {
             d = BY_PACKAGE_AND_KIND.get(META_PACKAGE + "/" + kind);
         }

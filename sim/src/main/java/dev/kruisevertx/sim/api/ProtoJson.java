@@ -42,7 +42,6 @@ final class ProtoJson {
     private static final String QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity";
     private static final String QUANTITY_VALUE = "k8s.io.apimachinery.pkg.api.resource.QuantityValue";
     private static final String RAW_EXTENSION = "k8s.io.apimachinery.pkg.runtime.RawExtension";
-    private static final String APIEXTENSIONS_JSON = "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON";
 
     private final ProtoFieldTable table;
 
@@ -158,7 +157,7 @@ final class ProtoJson {
                 String s = stringField(m, "string");
                 return s.isEmpty() && !keepZero ? null : NODES.textNode(s.isEmpty() ? "0" : s);
             }
-            case RAW_EXTENSION, APIEXTENSIONS_JSON:
+            case RAW_EXTENSION:
                 return raw(bytesField(m, "raw"));
             case FIELDS_V1:
                 return raw(bytesField(m, "Raw"));

@@ -175,6 +175,10 @@ class KubeProtobufTest {
                 envelope("apps.kruise.io/v1alpha1", "CloneSet", ProtoMessages.namespace("x"))));
         assertEquals(415, custom.code());
         assertTrue(custom.getMessage().contains("CloneSet (apps.kruise.io/v1alpha1)"), custom.getMessage());
+
+        ApiException crd = assertThrows(ApiException.class, () -> KubeProtobuf.decode(envelope(
+                "apiextensions.k8s.io/v1", "CustomResourceDefinition", ProtoMessages.namespace("x"))));
+        assertEquals(415, crd.code(), "CRDs travel as JSON; their schema's JSON names are not in the field table");
     }
 
     @Test

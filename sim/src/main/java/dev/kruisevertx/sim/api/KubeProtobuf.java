@@ -6,6 +6,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
@@ -42,6 +43,8 @@ public final class KubeProtobuf {
             Meta.getDescriptor());
     private static final Map<String, Descriptor> BY_PACKAGE_AND_KIND = index();
     private static final ProtoJson JSON = new ProtoJson(ProtoFieldTable.instance());
+    private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
+    private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
 
     private KubeProtobuf() {
     }
@@ -63,19 +66,23 @@ public final class KubeProtobuf {
         if (!hasMagic(body)) {
             throw ApiException.badRequest("the protobuf request body does not start with the Kubernetes magic \"k8s\\x00\"");
         }
-        Runtime.Unknown unknown;
+        // Parsed with DynamicMessage only, never the generated classes' parsers: client-java-proto's gencode predates
+        // protobuf 22's fix for recursion in parsing (GHSA-h4h5-3hr4-j3g2); the runtime's own parser is not affected.
+        DynamicMessage unknown;
         try {
-            unknown = Runtime.Unknown.parseFrom(com.google.protobuf.ByteString.copyFrom(body, MAGIC.length,
+            unknown = DynamicMessage.parseFrom(UNKNOWN, com.google.protobuf.ByteString.copyFrom(body, MAGIC.length,
                     body.length - MAGIC.length));
         } catch (InvalidProtocolBufferException e) {
             throw ApiException.badRequest("the protobuf request body is not a runtime.Unknown envelope: " + e.getMessage());
         }
-        if (!unknown.getContentEncoding().isEmpty()) {
+        String contentEncoding = (String) unknown.getField(UNKNOWN.findFieldByName("contentEncoding"));
+        if (!contentEncoding.isEmpty()) {
             throw new ApiException(415, "UnsupportedMediaType",
-                    "protobuf content encoding \"" + unknown.getContentEncoding() + "\" is not supported");
+                    "protobuf content encoding \"" + contentEncoding + "\" is not supported");
         }
-        String apiVersion = unknown.getTypeMeta().getApiVersion();
-        String kind = unknown.getTypeMeta().getKind();
+        Message typeMeta = (Message) unknown.getField(UNKNOWN.findFieldByName("typeMeta"));
+        String apiVersion = (String) typeMeta.getField(TYPE_META.findFieldByName("apiVersion"));
+        String kind = (String) typeMeta.getField(TYPE_META.findFieldByName("kind"));
         if (apiVersion.isEmpty() || kind.isEmpty()) {
             throw ApiException.badRequest("the protobuf envelope names no apiVersion and kind");
         }
@@ -86,7 +93,8 @@ public final class KubeProtobuf {
         }
         DynamicMessage message;
         try {
-            message = DynamicMessage.parseFrom(type, unknown.getRaw());
+            message = DynamicMessage.parseFrom(type, (com.google.protobuf.ByteString) unknown.getField(
+                    UNKNOWN.findFieldByName("raw")));
         } catch (InvalidProtocolBufferException e) {
             throw ApiException.badRequest("the protobuf request body is not a valid " + kind + ": " + e.getMessage());
         }

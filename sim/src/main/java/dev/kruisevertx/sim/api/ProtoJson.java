@@ -182,19 +182,18 @@ final class ProtoJson {
         return NODES.textNode(RFC3339_MICRO.format(Instant.ofEpochSecond(seconds, longField(m, "nanos"))));
     }
 
-    /** An embedded object: JSON as the client wrote it, or a nested protobuf envelope. */
+    /**
+     * An embedded object (RawExtension, managedFields): clients put JSON there. A nested protobuf envelope is refused
+     * rather than decoded, which would let a body nest envelopes past any recursion limit.
+     */
     private static JsonNode raw(ByteString bytes) {
         if (bytes.isEmpty()) {
             return null;
         }
-        byte[] b = bytes.toByteArray();
-        if (KubeProtobuf.hasMagic(b)) {
-            return KubeProtobuf.decode(b);
-        }
         try {
-            return MAPPER.readTree(b);
+            return MAPPER.readTree(bytes.toByteArray());
         } catch (IOException e) {
-            throw ApiException.badRequest("an embedded object (RawExtension) is neither JSON nor protobuf: " + e.getMessage());
+            throw ApiException.badRequest("an embedded object (RawExtension) is not JSON: " + e.getMessage());
         }
     }
 

@@ -176,6 +176,13 @@ class KubeProtobufTest {
         assertEquals(415, custom.code());
         assertTrue(custom.getMessage().contains("CloneSet (apps.kruise.io/v1alpha1)"), custom.getMessage());
 
+        ApiException nested = assertThrows(ApiException.class, () -> KubeProtobuf.decode(envelope("apps/v1",
+                "ControllerRevision", V1Apps.ControllerRevision.newBuilder().setMetadata(ProtoMessages.meta("n"))
+                        .setData(io.kubernetes.client.proto.Runtime.RawExtension.newBuilder().setRaw(ByteString.copyFrom(
+                                envelope("v1", "Namespace", ProtoMessages.namespace("inner"))))).build())));
+        assertEquals(400, nested.code());
+        assertTrue(nested.getMessage().contains("not JSON"), nested.getMessage());
+
         ApiException crd = assertThrows(ApiException.class, () -> KubeProtobuf.decode(envelope(
                 "apiextensions.k8s.io/v1", "CustomResourceDefinition", ProtoMessages.namespace("x"))));
         assertEquals(415, crd.code(), "CRDs travel as JSON; their schema's JSON names are not in the field table");

@@ -130,45 +130,118 @@ public final class ApiHttpServer {
             if (ar.failed()) {
                 return;
             }
-            Future<Reply> reply;
-            try {
-                reply = route(req, ar.result());
-            } catch (ApiException e) {
-                reply = Future.failedFuture(e);
-            } catch (RuntimeException e) {
-                LOG.warn("embedded API server failed on {} {}", req.method(), req.uri(), e);
-                reply = Future.failedFuture(e);
+            Buffer raw = ar.result();
+            if (raw.length() > LARGE_BODY_BYTES && req.method() != HttpMethod.GET) {
+                // Decoding grows with the body (a protobuf one also walks every field): big ones go to a worker.
+                String contentType = req.getHeader("Content-Type");
+                boolean patch = req.method() == HttpMethod.PATCH;
+                vertx.executeBlocking(() -> RequestBody.decoded(raw, contentType, patch), false)
+                        .onComplete(decoded -> answer(req, decoded.result()));
+            } else {
+                answer(req, new RequestBody(raw, req.getHeader("Content-Type")));
             }
-            if (reply == null) {
-                return;
-            }
-            reply.onComplete(r -> {
-                HttpServerResponse resp = req.response();
-                if (r.succeeded() && isLargeList(r.result().body())) {
-                    // Stored objects are never mutated after put, so a big list is encoded on a worker: thousands
-                    // of pods would hold the API server's event loop for a noticeable time.
-                    int code = r.result().code();
-                    JsonNode list = r.result().body();
-                    vertx.executeBlocking(() -> MAPPER.writeValueAsBytes(list), false).onComplete(bytes -> {
-                        if (resp.closed() || resp.ended()) {
-                            return;
-                        }
-                        if (bytes.succeeded()) {
-                            resp.setStatusCode(code).putHeader("Content-Type", "application/json")
-                                    .end(Buffer.buffer(bytes.result()));
-                        } else {
-                            resp.setStatusCode(500).end();
-                        }
-                    });
-                } else if (r.succeeded()) {
-                    write(resp, r.result().code(), r.result().body());
-                } else {
-                    ApiException e = r.cause() instanceof ApiException a ? a
-                            : new ApiException(500, "InternalError", "Internal error occurred: " + r.cause());
-                    write(resp, e.code(), e.toStatus());
-                }
-            });
         });
+    }
+
+    private void answer(HttpServerRequest req, RequestBody body) {
+        Future<Reply> reply;
+        try {
+            reply = route(req, body);
+        } catch (ApiException e) {
+            reply = Future.failedFuture(e);
+        } catch (RuntimeException e) {
+            LOG.warn("embedded API server failed on {} {}", req.method(), req.uri(), e);
+            reply = Future.failedFuture(e);
+        }
+        if (reply == null) {
+            return;
+        }
+        reply.onComplete(r -> {
+            HttpServerResponse resp = req.response();
+            if (r.succeeded() && isLargeList(r.result().body())) {
+                // Stored objects are never mutated after put, so a big list is encoded on a worker: thousands
+                // of pods would hold the API server's event loop for a noticeable time.
+                int code = r.result().code();
+                JsonNode list = r.result().body();
+                vertx.executeBlocking(() -> MAPPER.writeValueAsBytes(list), false).onComplete(bytes -> {
+                    if (resp.closed() || resp.ended()) {
+                        return;
+                    }
+                    if (bytes.succeeded()) {
+                        resp.setStatusCode(code).putHeader("Content-Type", "application/json")
+                                .end(Buffer.buffer(bytes.result()));
+                    } else {
+                        resp.setStatusCode(500).end();
+                    }
+                });
+            } else if (r.succeeded()) {
+                write(resp, r.result().code(), r.result().body());
+            } else {
+                ApiException e = r.cause() instanceof ApiException a ? a
+                        : new ApiException(500, "InternalError", "Internal error occurred: " + r.cause());
+                write(resp, e.code(), e.toStatus());
+            }
+        });
+    }
+
+    /** Bodies above this many bytes are decoded off the event loop. */
+    static final int LARGE_BODY_BYTES = 64 * 1024;
+
+    /**
+     * A request body read by its Content-Type on first use (the service proxy and {@code /sim/} take it raw);
+     * {@link #decoded} reads it ahead, keeping a refusal to throw when it is used.
+     */
+    static final class RequestBody {
+        final Buffer raw;
+        private final String contentType;
+        private JsonNode object;
+        private JsonNode patch;
+        private ApiException refusal;
+
+        RequestBody(Buffer raw, String contentType) {
+            this.raw = raw;
+            this.contentType = contentType;
+        }
+
+        static RequestBody decoded(Buffer raw, String contentType, boolean patch) {
+            RequestBody b = new RequestBody(raw, contentType);
+            try {
+                if (patch) {
+                    b.patch = RequestBodies.patch(contentType, raw.getBytes());
+                } else {
+                    b.object = RequestBodies.object(contentType, raw.getBytes());
+                }
+            } catch (ApiException e) {
+                b.refusal = e;
+            } catch (RuntimeException e) {
+                b.refusal = ApiException.badRequest("the request body could not be decoded: " + e.getMessage());
+            }
+            return b;
+        }
+
+        int length() {
+            return raw.length();
+        }
+
+        JsonNode object() {
+            if (refusal != null) {
+                throw refusal;
+            }
+            if (object == null) {
+                object = RequestBodies.object(contentType, raw.getBytes());
+            }
+            return object;
+        }
+
+        JsonNode patch() {
+            if (refusal != null) {
+                throw refusal;
+            }
+            if (patch == null) {
+                patch = RequestBodies.patch(contentType, raw.getBytes());
+            }
+            return patch;
+        }
     }
 
     public record Reply(int code, JsonNode body) {
@@ -197,7 +270,7 @@ public final class ApiHttpServer {
     }
 
     /** Returns null when the request was answered as a stream (watch). */
-    private Future<Reply> route(HttpServerRequest req, Buffer body) {
+    private Future<Reply> route(HttpServerRequest req, RequestBody body) {
         String path = req.path();
         HttpMethod method = req.method();
         MultiMap q = req.params();
@@ -218,7 +291,7 @@ public final class ApiHttpServer {
         }
         SimEndpoint sim = simEndpoint;
         if (sim != null && path.startsWith("/sim/")) {
-            String text = body.toString(java.nio.charset.StandardCharsets.UTF_8);
+            String text = body.raw.toString(java.nio.charset.StandardCharsets.UTF_8);
             return vertx.executeBlocking(() -> sim.handle(method.name(), path, text), false);
         }
         if (path.startsWith("/openapi/v3/")) {
@@ -241,11 +314,11 @@ public final class ApiHttpServer {
         }
         if (t.group().isEmpty() && t.plural().equals("services") && t.namespace() != null && t.name() != null
                 && t.subresource() != null && (t.subresource().equals("proxy") || t.subresource().startsWith("proxy/"))) {
-            proxy(req, body, t);
+            proxy(req, body.raw, t);
             return null;
         }
         if (t.group().isEmpty() && t.plural().equals("bindings") && method == HttpMethod.POST) {
-            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), null, json(body))));
+            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), null, body.object())));
         }
         ResourceType type = api.type(t.group(), t.version(), t.plural());
         if (type.namespaced() && t.namespace() == null && t.name() != null) {
@@ -263,10 +336,10 @@ public final class ApiHttpServer {
             return scale(req, type, t, body, dryRun);
         }
         if (sub.equals("binding") && method == HttpMethod.POST && type.kind().equals("Pod")) {
-            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), json(body))));
+            return Future.succeededFuture(new Reply(201, api.bind(t.namespace(), t.name(), body.object())));
         }
         if (sub.equals("eviction") && method == HttpMethod.POST && type.kind().equals("Pod")) {
-            return api.evict(type, t.version(), t.namespace(), t.name(), json(body)).map(r -> new Reply(201, r));
+            return api.evict(type, t.version(), t.namespace(), t.name(), body.object()).map(r -> new Reply(201, r));
         }
         if (sub.equals("ephemeralcontainers") && type.kind().equals("Pod") && !type.custom() && type.group().isEmpty()) {
             // GET, PUT and PATCH like the pod itself; only spec.ephemeralContainers may change (see ObjectPreparer).
@@ -283,15 +356,15 @@ public final class ApiHttpServer {
                         .map(o -> Reply.ok(table ? Tables.table(api, type, t.version(), o) : o));
             }
             case "PUT":
-                return api.update(type, t.version(), t.namespace(), t.name(), sub, json(body), dryRun).map(Reply::ok);
+                return api.update(type, t.version(), t.namespace(), t.name(), sub, body.object(), dryRun).map(Reply::ok);
             case "PATCH":
-                return api.patch(type, t.version(), t.namespace(), t.name(), sub, req.getHeader("Content-Type"), json(body), dryRun)
+                return api.patch(type, t.version(), t.namespace(), t.name(), sub, req.getHeader("Content-Type"), body.patch(), dryRun)
                         .map(Reply::ok);
             case "DELETE":
                 if (!sub.isEmpty()) {
                     throw new ApiException(405, "MethodNotAllowed", "DELETE is not supported on " + sub);
                 }
-                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : body.object(), toMap(q));
                 return api.delete(type, t.version(), t.namespace(), t.name(), options)
                         .map(r -> new Reply(r.removed() ? 200 : 202, r.object()));
             default:
@@ -328,7 +401,7 @@ public final class ApiHttpServer {
                 });
     }
 
-    private Future<Reply> collection(HttpServerRequest req, ResourceType type, Target t, Buffer body, MultiMap q) {
+    private Future<Reply> collection(HttpServerRequest req, ResourceType type, Target t, RequestBody body, MultiMap q) {
         switch (req.method().name()) {
             case "GET": {
                 if (isTrue(q.get("watch"))) {
@@ -349,9 +422,9 @@ public final class ApiHttpServer {
                         .map(list -> Reply.ok(table ? Tables.table(api, type, t.version(), list) : list));
             }
             case "POST":
-                return api.create(type, t.version(), t.namespace(), json(body), q.contains("dryRun")).map(o -> new Reply(201, o));
+                return api.create(type, t.version(), t.namespace(), body.object(), q.contains("dryRun")).map(o -> new Reply(201, o));
             case "DELETE": {
-                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : json(body), toMap(q));
+                DeleteOptions options = DeleteOptions.from(body.length() == 0 ? null : body.object(), toMap(q));
                 return api.deleteCollection(type, t.version(), t.namespace(), new ApiServer.ListOptions(
                         LabelSelector.parse(q.get("labelSelector")), FieldSelector.parse(q.get("fieldSelector")), 0, null), options)
                         .map(Reply::ok);
@@ -361,12 +434,12 @@ public final class ApiHttpServer {
         }
     }
 
-    private Future<Reply> scale(HttpServerRequest req, ResourceType type, Target t, Buffer body, boolean dryRun) {
+    private Future<Reply> scale(HttpServerRequest req, ResourceType type, Target t, RequestBody body, boolean dryRun) {
         switch (req.method().name()) {
             case "GET":
                 return Future.succeededFuture(Reply.ok(api.getScale(type, t.namespace(), t.name())));
             case "PUT": {
-                JsonNode wanted = json(body);
+                JsonNode wanted = body.object();
                 return api.writeScale(type, t.version(), t.namespace(), t.name(), current -> {
                     ObjectNode next = current.deepCopy();
                     next.set("spec", wanted.path("spec").deepCopy());
@@ -379,7 +452,7 @@ public final class ApiHttpServer {
                 }, dryRun).map(Reply::ok);
             }
             case "PATCH": {
-                JsonNode patch = json(body);
+                JsonNode patch = body.patch();
                 String contentType = req.getHeader("Content-Type");
                 return api.writeScale(type, t.version(), t.namespace(), t.name(),
                         current -> (ObjectNode) Patches.apply(contentType, current, patch, true), dryRun).map(Reply::ok);
@@ -527,16 +600,4 @@ public final class ApiHttpServer {
         q.forEach(e -> m.putIfAbsent(e.getKey(), e.getValue()));
         return m;
     }
-
-    private static JsonNode json(Buffer body) {
-        if (body == null || body.length() == 0) {
-            throw ApiException.badRequest("the request needs a JSON body");
-        }
-        try {
-            return MAPPER.readTree(body.getBytes());
-        } catch (java.io.IOException e) {
-            throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
-        }
-    }
-
 }

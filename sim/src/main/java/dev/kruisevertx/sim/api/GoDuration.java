@@ -1,0 +1,63 @@
+package dev.kruisevertx.sim.api;
+
+/** Go's {@code time.Duration.String()}: how a metav1.Duration appears in JSON ("1h2m3.5s", "150ms", "0s"). */
+final class GoDuration {
+    private GoDuration() {
+    }
+
+    static String format(long nanos) {
+        if (nanos == 0) {
+            return "0s";
+        }
+        boolean negative = nanos < 0;
+        // Long.MIN_VALUE has no positive counterpart; its unsigned magnitude is still right.
+        long u = negative ? -nanos : nanos;
+        StringBuilder sb = new StringBuilder();
+        if (Long.compareUnsigned(u, 1_000_000_000L) < 0) {
+            if (u < 1_000L) {
+                sb.append(u).append("ns");
+            } else if (u < 1_000_000L) {
+                sb.append(fraction(u, 3)).append("µs");
+            } else {
+                sb.append(fraction(u, 6)).append("ms");
+            }
+        } else {
+            long seconds = Long.divideUnsigned(u, 1_000_000_000L);
+            long frac = Long.remainderUnsigned(u, 1_000_000_000L);
+            long hours = seconds / 3600;
+            long minutes = seconds / 60 % 60;
+            long secs = seconds % 60;
+            if (hours > 0) {
+                sb.append(hours).append('h');
+            }
+            if (hours > 0 || minutes > 0) {
+                sb.append(minutes).append('m');
+            }
+            sb.append(secs);
+            if (frac > 0) {
+                sb.append('.').append(trimZeros(String.format("%09d", frac)));
+            }
+            sb.append('s');
+        }
+        return negative ? "-" + sb : sb.toString();
+    }
+
+    /** {@code u} in units of 10^digits, with the fraction's trailing zeros removed. */
+    private static String fraction(long u, int digits) {
+        long unit = (long) Math.pow(10, digits);
+        long whole = u / unit;
+        long frac = u % unit;
+        if (frac == 0) {
+            return Long.toString(whole);
+        }
+        return whole + "." + trimZeros(String.format("%0" + digits + "d", frac));
+    }
+
+    private static String trimZeros(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == '0') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+}

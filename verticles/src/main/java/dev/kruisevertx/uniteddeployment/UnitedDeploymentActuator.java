@@ -46,6 +46,17 @@ final class UnitedDeploymentActuator {
     }
 
     Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan) {
+        return apply(ud, snapshot, plan, ud.getStatus(), status -> { }, Map.of());
+    }
+
+    /**
+     * @param base           the status the calculator starts from (subset statuses and conditions already set)
+     * @param finish         the last status steps ({@link UnitedDeploymentConditions#finish})
+     * @param maxUnavailable per subset, a maxUnavailable its workload gets when updated (Adaptive reservation)
+     */
+    Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan,
+                       UnitedDeploymentStatus base, java.util.function.Consumer<UnitedDeploymentStatus> finish,
+                       Map<String, Integer> maxUnavailable) {
         if (plan.allocationError() != null) {
             events.emit(ud, EventRecorder.WARNING, "AllocateFailed", plan.allocationError());
             return Future.succeededFuture();
@@ -61,10 +72,10 @@ final class UnitedDeploymentActuator {
         for (UnitedDeploymentPlan.Update u : plan.updates()) {
             if (!"updating".equals(u.reason())) {
                 // An unfinished rollout of the subset itself needs no write: the CloneSet carries it on.
-                writes.add(update(ud, snapshot.revision(), u));
+                writes.add(update(ud, snapshot.revision(), u, maxUnavailable.get(u.subset())));
             }
         }
-        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, snapshot, plan));
+        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, snapshot, plan, base, finish));
     }
 
     private Future<Void> delete(UnitedDeployment ud, String key, UnitedDeploymentPlan.Delete d) {
@@ -107,13 +118,21 @@ final class UnitedDeploymentActuator {
         });
     }
 
-    private Future<Void> update(UnitedDeployment ud, String revision, UnitedDeploymentPlan.Update u) {
+    private Future<Void> update(UnitedDeployment ud, String revision, UnitedDeploymentPlan.Update u,
+                                Integer maxUnavailable) {
         ObjectNode wanted = SubsetWorkloads.build(ud, u.subset(), revision, u.replicas(), u.partition());
         ObjectNode patch = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         ObjectNode meta = patch.putObject("metadata");
         meta.set("labels", wanted.path("metadata").path("labels"));
         meta.set("annotations", wanted.path("metadata").path("annotations"));
         patch.set("spec", wanted.get("spec"));
+        if (maxUnavailable != null) {
+            // OpenKruise lets the pending pods of a subset with reserved pods count as unavailable, so they do not
+            // hold its update back.
+            ObjectNode spec = (ObjectNode) patch.get("spec");
+            ObjectNode strategy = spec.get("updateStrategy") instanceof ObjectNode o ? o : spec.putObject("updateStrategy");
+            strategy.put("maxUnavailable", maxUnavailable);
+        }
         return ctx.kube().write(() -> {
             ApiErrors.ignoreNotFound(() -> ctx.client().resources(CloneSet.class)
                     .inNamespace(ud.getMetadata().getNamespace()).withName(u.workload())
@@ -123,13 +142,16 @@ final class UnitedDeploymentActuator {
                 ud.getMetadata().getName(), u.subset(), u.reason())).mapEmpty();
     }
 
-    private Future<Void> writeStatus(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan) {
+    private Future<Void> writeStatus(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, UnitedDeploymentPlan plan,
+                                     UnitedDeploymentStatus base,
+                                     java.util.function.Consumer<UnitedDeploymentStatus> finish) {
         Map<String, SubsetWorkload> bySubset = new LinkedHashMap<>();
         snapshot.workloads().stream().sorted(java.util.Comparator.comparing(SubsetWorkload::name))
                 .forEach(w -> bySubset.putIfAbsent(w.subsetName(), w));
-        UnitedDeploymentStatus status = UnitedDeploymentStatusCalculator.compute(ud.getStatus(), plan, bySubset,
+        UnitedDeploymentStatus status = UnitedDeploymentStatusCalculator.compute(base, plan, bySubset,
                 snapshot.revision(), snapshot.revision(), CloneSetStatusCalculator.selectorString(ud.spec().getSelector()),
                 ud.getMetadata().getGeneration() == null ? 0 : ud.getMetadata().getGeneration());
+        finish.accept(status);
         if (Objects.equals(ud.getStatus() == null ? null : ApiJson.toJson(ud.getStatus()), ApiJson.toJson(status))) {
             return Future.succeededFuture();
         }

@@ -16,12 +16,17 @@ import dev.kruisevertx.controller.WorkloadEvents;
 import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.EventRecorder;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.vertx.core.Future;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * OpenKruise's uniteddeployment controller for CloneSet subsets: one CloneSet per topology subset, replicas from
@@ -42,7 +47,7 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
 
     @Override
     public List<Class<? extends HasMetadata>> requiredTypes() {
-        return List.of(UnitedDeployment.class, CloneSet.class);
+        return List.of(UnitedDeployment.class, CloneSet.class, Pod.class);
     }
 
     @Override
@@ -56,6 +61,9 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock(), "united-deployment-controller",
                 UnitedDeployment.API_VERSION, UnitedDeployment.KIND);
         UnitedDeploymentActuator actuator = new UnitedDeploymentActuator(ctx, scale, events);
+        CachedResource<Pod> pods = ctx.cache().resource(Pod.class);
+        ReservedPodLabels reservedLabels = new ReservedPodLabels(ctx);
+        WriteRejections rejections = new WriteRejections();
         EventMapper<CloneSet> subsetEvents = (event, queue) -> {
             if (event.type() == CacheEvent.Type.DELETED) {
                 workloadEvents.ownedDeleted(event.oldObject(), queue);
@@ -76,6 +84,7 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
             if (ud == null || ud.getMetadata().getDeletionTimestamp() != null) {
                 if (ud == null) {
                     scale.delete(request.key());
+                    rejections.clear(request.key());
                     ctx.plans().forget(NAME, request);
                 }
                 // Its subset workloads go with it by garbage collection.
@@ -88,12 +97,45 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
                 return Future.succeededFuture(satisfied.leaked() ? Result.done()
                         : Result.requeueAfter(Duration.ofSeconds(5)));
             }
-            UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(ud,
-                    cloneSets.controlledBy(ud.getMetadata().getUid()));
-            UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), snapshot.revision(),
-                    snapshot.workloads());
-            ctx.plans().record(NAME, request, UnitedDeploymentSnapshot.debugSummary(plan));
-            return actuator.apply(ud, snapshot, plan).map(v -> Result.done());
+            Instant now = clock().instant();
+            // The decision walks the subsets' pods (Adaptive): on a worker, off the event loop.
+            return ctx.vertx().executeBlocking(() -> {
+                UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(ud,
+                        cloneSets.controlledBy(ud.getMetadata().getUid()));
+                Map<String, String> uidOf = new HashMap<>();
+                snapshot.cloneSets().forEach((name, c) -> uidOf.put(name, c.getMetadata().getUid()));
+                return Map.entry(snapshot, UnitedDeploymentDecision.decide(ud, snapshot,
+                        workload -> uidOf.containsKey(workload) ? pods.controlledBy(uidOf.get(workload)) : List.of(),
+                        now));
+            }, false).compose(d -> {
+                UnitedDeploymentSnapshot snapshot = d.getKey();
+                UnitedDeploymentDecision decision = d.getValue();
+                UnitedDeploymentPlan plan = decision.plan();
+                PlanSummary summary = decision.debugSummary();
+                // The last refused write stays a reason until a write goes through again.
+                ctx.plans().record(NAME, request, summary.withReasons(
+                        rejections.last(request.key()).map(List::of).orElse(List.of())));
+                AdaptiveScheduling.Outcome adaptive = decision.adaptive();
+                boolean reservation = ud.spec().topology().scheduleStrategy().reservationMode();
+                return reservedLabels.write(ud.getMetadata().getNamespace(),
+                                adaptive == null ? Map.of() : adaptive.labelPods())
+                        .compose(v -> actuator.apply(ud, snapshot, plan, decision.status(),
+                                status -> UnitedDeploymentConditions.finish(status, plan, reservation,
+                                        adaptive == null ? Map.of() : adaptive.reservedPods(), now),
+                                adaptive == null ? Map.of() : adaptive.maxUnavailable()))
+                        .transform(ar -> {
+                            if (ar.failed()) {
+                                if (rejections.record(request.key(), ar.cause())) {
+                                    ctx.plans().record(NAME, request, summary.withReasons(
+                                            List.of(rejections.last(request.key()).orElseThrow())));
+                                }
+                                return Future.<Result>failedFuture(ar.cause());
+                            }
+                            rejections.clear(request.key());
+                            return Future.succeededFuture(decision.recheckIn() == null ? Result.done()
+                                    : Result.requeueAfter(decision.recheckIn()));
+                        });
+            });
         }, List.of(WatchSpec.of(UnitedDeployment.class, workloadEvents::onOwner),
                 WatchSpec.of(CloneSet.class, subsetEvents)));
     }

@@ -19,6 +19,7 @@ public final class WorkloadKinds {
         register(new BroadcastJobWorkloadKind());
         register(new AdvancedCronJobWorkloadKind());
         register(new PodUnavailableBudgetWorkloadKind());
+        register(new UnitedDeploymentWorkloadKind());
     }
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */

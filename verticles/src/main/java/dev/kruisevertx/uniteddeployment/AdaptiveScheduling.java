@@ -6,6 +6,7 @@ import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentScheduleStrategy;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentStatus;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetCondition;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetStatus;
+import dev.kruisevertx.inplace.RevisionLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 
@@ -42,8 +43,19 @@ public final class AdaptiveScheduling {
     private AdaptiveScheduling() {
     }
 
-    /** One kept subset workload and the pods it controls. */
-    public record SubsetInput(SubsetWorkload workload, List<Pod> pods) {
+    /**
+     * One kept subset workload and the pods it controls.
+     *
+     * @param podRevision the revision label an up-to-date pod of this workload carries: a CloneSet labels its pods
+     *                    with its own update revision, not the UnitedDeployment's, so this is the CloneSet's
+     *                    {@code status.updateRevision} while the CloneSet is at the UnitedDeployment's revision (null
+     *                    when it is not: none of its pods is up to date); null to compare with the UnitedDeployment's
+     *                    revision as OpenKruise does
+     */
+    public record SubsetInput(SubsetWorkload workload, List<Pod> pods, String podRevision) {
+        public SubsetInput(SubsetWorkload workload, List<Pod> pods) {
+            this(workload, pods, null);
+        }
     }
 
     /**
@@ -112,7 +124,12 @@ public final class AdaptiveScheduling {
                     recheck = min(recheck, hold);
                     continue;
                 }
-                Check c = reservedNow(pod, updatedRevision, updated, strategy.rescheduleCriticalDuration(), hold, now);
+                String podRevision = e.getValue().podRevision();
+                boolean upToDate = podRevision != null
+                        ? !podRevision.isEmpty() && RevisionLabels.cloneSet(false).matches(pod, podRevision)
+                        : !updatedRevision.equals(w.revision()) ? false
+                        : updatedRevision.equals(revisionOf(pod));
+                Check c = reservedNow(pod, upToDate, updated, strategy.rescheduleCriticalDuration(), hold, now);
                 if (c.reserved()) {
                     reservedCount++;
                 }
@@ -164,11 +181,8 @@ public final class AdaptiveScheduling {
     }
 
     /** OpenKruise's CheckPodReallyInReservedStatus; {@code hold} is how long a reserved pod must run Ready to leave. */
-    static Check reservedNow(Pod pod, String updatedRevision, UnitedDeploymentCondition updated, Duration critical,
+    static Check reservedNow(Pod pod, boolean atUpdated, UnitedDeploymentCondition updated, Duration critical,
                              Duration hold, Instant now) {
-        String revision = pod.getMetadata().getLabels() == null ? null
-                : pod.getMetadata().getLabels().get(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL);
-        boolean atUpdated = updatedRevision.equals(revision);
         if ("true".equals(label(pod))) {
             if (pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()) && atUpdated) {
                 PodCondition ready = podCondition(pod, "Ready");
@@ -198,6 +212,11 @@ public final class AdaptiveScheduling {
             return new Check(true, true, hold);
         }
         return new Check(false, false, Duration.between(now, timeout));
+    }
+
+    private static String revisionOf(Pod pod) {
+        return pod.getMetadata().getLabels() == null ? null
+                : pod.getMetadata().getLabels().get(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL);
     }
 
     static String label(Pod pod) {

@@ -43,7 +43,8 @@ public record UnitedDeploymentDecision(UnitedDeploymentPlan plan, UnitedDeployme
         if (strategy.adaptiveMode()) {
             Map<String, AdaptiveScheduling.SubsetInput> inputs = new LinkedHashMap<>();
             kept(snapshot.workloads()).forEach((subset, w) -> inputs.put(subset,
-                    new AdaptiveScheduling.SubsetInput(w, podsOfWorkload.apply(w.name()))));
+                    new AdaptiveScheduling.SubsetInput(w, podsOfWorkload.apply(w.name()),
+                            podRevision(snapshot, w))));
             outcome = AdaptiveScheduling.evaluate(strategy, status, inputs, snapshot.revision(), now);
             plan = UnitedDeploymentPlanner.plan(ud.spec(), snapshot.revision(), snapshot.workloads(), outcome.states());
             if (plan.allocationError() == null) {
@@ -89,6 +90,23 @@ public record UnitedDeploymentDecision(UnitedDeploymentPlan plan, UnitedDeployme
         workloads.stream().sorted(Comparator.comparing(SubsetWorkload::name))
                 .forEach(w -> bySubset.putIfAbsent(w.subsetName(), w));
         return bySubset;
+    }
+
+    /**
+     * The revision label the up-to-date pods of a CloneSet subset carry: its update revision once the CloneSet is
+     * at the UnitedDeployment's revision (the CloneSet labels its pods with its own revision); "" (no pod matches)
+     * before; null when the snapshot has no CloneSet of that name.
+     */
+    static String podRevision(UnitedDeploymentSnapshot snapshot, SubsetWorkload w) {
+        var cloneSet = snapshot.cloneSets().get(w.name());
+        if (cloneSet == null) {
+            return null;
+        }
+        if (!snapshot.revision().equals(w.revision()) || cloneSet.getStatus() == null
+                || cloneSet.getStatus().getUpdateRevision() == null) {
+            return "";
+        }
+        return cloneSet.getStatus().getUpdateRevision();
     }
 
     private static boolean scalesUp(UnitedDeploymentPlan plan, AdaptiveScheduling.Outcome outcome) {

@@ -25,8 +25,8 @@ public record UnitedDeploymentSnapshot(String revision, List<SubsetWorkload> wor
     public static UnitedDeploymentSnapshot read(UnitedDeployment ud, List<CloneSet> owned) {
         Map<String, CloneSet> byName = new LinkedHashMap<>();
         owned.forEach(c -> byName.put(c.getMetadata().getName(), c));
-        return new UnitedDeploymentSnapshot(revisionOf(ud), owned.stream().map(UnitedDeploymentSnapshot::workload)
-                .toList(), byName);
+        String revision = revisionOf(ud);
+        return new UnitedDeploymentSnapshot(revision, owned.stream().map(c -> workload(c, revision)).toList(), byName);
     }
 
     /** A short stable hash of the template: the same template always gives the same revision. */
@@ -34,6 +34,20 @@ public record UnitedDeploymentSnapshot(String revision, List<SubsetWorkload> wor
         CRC32 crc = new CRC32();
         crc.update(ApiJson.toJson(ud.spec().getTemplate()).getBytes(StandardCharsets.UTF_8));
         return ud.getMetadata().getName() + "-" + Long.toHexString(crc.getValue());
+    }
+
+    /**
+     * The CloneSet's updated counts refer to its own update revision: they count as updated to the UnitedDeployment's
+     * revision only once the CloneSet carries that revision and its status reflects its spec (observedGeneration);
+     * before, right after a template change, its stale counts would move {@code currentRevision} at once.
+     */
+    static SubsetWorkload workload(CloneSet c, String revision) {
+        SubsetWorkload w = workload(c);
+        long generation = c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration();
+        boolean current = revision.equals(w.revision()) && c.getStatus() != null
+                && c.getStatus().getObservedGeneration() >= generation;
+        return current ? w : new SubsetWorkload(w.name(), w.kind(), w.subsetName(), w.revision(), w.patch(),
+                w.specReplicas(), w.partition(), w.replicas(), w.readyReplicas(), 0, 0);
     }
 
     static SubsetWorkload workload(CloneSet c) {

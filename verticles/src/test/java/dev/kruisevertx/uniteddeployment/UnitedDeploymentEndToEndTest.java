@@ -227,26 +227,32 @@ class UnitedDeploymentEndToEndTest {
     void aConflictingWriterOnASubsetCloneSetIsPutBack() {
         String name = "conflict";
         UnitedDeployment created = create(name, 4);
-        waitReady(name, Map.of("subset-a", 2, "subset-b", 1, "subset-c", 1));
-        CloneSet a = subsetsOf(created).stream().filter(c -> "subset-a".equals(c.getMetadata().getLabels()
+        // The remainder goes to the last subset by name among equals.
+        Map<String, Integer> split = Map.of("subset-a", 1, "subset-b", 1, "subset-c", 2);
+        waitReady(name, split);
+        CloneSet c = subsetsOf(created).stream().filter(x -> "subset-c".equals(x.getMetadata().getLabels()
                 .get(UnitedDeployment.SUBSET_NAME_LABEL))).findFirst().orElseThrow();
-        // Someone else scales the subset and sets a partition on it.
-        product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(a.getMetadata().getName())
+        // Someone else scales the subset and sets a partition on it (it stays the biggest, so the split stands).
+        product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(c.getMetadata().getName())
                 .patch(PatchContext.of(PatchType.JSON_MERGE),
                         "{\"spec\":{\"replicas\":5,\"updateStrategy\":{\"partition\":3}}}");
-        Await.waitFor("subset-a put back", WAIT, () -> product.client().resources(CloneSet.class)
-                .inNamespace(product.namespace()).withName(a.getMetadata().getName()).get(),
-                c -> c.getSpec().getReplicas() == 2 && c.getSpec().getUpdateStrategy().getPartition() != null
-                        && c.getSpec().getUpdateStrategy().getPartition().getIntVal() == 0);
-        waitReady(name, Map.of("subset-a", 2, "subset-b", 1, "subset-c", 1));
-        // A subset CloneSet deleted by someone else is made again.
-        product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(a.getMetadata().getName())
+        Await.waitFor("subset-c put back", WAIT, () -> product.client().resources(CloneSet.class)
+                .inNamespace(product.namespace()).withName(c.getMetadata().getName()).get(),
+                x -> x.getSpec().getReplicas() == 2 && x.getSpec().getUpdateStrategy().getPartition() != null
+                        && x.getSpec().getUpdateStrategy().getPartition().getIntVal() == 0);
+        waitReady(name, split);
+        // A subset CloneSet deleted by someone else is made again (the split may move the remainder: the allocator
+        // gives it to the subsets that have the most replicas when it decides).
+        product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(c.getMetadata().getName())
                 .delete();
-        Await.waitFor("subset-a made again", WAIT, () -> subsetsOf(created).stream()
-                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                .map(c -> c.getMetadata().getLabels().get(UnitedDeployment.SUBSET_NAME_LABEL)).sorted().toList(),
+        Await.waitFor("subset-c made again", WAIT, () -> subsetsOf(created).stream()
+                .filter(x -> x.getMetadata().getDeletionTimestamp() == null)
+                .map(x -> x.getMetadata().getLabels().get(UnitedDeployment.SUBSET_NAME_LABEL)).sorted().toList(),
                 List.of("subset-a", "subset-b", "subset-c")::equals);
-        waitReady(name, Map.of("subset-a", 2, "subset-b", 1, "subset-c", 1));
+        UnitedDeployment after = Await.waitFor(name + " ready again", WAIT, () -> ud(name).get(),
+                u -> u.getStatus().getReadyReplicas() == 4 && u.getStatus().getReplicas() == 4
+                        && u.getStatus().getSubsetReplicas().values().stream().allMatch(n -> n >= 1));
+        assertEquals(after.getStatus().getSubsetReplicas(), replicasBySubset(created));
     }
 
     /** The API server's answer to creating {@code yaml}: its message, or "created". */

@@ -6,23 +6,15 @@ import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentCondition;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetCondition;
 import dev.kruisevertx.api.apps.v1alpha1.UnitedDeploymentSubsetStatus;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
-import dev.kruisevertx.kube.KubeClients;
-import dev.kruisevertx.kubectl.KubectlKruise;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -123,29 +115,8 @@ class UnitedDeploymentAdaptiveEndToEndTest {
         return p.getStatus() != null && "Running".equals(p.getStatus().getPhase());
     }
 
-    static String why(String target) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = KubectlKruise.run(new String[] {"-n", product.namespace(), "why", target},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                p -> KubeClients.forTest(new ConfigBuilder(product.cluster().clientConfig()).withHttp2Disable(true)
-                        .build()));
-        String o = out.toString(StandardCharsets.UTF_8);
-        return code == 0 ? o : "exit " + code + ": " + err.toString(StandardCharsets.UTF_8) + o;
-    }
-
     static void awaitWhy(String target, java.util.function.Supplier<String> expected) {
-        String[] last = new String[2];
-        try {
-            Await.waitFor(target + " explained", WAIT, () -> {
-                last[0] = expected.get();
-                last[1] = why(target);
-                return last[0].equals(last[1]);
-            });
-        } catch (AssertionError | RuntimeException e) {
-            assertEquals(last[0], last[1], "kubectl kruise why " + target);
-            throw e;
-        }
+        UnitedDeploymentWhy.awaitWhy(product, target, expected, WAIT);
     }
 
     @Test
@@ -242,9 +213,5 @@ class UnitedDeploymentAdaptiveEndToEndTest {
                 && livePods(name, "first").stream().filter(UnitedDeploymentAdaptiveEndToEndTest::running).count() == 2);
         livePods(name, "first").forEach(p -> assertEquals("false",
                 p.getMetadata().getLabels().get(UnitedDeployment.RESERVED_POD_LABEL), p.getMetadata().getName()));
-    }
-
-    static void patch(String name, String mergePatch) {
-        ud(name).patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
     }
 }

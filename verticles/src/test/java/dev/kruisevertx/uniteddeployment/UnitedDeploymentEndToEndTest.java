@@ -150,6 +150,13 @@ class UnitedDeploymentEndToEndTest {
             int partition = c.getSpec().getUpdateStrategy().getPartition().getIntVal();
             assertEquals("subset-a".equals(subset) ? 1 : 0, partition, subset);
         }
+        // kubectl kruise why names the partition that holds subset-a's pod.
+        UnitedDeploymentWhy.awaitWhy(product, "ud/" + name, () -> "uniteddeployment.apps.kruise.io/" + name
+                + " in namespace " + product.namespace() + "\n"
+                + "  rollout: Waiting for united deployment \"" + name + "\": 6 of 6 ready, 5 updated and ready, over 3 "
+                + "subsets\n"
+                + "  held by Partition: updateStrategy.manualUpdate.partitions.subset-a 1 keeps 1 pod at the current "
+                + "revision\n", WAIT);
         List<Pod> old = product.client().pods().inNamespace(product.namespace()).withLabel("app", name).list()
                 .getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
                         && "web:1".equals(p.getSpec().getContainers().get(0).getImage())).toList();

@@ -89,6 +89,12 @@ public final class UnitedDeploymentConditions {
         }
         set(status, UnitedDeploymentCondition.SUBSET_UPDATED, "True", "", "", now);
         remove(status, UnitedDeploymentCondition.SUBSET_FAILURE);
+        if (status.getUpdateStatus() != null && status.getUpdateStatus().getUpdatedRevision() != null) {
+            // The calculator may just have moved currentRevision. OpenKruise's next reconcile (started by its own
+            // status write) turns UnitedDeploymentUpdated True; here a status-only change starts no reconcile, so
+            // the same write carries it.
+            setUpdated(status, status.getUpdateStatus().getUpdatedRevision(), now);
+        }
         if (!reservation) {
             return;
         }

@@ -124,4 +124,22 @@ class UnitedDeploymentConditionsTest {
         assertEquals(2, UnitedDeploymentConditions.subsetStatus(s, "a").getReservedPods());
         assertEquals("app=web,apps.kruise.io/united-deployment-reserved-pod=false", s.getLabelSelector());
     }
+
+    @Test
+    void finishTurnsUpdatedTrueInTheWriteThatMovesTheCurrentRevision() {
+        UnitedDeploymentStatus s = new UnitedDeploymentStatus();
+        s.setCurrentRevision("web-1");
+        UnitedDeploymentConditions.setUpdated(s, "web-2", T0);
+        assertEquals("False", get(s, UnitedDeploymentCondition.UNITED_DEPLOYMENT_UPDATED).getStatus());
+        // The calculator moved currentRevision: every pod is updated and ready.
+        s.setCurrentRevision("web-2");
+        dev.kruisevertx.api.apps.v1alpha1.UpdateStatus u = new dev.kruisevertx.api.apps.v1alpha1.UpdateStatus();
+        u.setUpdatedRevision("web-2");
+        s.setUpdateStatus(u);
+        UnitedDeploymentConditions.finish(s, plan(false), false, Map.of(), T1);
+        UnitedDeploymentCondition c = get(s, UnitedDeploymentCondition.UNITED_DEPLOYMENT_UPDATED);
+        assertEquals("True", c.getStatus());
+        assertEquals("updated to revision web-2", c.getMessage());
+        assertEquals("2026-01-01T12:01:00Z", c.getLastTransitionTime());
+    }
 }

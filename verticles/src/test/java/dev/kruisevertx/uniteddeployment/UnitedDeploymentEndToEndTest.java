@@ -256,10 +256,12 @@ class UnitedDeploymentEndToEndTest {
                 .filter(x -> x.getMetadata().getDeletionTimestamp() == null)
                 .map(x -> x.getMetadata().getLabels().get(UnitedDeployment.SUBSET_NAME_LABEL)).sorted().toList(),
                 List.of("subset-a", "subset-b", "subset-c")::equals);
+        // Settled: the status's split is the subsets' replicas, every subset has a pod, all four ready.
         UnitedDeployment after = Await.waitFor(name + " ready again", WAIT, () -> ud(name).get(),
                 u -> u.getStatus().getReadyReplicas() == 4 && u.getStatus().getReplicas() == 4
-                        && u.getStatus().getSubsetReplicas().values().stream().allMatch(n -> n >= 1));
-        assertEquals(after.getStatus().getSubsetReplicas(), replicasBySubset(created));
+                        && u.getStatus().getSubsetReplicas().values().stream().allMatch(n -> n >= 1)
+                        && u.getStatus().getSubsetReplicas().equals(replicasBySubset(created)));
+        assertEquals(4, after.getStatus().getSubsetReplicas().values().stream().mapToInt(Integer::intValue).sum());
     }
 
     /** The API server's answer to creating {@code yaml}: its message, or "created". */

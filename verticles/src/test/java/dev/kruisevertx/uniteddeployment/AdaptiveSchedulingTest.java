@@ -192,8 +192,12 @@ class AdaptiveSchedulingTest {
 
     @Test
     void aCloneSetPodIsUpToDateByItsCloneSetsUpdateRevisionNotTheUnitedDeploymentRevision() {
-        // The CloneSet labels its pods with its own revision ("ud-a-x-5f7c"), never the UnitedDeployment's.
-        Pod running = readyFor("a-1", "ud-a-x-5f7c", "true", 301);
+        // The CloneSet labels its pods with its own revision ("ud-a-x-5f7c") in controller-revision-hash; the
+        // UnitedDeployment's revision label (apps.kruise.io/controller-revision-hash) is not read on this path.
+        Pod running = new PodBuilder(readyFor("a-1", "ud-a-x-5f7c", "true", 301)).editMetadata()
+                .removeFromLabels(UnitedDeployment.CONTROLLER_REVISION_HASH_LABEL)
+                .addToLabels(dev.kruisevertx.api.common.WellKnown.CONTROLLER_REVISION_HASH_LABEL, "ud-a-x-5f7c")
+                .endMetadata().build();
         UnitedDeploymentStatus status = status("a");
         Map<String, AdaptiveScheduling.SubsetInput> in = Map.of("a", new AdaptiveScheduling.SubsetInput(
                 workload("a", 1, 1, 1), List.of(running), "ud-a-x-5f7c"));

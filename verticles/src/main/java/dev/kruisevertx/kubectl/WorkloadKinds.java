@@ -21,6 +21,7 @@ public final class WorkloadKinds {
         register(new PodUnavailableBudgetWorkloadKind());
         register(new SidecarSetWorkloadKind());
         register(new WorkloadSpreadWorkloadKind());
+        register(new UnitedDeploymentWorkloadKind());
     }
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */

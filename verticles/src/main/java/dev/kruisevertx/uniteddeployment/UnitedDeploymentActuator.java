@@ -87,6 +87,18 @@ final class UnitedDeploymentActuator {
 
     Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, Revisions revisions,
                        List<SubsetWorkload> workloads, UnitedDeploymentPlan plan) {
+        return apply(ud, snapshot, revisions, workloads, plan, ud.getStatus(), status -> { }, Map.of());
+    }
+
+    /**
+     * @param base           the status the calculator starts from (subset statuses and conditions already set)
+     * @param finish         the last status steps ({@link UnitedDeploymentConditions#finish})
+     * @param maxUnavailable per subset, a maxUnavailable its workload gets when updated (Adaptive reservation)
+     */
+    Future<Void> apply(UnitedDeployment ud, UnitedDeploymentSnapshot snapshot, Revisions revisions,
+                       List<SubsetWorkload> workloads, UnitedDeploymentPlan plan,
+                       UnitedDeploymentStatus base, java.util.function.Consumer<UnitedDeploymentStatus> finish,
+                       Map<String, Integer> maxUnavailable) {
         if (plan.allocationError() != null) {
             events.emit(ud, EventRecorder.WARNING, "AllocateFailed", plan.allocationError());
             return Future.succeededFuture();
@@ -106,11 +118,11 @@ final class UnitedDeploymentActuator {
             for (UnitedDeploymentPlan.Update u : plan.updates()) {
                 if (!"updating".equals(u.reason())) {
                     // An unfinished rollout of the subset itself needs no write: its own controller carries it on.
-                    writes.add(update(ud, type, revisions.updated(), u));
+                    writes.add(update(ud, type, revisions.updated(), u, maxUnavailable.get(u.subset())));
                 }
             }
         }
-        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, revisions, workloads, plan));
+        return Future.join(writes).mapEmpty().compose(v -> writeStatus(ud, revisions, workloads, plan, base, finish));
     }
 
     private Future<Void> delete(UnitedDeployment ud, String key, Class<? extends HasMetadata> type,
@@ -159,13 +171,20 @@ final class UnitedDeploymentActuator {
     }
 
     private Future<Void> update(UnitedDeployment ud, Class<? extends HasMetadata> type, String revision,
-                                UnitedDeploymentPlan.Update u) {
+                                UnitedDeploymentPlan.Update u, Integer maxUnavailable) {
         ObjectNode wanted = SubsetWorkloads.build(ud, u.subset(), revision, u.replicas(), u.partition());
         ObjectNode patch = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         ObjectNode meta = patch.putObject("metadata");
         meta.set("labels", wanted.path("metadata").path("labels"));
         meta.set("annotations", wanted.path("metadata").path("annotations"));
         patch.set("spec", wanted.get("spec"));
+        if (maxUnavailable != null) {
+            // OpenKruise lets the pending pods of a subset with reserved pods count as unavailable, so they do not
+            // hold its update back.
+            ObjectNode spec = (ObjectNode) patch.get("spec");
+            ObjectNode strategy = spec.get("updateStrategy") instanceof ObjectNode o ? o : spec.putObject("updateStrategy");
+            strategy.put("maxUnavailable", maxUnavailable);
+        }
         return ctx.kube().write(() -> {
             ApiErrors.ignoreNotFound(() -> ctx.client().resources(type)
                     .inNamespace(ud.getMetadata().getNamespace()).withName(u.workload())
@@ -176,16 +195,18 @@ final class UnitedDeploymentActuator {
     }
 
     private Future<Void> writeStatus(UnitedDeployment ud, Revisions revisions, List<SubsetWorkload> workloads,
-                                     UnitedDeploymentPlan plan) {
+                                     UnitedDeploymentPlan plan, UnitedDeploymentStatus base,
+                                     java.util.function.Consumer<UnitedDeploymentStatus> finish) {
         Map<String, SubsetWorkload> bySubset = new LinkedHashMap<>();
         SubsetWorkloads.Kind kind = SubsetWorkloads.kindOf(ud.spec().getTemplate()).orElse(null);
         workloads.stream().filter(w -> w.kind() == kind)
                 .sorted(java.util.Comparator.comparing(SubsetWorkload::name))
                 .forEach(w -> bySubset.putIfAbsent(w.subsetName(), w));
-        UnitedDeploymentStatus status = UnitedDeploymentStatusCalculator.compute(ud.getStatus(), plan, bySubset,
+        UnitedDeploymentStatus status = UnitedDeploymentStatusCalculator.compute(base, plan, bySubset,
                 revisions.current(), revisions.updated(), CloneSetStatusCalculator.selectorString(ud.spec().getSelector()),
                 ud.getMetadata().getGeneration() == null ? 0 : ud.getMetadata().getGeneration());
         status.setCollisionCount(revisions.collisionCount());
+        finish.accept(status);
         if (Objects.equals(ud.getStatus() == null ? null : ApiJson.toJson(ud.getStatus()), ApiJson.toJson(status))) {
             return Future.succeededFuture();
         }

@@ -16,6 +16,7 @@ import dev.kruisevertx.controller.WorkloadEvents;
 import dev.kruisevertx.controller.reason.Reasons;
 import dev.kruisevertx.expectations.ScaleExpectations;
 import dev.kruisevertx.kube.EventRecorder;
+import dev.kruisevertx.controller.reason.WriteRejections;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -25,8 +26,10 @@ import io.vertx.core.Future;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * OpenKruise's uniteddeployment controller: one subset workload (apps/v1 StatefulSet, Advanced StatefulSet, CloneSet
@@ -66,11 +69,14 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock(), "united-deployment-controller",
                 UnitedDeployment.API_VERSION, UnitedDeployment.KIND);
         UnitedDeploymentActuator actuator = new UnitedDeploymentActuator(ctx, scale, events);
+        ReservedPodLabels reservedLabels = new ReservedPodLabels(ctx);
+        WriteRejections rejections = new WriteRejections();
         return new Controller(request -> {
             UnitedDeployment ud = uds.get(request.namespace(), request.name());
             if (ud == null || ud.getMetadata().getDeletionTimestamp() != null) {
                 if (ud == null) {
                     scale.delete(request.key());
+                    rejections.clear(request.key());
                     ctx.plans().forget(NAME, request);
                 }
                 // Its subset workloads go with it by garbage collection.
@@ -88,12 +94,46 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
             subsetCaches.forEach(c -> owned.addAll(c.controlledBy(uid)));
             UnitedDeploymentSnapshot snapshot = UnitedDeploymentSnapshot.read(revisions.controlledBy(uid), owned,
                     pods.list(request.namespace()));
+            Instant now = clock().instant();
             return actuator.revisions(ud, snapshot).compose(revs -> {
-                List<SubsetWorkload> workloads = snapshot.workloads(revs.updated());
-                UnitedDeploymentPlan plan = UnitedDeploymentPlanner.plan(ud.spec(), revs.updated(), workloads);
-                ctx.plans().record(NAME, request, UnitedDeploymentSnapshot.debugSummary(plan));
-                return actuator.apply(ud, snapshot, revs, workloads, plan);
-            }).map(v -> Result.done());
+                // The decision walks the subsets' pods (Adaptive): on a worker, off the event loop.
+                return ctx.vertx().executeBlocking(() -> {
+                    List<SubsetWorkload> workloads = snapshot.workloads(revs.updated());
+                    java.util.Map<String, String> uidOf = new java.util.HashMap<>();
+                    owned.forEach(w -> uidOf.put(w.getMetadata().getName(), w.getMetadata().getUid()));
+                    return Map.entry(workloads, UnitedDeploymentDecision.decide(ud, snapshot, revs.updated(), workloads,
+                            workload -> uidOf.containsKey(workload) ? pods.controlledBy(uidOf.get(workload)) : List.of(),
+                            now));
+                }, false).compose(d -> {
+                    List<SubsetWorkload> workloads = d.getKey();
+                    UnitedDeploymentDecision decision = d.getValue();
+                    UnitedDeploymentPlan plan = decision.plan();
+                    PlanSummary summary = decision.debugSummary();
+                    // The last refused write stays a reason until a write goes through again.
+                    ctx.plans().record(NAME, request, summary.withReasons(
+                            rejections.last(request.key()).map(List::of).orElse(List.of())));
+                    AdaptiveScheduling.Outcome adaptive = decision.adaptive();
+                    boolean reservation = ud.spec().topology().scheduleStrategy().reservationMode();
+                    return reservedLabels.write(ud.getMetadata().getNamespace(),
+                                    adaptive == null ? Map.of() : adaptive.labelPods())
+                            .compose(v -> actuator.apply(ud, snapshot, revs, workloads, plan, decision.status(),
+                                    status -> UnitedDeploymentConditions.finish(status, plan, reservation,
+                                            adaptive == null ? Map.of() : adaptive.reservedPods(), now),
+                                    adaptive == null ? Map.of() : adaptive.maxUnavailable()))
+                            .transform(ar -> {
+                                if (ar.failed()) {
+                                    if (rejections.record(request.key(), ar.cause())) {
+                                        ctx.plans().record(NAME, request, summary.withReasons(
+                                                List.of(rejections.last(request.key()).orElseThrow())));
+                                    }
+                                    return Future.<Result>failedFuture(ar.cause());
+                                }
+                                rejections.clear(request.key());
+                                return Future.succeededFuture(decision.recheckIn() == null ? Result.done()
+                                        : Result.requeueAfter(decision.recheckIn()));
+                            });
+                });
+            });
         }, List.of(WatchSpec.of(UnitedDeployment.class, workloadEvents::onOwner),
                 WatchSpec.of(CloneSet.class, subsetEvents(workloadEvents)),
                 WatchSpec.of(StatefulSet.class, subsetEvents(workloadEvents)),

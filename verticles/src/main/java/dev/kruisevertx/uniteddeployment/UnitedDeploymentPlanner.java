@@ -41,6 +41,20 @@ public final class UnitedDeploymentPlanner {
      */
     public static UnitedDeploymentPlan plan(UnitedDeploymentSpec spec, String revision, List<SubsetWorkload> existing,
                                             Set<String> unschedulable) {
+        return plan(spec, revision, existing, unschedulable, Map.of());
+    }
+
+    /**
+     * @param adaptive the allocator's view of subsets as {@link AdaptiveScheduling} evaluated them (reserved pods,
+     *                 marked subsets); a subset found here is taken as it is
+     */
+    public static UnitedDeploymentPlan plan(UnitedDeploymentSpec spec, String revision, List<SubsetWorkload> existing,
+                                            Map<String, SubsetState> adaptive) {
+        return plan(spec, revision, existing, Set.of(), adaptive);
+    }
+
+    private static UnitedDeploymentPlan plan(UnitedDeploymentSpec spec, String revision, List<SubsetWorkload> existing,
+                                             Set<String> unschedulable, Map<String, SubsetState> adaptive) {
         List<UnitedDeploymentPlan.Delete> deletes = new ArrayList<>();
         Optional<SubsetWorkloads.Kind> kind = SubsetWorkloads.kindOf(spec.getTemplate());
         Map<String, SubsetWorkload> bySubset = new LinkedHashMap<>();
@@ -56,8 +70,8 @@ public final class UnitedDeploymentPlanner {
             }
         }
         Map<String, SubsetState> states = new LinkedHashMap<>();
-        bySubset.forEach((name, w) -> states.put(name, new SubsetState(w.specReplicas(), w.readyReplicas(),
-                unschedulable.contains(name), false, 0)));
+        bySubset.forEach((name, w) -> states.put(name, adaptive.containsKey(name) ? adaptive.get(name)
+                : new SubsetState(w.specReplicas(), w.readyReplicas(), unschedulable.contains(name), false, 0)));
         Map<String, Integer> next;
         try {
             next = ReplicaAllocator.allocate(spec, states);

@@ -38,6 +38,17 @@ public record UnitedDeploymentSnapshot(List<ControllerRevision> history, List<Ha
         return out;
     }
 
+    /** The CloneSet subsets by name (Adaptive reads their update revision to judge their pods). */
+    public Map<String, dev.kruisevertx.api.apps.v1alpha1.CloneSet> cloneSets() {
+        Map<String, dev.kruisevertx.api.apps.v1alpha1.CloneSet> out = new LinkedHashMap<>();
+        for (HasMetadata w : subsets) {
+            if (w instanceof dev.kruisevertx.api.apps.v1alpha1.CloneSet c) {
+                out.put(c.getMetadata().getName(), c);
+            }
+        }
+        return out;
+    }
+
     /** The kind of each subset workload, by name. */
     public Map<String, SubsetWorkloads.Kind> kinds() {
         Map<String, SubsetWorkloads.Kind> out = new LinkedHashMap<>();

@@ -78,6 +78,8 @@ class ChartRenderTest {
                 + "\"http:kruise-manager:metrics\"]", proxy.path("resourceNames").toString());
         assertEquals("[\"clonesets\",\"statefulsets\"]", role.path("rules").get(1).path("resources").toString());
         assertEquals("[\"get\"]", role.path("rules").get(1).path("verbs").toString());
+        assertEquals("[\"uniteddeployments\"]", role.path("rules").get(2).path("resources").toString());
+        assertEquals("[\"get\"]", role.path("rules").get(2).path("verbs").toString());
     }
 
     @Test

@@ -124,4 +124,24 @@ class UnitedDeploymentSnapshotTest {
         PlanSummary failed = UnitedDeploymentSnapshot.debugSummary(UnitedDeploymentPlanner.plan(ud.spec(), "r1", List.of()));
         assertTrue(failed.toString().contains("cannot allocate replicas"), failed.toString());
     }
+
+    @Test
+    void aCloneSetsUpdatedCountsCountOnlyOnceItCarriesTheRevisionAndHasObservedItsSpec() {
+        UnitedDeployment ud = ud("web:2");
+        String revision = "web-6d5f8b7c9";
+        CloneSet c = ApiJson.serialization().convertValue(SubsetWorkloads.build(ud, "a", revision, 2, 0), CloneSet.class);
+        c.getMetadata().setName("web-a-xyz12");
+        c.getMetadata().setGeneration(3L);
+        // Its status still counts the pods of the template before the change as updated.
+        c.setStatus(ApiJson.serialization().unmarshal("{\"observedGeneration\":2,\"replicas\":2,\"readyReplicas\":2,"
+                + "\"updatedReplicas\":2,\"updatedReadyReplicas\":2}", dev.kruisevertx.api.apps.v1alpha1.CloneSetStatus.class));
+        SubsetWorkload stale = UnitedDeploymentSnapshot.read(List.of(), List.of(c), List.of()).workloads(revision).get(0);
+        assertEquals(0, stale.updatedReplicas());
+        assertEquals(0, stale.updatedReadyReplicas());
+        assertEquals(2, stale.readyReplicas());
+        c.getStatus().setObservedGeneration(3);
+        assertEquals(2, UnitedDeploymentSnapshot.read(List.of(), List.of(c), List.of()).workloads(revision).get(0).updatedReadyReplicas());
+        // Not yet patched to the new revision: nothing counts as updated to it.
+        assertEquals(0, UnitedDeploymentSnapshot.read(List.of(), List.of(c), List.of()).workloads("web-7e6a9c8d0").get(0).updatedReplicas());
+    }
 }

@@ -53,7 +53,7 @@ class InPlaceUpdaterTest {
         return Pods.condition(pod, type).map(PodCondition::getStatus).orElse(null);
     }
 
-    private static io.fabric8.kubernetes.api.model.Container container(Pod pod, String name) {
+    private static io.fabric8.kubernetes.api.model.Container specOf(Pod pod, String name) {
         return pod.getSpec().getContainers().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
     }
 
@@ -253,9 +253,9 @@ class InPlaceUpdaterTest {
         assertEquals("waiting for all containers hash consistent",
                 updater.checkContainersCompleted(withoutEnvHash, st).message());
 
-        long sidecarHash = EnvFromMetadataHash.expected(container(batch1, "sidecar"), Pods.labels(batch1),
+        long sidecarHash = EnvFromMetadataHash.expected(specOf(batch1, "sidecar"), Pods.labels(batch1),
                 Pods.annotations(batch1));
-        long mainHash = EnvFromMetadataHash.expected(container(batch1, "main"), Pods.labels(batch1),
+        long mainHash = EnvFromMetadataHash.expected(specOf(batch1, "main"), Pods.labels(batch1),
                 Pods.annotations(batch1));
         Pod reported = new PodBuilder(restarted(batch1, "sidecar", true)).editMetadata()
                 .addToAnnotations(WellKnown.RUNTIME_CONTAINERS_META_ANNOTATION,

@@ -326,7 +326,8 @@ public final class InPlaceUpdater {
     /**
      * The container part of {@link #checkCompleted}: the containers patched so far run their new spec.
      * When env from metadata changed, kruise-daemon's {@code apps.kruise.io/runtime-containers-meta} must report
-     * every container with the containerID the pod status shows (the restarted container).
+     * every container with the containerID the pod status shows (the restarted container) and with the
+     * env-from-metadata hash the pod's current labels/annotations give.
      */
     public CompletionCheck checkContainersCompleted(Pod pod, InPlaceUpdateState state) {
         if (state.isUpdateEnvFromMetadata()) {
@@ -392,6 +393,12 @@ public final class InPlaceUpdater {
                 }
             }
             if (meta == null || !Objects.equals(meta.getContainerID(), status.getContainerID())) {
+                return false;
+            }
+            // The restarted container must also run with the values the pod's labels/annotations now hold.
+            long reported = meta.getHashes() == null ? 0 : meta.getHashes().getExtractedEnvFromMetadataHash();
+            if (reported != EnvFromMetadataHash.expected(c, pod.getMetadata().getLabels(),
+                    pod.getMetadata().getAnnotations())) {
                 return false;
             }
         }

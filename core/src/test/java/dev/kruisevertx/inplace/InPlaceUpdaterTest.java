@@ -53,6 +53,10 @@ class InPlaceUpdaterTest {
         return Pods.condition(pod, type).map(PodCondition::getStatus).orElse(null);
     }
 
+    private static io.fabric8.kubernetes.api.model.Container specOf(Pod pod, String name) {
+        return pod.getSpec().getContainers().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+    }
+
     private static String image(Pod pod, String container) {
         return pod.getSpec().getContainers().stream().filter(c -> c.getName().equals(container)).findFirst()
                 .orElseThrow().getImage();
@@ -239,11 +243,27 @@ class InPlaceUpdaterTest {
         assertFalse(noMeta.done());
         assertEquals("waiting for all containers hash consistent, but runtime-container-meta not found", noMeta.message());
 
-        Pod reported = new PodBuilder(restarted(batch1, "sidecar", true)).editMetadata()
+        // The restarted sidecar reported without its env hash (or with the old one): not done yet.
+        Pod withoutEnvHash = new PodBuilder(restarted(batch1, "sidecar", true)).editMetadata()
                 .addToAnnotations(WellKnown.RUNTIME_CONTAINERS_META_ANNOTATION,
                         "{\"containers\":[{\"name\":\"sidecar\",\"containerID\":\"containerd://sidecar-2\",\"restartCount\":1,"
                                 + "\"hashes\":{\"plainHash\":1}},{\"name\":\"main\",\"containerID\":\"containerd://main-1\","
                                 + "\"restartCount\":0,\"hashes\":{\"plainHash\":2}}]}")
+                .endMetadata().build();
+        assertEquals("waiting for all containers hash consistent",
+                updater.checkContainersCompleted(withoutEnvHash, st).message());
+
+        long sidecarHash = EnvFromMetadataHash.expected(specOf(batch1, "sidecar"), Pods.labels(batch1),
+                Pods.annotations(batch1));
+        long mainHash = EnvFromMetadataHash.expected(specOf(batch1, "main"), Pods.labels(batch1),
+                Pods.annotations(batch1));
+        Pod reported = new PodBuilder(restarted(batch1, "sidecar", true)).editMetadata()
+                .addToAnnotations(WellKnown.RUNTIME_CONTAINERS_META_ANNOTATION,
+                        "{\"containers\":[{\"name\":\"sidecar\",\"containerID\":\"containerd://sidecar-2\",\"restartCount\":1,"
+                                + "\"hashes\":{\"plainHash\":1,\"extractedEnvFromMetadataHash\":" + sidecarHash + "}},"
+                                + "{\"name\":\"main\",\"containerID\":\"containerd://main-1\","
+                                + "\"restartCount\":0,\"hashes\":{\"plainHash\":2,\"extractedEnvFromMetadataHash\":" + mainHash
+                                + "}}]}")
                 .endMetadata().build();
         assertTrue(updater.checkContainersCompleted(reported, st).done());
         assertEquals(RefreshOutcome.Action.UPDATE_POD, updater.refresh(reported, T0.plusSeconds(3)).action());

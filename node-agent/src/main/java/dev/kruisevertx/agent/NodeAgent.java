@@ -50,6 +50,7 @@ public final class NodeAgent {
     private JvmGcMetrics gcMetrics;
     private volatile CrrAgent crr;
     private volatile dev.kruisevertx.agent.podprobe.PodProbeAgent prober;
+    private volatile dev.kruisevertx.agent.containermeta.ContainerMetaAgent containerMeta;
 
     public NodeAgent(AgentOptions options) {
         this(options, Backoff.DEFAULT);
@@ -152,8 +153,25 @@ public final class NodeAgent {
         }
     }
 
-    /** The jobs that need the runtime: container recreation. */
+    /** The jobs that need the runtime: container recreation, container meta (gate DaemonWatchingPod). */
     private void startJobs(CriClient cri) {
+        dev.kruisevertx.features.FeatureGates gates;
+        try {
+            gates = dev.kruisevertx.features.FeatureGates.parse(options.featureGates(), System.getenv());
+        } catch (IllegalArgumentException e) {
+            LOG.error("--feature-gates not understood, using the defaults: {}", e.getMessage());
+            gates = dev.kruisevertx.features.FeatureGates.defaults();
+        }
+        if (gates.enabled(dev.kruisevertx.features.Feature.DaemonWatchingPod)) {
+            containerMeta = new dev.kruisevertx.agent.containermeta.ContainerMetaAgent(vertx, kube, cri,
+                    options.nodeName(), gates.enabled(dev.kruisevertx.features.Feature.InPlaceUpdateEnvFromMetadata));
+            runtimeBackoff.retry(vertx, "watching the node's pods", containerMeta::start, err -> !stopping.get(), 0)
+                    .onFailure(err -> {
+                        if (!stopping.get()) {
+                            LOG.error("cannot watch the node's pods: {}", err.getMessage());
+                        }
+                    });
+        }
         crr = new CrrAgent(vertx, kube, cri, options.nodeName(), CrrAgent.DEFAULT_POLL);
         // The CRD may be installed after the agent starts: keep trying, as for the runtime.
         runtimeBackoff.retry(vertx, "watching ContainerRecreateRequests", crr::start, err -> !stopping.get(), 0)
@@ -203,7 +221,8 @@ public final class NodeAgent {
         }
         LOG.info("node agent stopping");
         Future<Void> jobs = Future.join(crr == null ? Future.succeededFuture() : crr.stop(),
-                prober == null ? Future.succeededFuture() : prober.stop()).mapEmpty();
+                prober == null ? Future.succeededFuture() : prober.stop(),
+                containerMeta == null ? Future.succeededFuture() : containerMeta.stop()).mapEmpty();
         Future<Void> cri = jobs.transform(ignored -> runtime.future().succeeded()
                 ? runtime.future().result().close() : Future.succeededFuture());
         runtime.tryFail("node agent stopped");

@@ -83,9 +83,9 @@ class DemoTest {
         assertTrue(r.out().contains("cloneset default/sample-spread: 4/4 ready, 4/4 updated (converged)"), r.out());
         assertTrue(r.out().contains("workloadspread default/sample-spread: zone-a 2 pods (0 missing), zone-b 2 pods (converged)"),
                 r.out());
-        // The UnitedDeployment sample: 2 pods in zone-a, 3 in zone-b, one CloneSet each.
+        // The UnitedDeployment sample: 2 pods in each of zone-a, zone-b and zone-c, one CloneSet each.
         assertTrue(r.out().contains("demo: step 16/17: applying samples/62-united-deployment.yaml"), r.out());
-        assertTrue(r.out().contains("uniteddeployment default/sample-zones: 5/5 ready, 5/5 updated (converged)"), r.out());
+        assertTrue(r.out().contains("uniteddeployment default/sample-zones: 6/6 ready, 6/6 updated (converged)"), r.out());
         // The container launch priority sample: its containers start one after another, then the pod is ready.
         assertTrue(r.out().contains("demo: step 17/17: applying samples/63-container-launch-priority.yaml"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: pod default/sample-launch-order: ")

@@ -99,11 +99,10 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
                 // The decision walks the subsets' pods (Adaptive): on a worker, off the event loop.
                 return ctx.vertx().executeBlocking(() -> {
                     List<SubsetWorkload> workloads = snapshot.workloads(revs.updated());
-                    java.util.Map<String, String> uidOf = new java.util.HashMap<>();
-                    owned.forEach(w -> uidOf.put(w.getMetadata().getName(), w.getMetadata().getUid()));
+                    java.util.Map<String, HasMetadata> byName = new java.util.HashMap<>();
+                    owned.forEach(w -> byName.put(w.getMetadata().getName(), w));
                     return Map.entry(workloads, UnitedDeploymentDecision.decide(ud, snapshot, revs.updated(), workloads,
-                            workload -> uidOf.containsKey(workload) ? pods.controlledBy(uidOf.get(workload)) : List.of(),
-                            now));
+                            workload -> podsOf(byName.get(workload), snapshot, pods), now));
                 }, false).compose(d -> {
                     List<SubsetWorkload> workloads = d.getKey();
                     UnitedDeploymentDecision decision = d.getValue();
@@ -164,5 +163,28 @@ public final class UnitedDeploymentController extends WorkloadControllerDefiniti
                 queue.add(owner);
             }
         };
+    }
+
+    /**
+     * The pods of one subset workload, for Adaptive: those it controls; a Deployment's are controlled by its
+     * ReplicaSets, so they are the namespace's pods its selector matches (the selector carries the subset-name label,
+     * so no other subset's pods match), as OpenKruise's Deployment adapter reaches them through the ReplicaSets.
+     */
+    private static List<Pod> podsOf(HasMetadata workload, UnitedDeploymentSnapshot snapshot,
+                                     CachedResource<Pod> pods) {
+        if (workload == null) {
+            return List.of();
+        }
+        if (workload instanceof Deployment d) {
+            io.fabric8.kubernetes.api.model.LabelSelector selector = d.getSpec() == null ? null : d.getSpec().getSelector();
+            if (selector == null) {
+                return List.of();
+            }
+            return snapshot.pods().stream()
+                    .filter(p -> dev.kruisevertx.podutil.LabelSelectors.matches(selector,
+                            dev.kruisevertx.podutil.Pods.labels(p)))
+                    .toList();
+        }
+        return pods.controlledBy(workload.getMetadata().getUid());
     }
 }

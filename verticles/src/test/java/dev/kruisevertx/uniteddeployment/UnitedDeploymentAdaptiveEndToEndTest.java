@@ -214,4 +214,49 @@ class UnitedDeploymentAdaptiveEndToEndTest {
         livePods(name, "first").forEach(p -> assertEquals("false",
                 p.getMetadata().getLabels().get(UnitedDeployment.RESERVED_POD_LABEL), p.getMetadata().getName()));
     }
+
+    /**
+     * A Deployment subset's pods are owned by its ReplicaSets, not by the Deployment: Adaptive still finds them
+     * (through the Deployment's selector), marks the subset unschedulable and hands its replicas to the next subset.
+     */
+    @Test
+    void aDeploymentSubsetThatCannotScheduleHandsItsReplicasOn() {
+        String name = "adaptive-deploy";
+        ManifestApplier.apply(product.client(), """
+                apiVersion: apps.kruise.io/v1alpha1
+                kind: UnitedDeployment
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  replicas: 4
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    deploymentTemplate:
+                      metadata: {labels: {app: %s}}
+                      spec:
+                        selector: {matchLabels: {app: %s}}
+                        template:
+                          metadata: {labels: {app: %s}}
+                          spec:
+                            containers: [{name: main, image: "web:1"}]
+                  topology:
+                    scheduleStrategy:
+                      type: Adaptive
+                      adaptive: {rescheduleCriticalSeconds: 2, unschedulableDuration: 300}
+                    subsets:
+                    - name: first
+                      maxReplicas: 2
+                      nodeSelectorTerm:
+                        matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [zone-e]}]
+                    - name: second
+                      nodeSelectorTerm:
+                        matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [zone-a]}]
+                """.formatted(name, product.namespace(), name, name, name, name));
+        UnitedDeployment moved = Await.waitFor(name + " moved to the second subset", WAIT, () -> ud(name).get(),
+                u -> schedulable(u, "first") != null && "False".equals(schedulable(u, "first").getStatus())
+                        && u.getStatus().getReadyReplicas() == 4
+                        && Map.of("first", 0, "second", 4).equals(u.getStatus().getSubsetReplicas()));
+        assertEquals("reschedule", schedulable(moved, "first").getReason());
+        Await.waitFor("the pending pods gone", WAIT, () -> livePods(name, "first"), List::isEmpty);
+        assertEquals(4, livePods(name, "second").stream().filter(UnitedDeploymentAdaptiveEndToEndTest::running).count());
+    }
 }

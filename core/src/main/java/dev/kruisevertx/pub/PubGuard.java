@@ -151,7 +151,7 @@ public final class PubGuard {
         })).onComplete(ar -> {
             if (ar.failed()) {
                 // OpenKruise answers with the error itself; names and reasons only.
-                answer.complete(new Outcome(false, String.valueOf(ar.cause().getMessage())));
+                answer.complete(new Outcome(false, failureText(ar.cause())));
             } else if (ar.result().outcome() != null) {
                 answer.complete(ar.result().outcome());
             } else if (attempt >= CONFLICT_ATTEMPTS) {
@@ -261,5 +261,18 @@ public final class PubGuard {
             }).incrementAndGet();
         }
         listener.refused(pod, pub, username);
+    }
+
+    /**
+     * The error a refused pod is answered with: a JSON failure's own words only (its text names the model's classes
+     * and fields in a reference chain; the hostile-input storm found one through a 65,101-character pod name).
+     */
+    static String failureText(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonProcessingException json) {
+                return "cannot write the budget's status: " + json.getOriginalMessage();
+            }
+        }
+        return String.valueOf(cause.getMessage());
     }
 }

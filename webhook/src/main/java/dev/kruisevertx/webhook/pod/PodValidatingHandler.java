@@ -60,7 +60,8 @@ public final class PodValidatingHandler implements AdmissionHandler {
                 default -> null;
             };
         } catch (IllegalArgumentException bad) {
-            return Future.succeededFuture(AdmissionResponse.errored(400, bad.getMessage()));
+            // A decoding failure's own words only: its reference chain names the model's classes.
+            return Future.succeededFuture(AdmissionResponse.errored(400, PodValidatingPipeline.describe(bad)));
         }
         if (ask == null || PubForPod.relatedName(ask.pod()).isEmpty()) {
             return allow();

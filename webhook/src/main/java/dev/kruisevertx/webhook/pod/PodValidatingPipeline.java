@@ -30,7 +30,24 @@ public final class PodValidatingPipeline implements AdmissionHandler {
     @Override
     public Future<AdmissionResponse> handle(AdmissionRequest request) {
         return run(0, request).map(r -> r == null ? AdmissionResponse.allow() : r)
-                .recover(e -> Future.succeededFuture(AdmissionResponse.errored(500, e.getMessage())));
+                .recover(e -> Future.succeededFuture(AdmissionResponse.errored(500, describe(e))));
+    }
+
+    /**
+     * The message of a failed check, without the object's insides: a JSON mapping failure names the model's classes
+     * and fields in its reference chain (found by the hostile-input storm: a 65,101-character map key), so only its
+     * own words are kept.
+     */
+    static String describe(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonProcessingException json) {
+                return "cannot process the object: " + json.getOriginalMessage();
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private Future<AdmissionResponse> run(int i, AdmissionRequest request) {

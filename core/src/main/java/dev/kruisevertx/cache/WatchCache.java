@@ -1,12 +1,15 @@
 package dev.kruisevertx.cache;
 
 import dev.kruisevertx.kube.ApiErrors;
+import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,7 +52,10 @@ public final class WatchCache implements AutoCloseable {
     private final WatchCacheOptions options;
     private final MeterRegistry registry;
     private final CacheMutationDetector detector;
-    private final ConcurrentMap<Class<?>, InformerResource<?>> resources = new ConcurrentHashMap<>();
+    /** Keyed by the model class, or for kinds known only at run time by {@link #genericKey}. */
+    private final ConcurrentMap<Object, InformerResource<?>> resources = new ConcurrentHashMap<>();
+    /** Informers added at run time ({@link #generic}): their sync does not gate {@link #hasSynced}. */
+    private final java.util.Set<Object> dynamic = ConcurrentHashMap.newKeySet();
     private final java.util.Set<List<Object>> bridges = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -120,14 +126,76 @@ public final class WatchCache implements AutoCloseable {
         return entry(type).start();
     }
 
-    /** True when every started informer has completed its first list. */
+    /**
+     * True when every started informer has completed its first list. Informers added at run time by {@link #generic}
+     * do not count: one the manager may not list (RBAC not granted for a whitelisted kind) must not make the
+     * process unready; their users check {@link CachedResource#hasSynced()} themselves.
+     */
     public boolean hasSynced() {
-        for (InformerResource<?> r : resources.values()) {
-            if (r.isStarted() && !r.hasSynced()) {
+        for (var e : resources.entrySet()) {
+            InformerResource<?> r = e.getValue();
+            if (r.isStarted() && !r.hasSynced() && !dynamic.contains(e.getKey())) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The shared informer of a kind known only at run time (a whitelisted custom workload), as
+     * {@link GenericKubernetesResource}s, created and started on the first call for its group, version and kind and
+     * shared by every later caller (controllers asking for the same kind get the same informer). Empty when the API
+     * server does not serve the kind; the next call asks discovery again. Blocking (discovery): call it on a worker
+     * thread. Listeners added to it must only enqueue, as for every other kind.
+     *
+     * @throws KubernetesClientException when discovery fails for another reason than "not found"
+     */
+    public Optional<CachedResource<GenericKubernetesResource>> generic(String group, String version, String kind) {
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(kind, "kind");
+        Object key = genericKey(group, version, kind);
+        @SuppressWarnings("unchecked")
+        InformerResource<GenericKubernetesResource> existing =
+                (InformerResource<GenericKubernetesResource>) resources.get(key);
+        if (existing != null) {
+            return Optional.of(existing);
+        }
+        if (closed) {
+            throw new IllegalStateException("watch cache is closed");
+        }
+        String groupVersion = group == null || group.isEmpty() ? version : group + "/" + version;
+        APIResourceList served;
+        try {
+            served = client.getApiResources(groupVersion);
+        } catch (KubernetesClientException e) {
+            if (ApiErrors.isNotFound(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        APIResource resource = served == null || served.getResources() == null ? null
+                : served.getResources().stream()
+                        .filter(r -> kind.equals(r.getKind()) && r.getName() != null && !r.getName().contains("/"))
+                        .findFirst().orElse(null);
+        if (resource == null) {
+            return Optional.empty();
+        }
+        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
+                .withGroup(group == null ? "" : group).withVersion(version).withKind(kind)
+                .withPlural(resource.getName()).withNamespaced(Boolean.TRUE.equals(resource.getNamespaced()))
+                .build();
+        @SuppressWarnings("unchecked")
+        InformerResource<GenericKubernetesResource> entry = (InformerResource<GenericKubernetesResource>)
+                resources.computeIfAbsent(key, k -> {
+                    dynamic.add(k);
+                    return createGeneric(context, groupVersion + "/" + kind);
+                });
+        entry.start();
+        return Optional.of(entry);
+    }
+
+    static Object genericKey(String group, String version, String kind) {
+        return "generic:" + (group == null ? "" : group) + "/" + version + "/" + kind;
     }
 
     /** The mutation detector, when {@link WatchCacheOptions#mutationDetector()} is on. */
@@ -176,7 +244,15 @@ public final class WatchCache implements AutoCloseable {
         return (InformerResource<T>) resources.computeIfAbsent(type, t -> create(type));
     }
 
-    @SuppressWarnings("unchecked")
+    private InformerResource<GenericKubernetesResource> createGeneric(ResourceDefinitionContext context, String kind) {
+        boolean namespaced = context.isNamespaceScoped();
+        long resyncMs = options.resyncPeriod().toMillis();
+        SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
+                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).runnableInformer(resyncMs)
+                : client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(resyncMs);
+        return configure(GenericKubernetesResource.class, kind, namespaced, informer);
+    }
+
     private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
         String kind = HasMetadata.getApiVersion(type) + "/" + HasMetadata.getKind(type);
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
@@ -184,6 +260,12 @@ public final class WatchCache implements AutoCloseable {
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
                 ? client.resources(type).inNamespace(options.namespace()).runnableInformer(resyncMs)
                 : client.resources(type).inAnyNamespace().runnableInformer(resyncMs);
+        return configure(type, kind, namespaced, informer);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> InformerResource<T> configure(Class<T> type, String kind, boolean namespaced,
+                                                                   SharedIndexInformer<T> informer) {
         Counter retries = Counter.builder(RETRY_METRIC)
                 .description("List/watch failures after which an informer retried")
                 .tag("kind", kind)

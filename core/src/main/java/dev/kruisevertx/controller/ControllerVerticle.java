@@ -31,6 +31,7 @@ public final class ControllerVerticle extends VerticleBase {
     private final ControllerContext controllerContext;
     private final int workers;
     private final List<MessageConsumer<?>> consumers = new ArrayList<>();
+    private Runnable externalSourceStop = () -> { };
     /** What first put each queued key in the queue since it was last picked up (shown with its reconcile). */
     private final Map<Request, String> triggers = new ConcurrentHashMap<>();
     private WorkQueue<Request> queue;
@@ -68,6 +69,7 @@ public final class ControllerVerticle extends VerticleBase {
         for (WatchSpec<?> watch : controller.watches()) {
             consumers.add(subscribe(watch));
         }
+        externalSourceStop = controller.externalSource().start(enqueuerFor(() -> "run-time watch"));
         // The informers synced (and published their initial events) before this verticle existed — on start-up,
         // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
         // so idle objects are reconciled too; the queue folds duplicates with events arriving meanwhile.
@@ -266,6 +268,11 @@ public final class ControllerVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         stopping = true;
+        try {
+            externalSourceStop.run();
+        } catch (RuntimeException e) {
+            LOG.warn("controller {}: detaching its run-time watches failed: {}", definition.name(), e.toString());
+        }
         List<Future<Void>> unregistered = new ArrayList<>();
         for (MessageConsumer<?> consumer : consumers) {
             unregistered.add(consumer.unregister());

@@ -75,9 +75,11 @@ public final class ManagerApp {
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final MetricsAccessReview metricsAccess;
-    /** The WorkloadSpread_Watch_Custom_Workload_WhiteList entry of kruise-configuration, read at start-up. */
+    /** The WorkloadSpread_Watch_Custom_Workload_WhiteList entry of kruise-configuration, read at start-up, then watched. */
     private final java.util.concurrent.atomic.AtomicReference<String> workloadSpreadWhiteList =
             new java.util.concurrent.atomic.AtomicReference<>();
+    /** Keeps {@link #workloadSpreadWhiteList} current (one ConfigMap, by name); stopped on close. */
+    private volatile io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> workloadSpreadWhiteListWatch;
     private HttpEndpoints.Ports ports = new HttpEndpoints.Ports(-1, -1, -1);
 
     private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
@@ -257,6 +259,9 @@ public final class ManagerApp {
                 LOG.info("ConfigMap {} not readable ({}): no custom workloads for WorkloadSpread",
                         WellKnown.KRUISE_CONFIGURATION_CONFIGMAP, e.getCode());
             }
+            // A kind added to the whitelist later is honoured without a restart (the controller follows it too).
+            workloadSpreadWhiteListWatch = WhiteListWatch.start(client, kruiseNamespace,
+                    WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY, workloadSpreadWhiteList::set);
             return true;
         }).compose(served -> {
             if (!served) {
@@ -385,6 +390,9 @@ public final class ManagerApp {
                     supervisor.close();
                     // Stopping informers closes their watches over HTTP: worker thread, not the event loop.
                     return vertx.executeBlocking(() -> {
+                        if (workloadSpreadWhiteListWatch != null) {
+                            workloadSpreadWhiteListWatch.stop();
+                        }
                         cache.close();
                         return null;
                     }).eventually(endpoints::close);

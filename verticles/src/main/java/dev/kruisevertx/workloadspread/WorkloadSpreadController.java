@@ -50,8 +50,6 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
     public static final String NAME = "workloadspread";
     static final String NAMESPACE_ENV = "POD_NAMESPACE";
     static final String DEFAULT_NAMESPACE = "kruise-system";
-    /** A custom target is not watched (its kind is known only at run time): its replicas are read again this often. */
-    static final Duration CUSTOM_TARGET_RESYNC = Duration.ofSeconds(30);
     private final Clock clock;
     private final String kruiseNamespace;
 
@@ -91,10 +89,11 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
         CachedResource<WorkloadSpread> spreads = ctx.cache().resource(WorkloadSpread.class);
         PodVersions versions = PodVersions.of(ctx.settings().extra().getOrDefault(
                 WorkloadSpreads.VERSIONED_STATUS_FLAG, WorkloadSpreads.DEFAULT_VERSIONED_STATUS_WORKLOADS));
-        WorkloadSpreadTargets targets = new WorkloadSpreadTargets(ctx.cache(), versions,
-                new StartupWhiteList(ctx.client(), kruiseNamespace),
-                (ns, apiVersion, kind, name) -> ctx.client().genericKubernetesResources(apiVersion, kind)
-                        .inNamespace(ns).withName(name).get());
+        // Whitelisted custom kinds: the ConfigMap is watched and each kind gets the shared cache's informer for it.
+        CustomWorkloadWatches customWorkloads = new CustomWorkloadWatches(ctx.client(), ctx.cache(), ctx.vertx(),
+                kruiseNamespace, spreads);
+        WorkloadSpreadTargets targets = new WorkloadSpreadTargets(ctx.cache(), versions, customWorkloads,
+                customWorkloads);
         ResourceVersionExpectations expectations = new ResourceVersionExpectations(
                 ctx.settings().expectationTimeout(), clock);
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock, "workloadspread-controller",
@@ -131,7 +130,8 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
                         WatchSpec.of(Job.class, workloadToSpreads(spreads, "Job")),
                         WatchSpec.of(StatefulSet.class, workloadToSpreads(spreads, "StatefulSet")),
                         WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class,
-                                workloadToSpreads(spreads, "StatefulSet"))));
+                                workloadToSpreads(spreads, "StatefulSet"))),
+                customWorkloads);
     }
 
     private Future<Result> reconcile(ControllerContext ctx, CachedResource<WorkloadSpread> spreads,
@@ -145,7 +145,6 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
             return Future.succeededFuture(Result.done());
         }
         CachedResource<Node> nodes = ctx.cache().resource(Node.class);
-        boolean[] custom = new boolean[1];
         return ctx.vertx().executeBlocking(() -> {
             WorkloadSpreadTargets.Target target;
             try {
@@ -154,7 +153,6 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
                 // A malformed whitelist entry: not this WorkloadSpread's fault; OpenKruise returns the error too.
                 return WorkloadSpreadPlan.skip(e.getMessage());
             }
-            custom[0] = targets.isCustom(ws);
             List<String> pending = new ArrayList<>();
             if (target != null) {
                 for (Pod p : target.pods()) {
@@ -173,9 +171,6 @@ public final class WorkloadSpreadController extends NamedControllerDefinition {
                     rejections.last(request.key()).map(List::of).orElse(List.of()));
             ctx.plans().record(NAME, request, plan.debugSummary());
             Optional<Duration> after = plan.requeueAfter();
-            if (custom[0] && (after.isEmpty() || after.get().compareTo(CUSTOM_TARGET_RESYNC) > 0)) {
-                after = Optional.of(CUSTOM_TARGET_RESYNC);
-            }
             Result next = after.map(d -> Result.requeueAfter(d.plus(Duration.ofMillis(100)))).orElse(Result.done());
             if (!plan.acts()) {
                 return Future.succeededFuture(next);

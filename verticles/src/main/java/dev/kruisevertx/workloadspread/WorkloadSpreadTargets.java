@@ -27,14 +27,14 @@ import java.util.function.Supplier;
  * {@code getPodsForWorkloadSpread} and {@code getWorkloadLatestVersion}): its pods (a Deployment's through its
  * ReplicaSets), its replicas ({@code targetFilter.replicasPathList} summed when set) and its latest version.
  * CloneSet, Deployment, ReplicaSet, Job, StatefulSet (apps and apps.kruise.io) and the custom kinds of the
- * {@code WorkloadSpread_Watch_Custom_Workload_WhiteList}. Walks pods, and reads custom workloads from the API server:
- * worker threads only.
+ * {@code WorkloadSpread_Watch_Custom_Workload_WhiteList} (read from their run-time informers). Walks pods: worker
+ * threads only.
  */
 final class WorkloadSpreadTargets {
     record Target(List<Pod> pods, int replicas, String latestVersion) {
     }
 
-    /** Reads a whitelisted custom workload (an API server GET: blocking). */
+    /** Reads a whitelisted custom workload (from its informer in the shared cache). */
     interface CustomReader {
         GenericKubernetesResource get(String namespace, String apiVersion, String kind, String name);
     }
@@ -143,8 +143,11 @@ final class WorkloadSpreadTargets {
     /** Whether the target is none of the built-in kinds (a whitelisted custom workload, or unsupported). */
     static boolean isCustom(WorkloadSpread ws) {
         TargetReference ref = ws.getSpec().getTargetRef();
-        String group = group(ref.getApiVersion());
-        return switch (group + "/" + ref.getKind()) {
+        return isCustom(group(ref.getApiVersion()), ref.getKind());
+    }
+
+    static boolean isCustom(String group, String kind) {
+        return switch (group + "/" + kind) {
             case "apps.kruise.io/CloneSet", "apps/Deployment", "apps/ReplicaSet", "batch/Job", "apps/StatefulSet",
                     "apps.kruise.io/StatefulSet" -> false;
             default -> true;

@@ -589,6 +589,38 @@ class ChartRenderTest {
         assertFalse(manager.contains("apps.kruise.io/ephemeraljobs:create"), "the manager never creates EphemeralJobs");
     }
 
+    /**
+     * manager.customWorkloads: whitelisted custom workload kinds (WorkloadSpread's and PodUnavailableBudget's
+     * whitelists) get get/list/watch in the manager's ClusterRole, nothing more; none by default. The whitelist
+     * ConfigMap itself is watched by name.
+     */
+    @Test
+    void customWorkloadsGetReadRulesFromOneValue() throws Exception {
+        Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
+        assertFalse(manager.stream().anyMatch(r -> r.startsWith("kubeflow.org/")), manager.toString());
+        assertTrue(rules(defaults.get("Role", "kruise-webhook-role")).containsAll(Set.of("/configmaps:get",
+                "/configmaps:list", "/configmaps:watch")), "the whitelist ConfigMap is watched by name");
+        for (JsonNode rule : defaults.get("Role", "kruise-webhook-role").path("rules")) {
+            if (strings(rule.path("resources")).contains("configmaps")) {
+                assertEquals(List.of("kruise-configuration"), strings(rule.path("resourceNames")));
+            }
+        }
+        String[] sets = {"manager.customWorkloads[0].group=kubeflow.org",
+                "manager.customWorkloads[0].resources={tfjobs,pytorchjobs}",
+                "manager.customWorkloads[1].group=games.example.com",
+                "manager.customWorkloads[1].resources={arenas}"};
+        chart.lint(sets);
+        Set<String> custom = rules(chart.template(sets).get("ClusterRole", "kruise-manager-role"));
+        assertEquals(Set.of("kubeflow.org/tfjobs:get", "kubeflow.org/tfjobs:list", "kubeflow.org/tfjobs:watch",
+                "kubeflow.org/pytorchjobs:get", "kubeflow.org/pytorchjobs:list", "kubeflow.org/pytorchjobs:watch",
+                "games.example.com/arenas:get", "games.example.com/arenas:list", "games.example.com/arenas:watch"),
+                difference(custom, manager, Set.of()), "only read rules for the named kinds are added");
+        AssertionError missing = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> chart.template("manager.customWorkloads[0].group=kubeflow.org"));
+        assertTrue(missing.getMessage().contains("manager.customWorkloads[].resources is required"),
+                missing.getMessage());
+    }
+
     private static Set<String> paths(JsonNode config) {
         Set<String> out = new TreeSet<>();
         config.path("webhooks").forEach(w -> out.add(w.path("clientConfig").path("service").path("path").asText()));

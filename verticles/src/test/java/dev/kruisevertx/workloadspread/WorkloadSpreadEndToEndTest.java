@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -484,7 +485,7 @@ class WorkloadSpreadEndToEndTest {
                 .addToData("WorkloadSpread_Watch_Custom_Workload_WhiteList", "{\"workloads\":[{\"Group\":"
                         + "\"ws.example.com\",\"Version\":\"v1\",\"Kind\":\"Arena\",\"replicasPath\":\"spec.size\"}]}")
                 .build()).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-        // Read once at start-up, by the webhook and by the controller, as OpenKruise.
+        // Read at start-up by the webhook and the controller (and then followed: see the test after this one).
         product.restartManager();
         String ns = product.namespace();
         var arena = Await.waitFor("arenas served", WAIT, () -> {
@@ -524,9 +525,105 @@ class WorkloadSpreadEndToEndTest {
         client.genericKubernetesResources("ws.example.com/v1", "Arena").inNamespace(ns).withName("arena")
                 .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
                         io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"size\":8}}");
-        // Not watched (its kind is known only at run time): read again on the controller's periodic recheck.
+        // Watched through the shared cache's informer for the kind, added when the whitelist named it.
         Await.waitFor("subset-a's limit follows spec.size 8 (25% = 2)", WAIT, () -> read("arena-spread"),
                 w -> w.getStatus().getSubsetStatuses().get(0).getMissingReplicas() == 1);
+    }
+
+    /** How long a custom workload's change may take to reach the status: well under the 30 s the old poll took. */
+    static final Duration PROMPT = Duration.ofSeconds(20);
+
+    @Test
+    void aCustomKindWhitelistedAfterStartIsWatchedWithoutARestart() {
+        KubernetesClient client = product.client();
+        String ns = product.namespace();
+        ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: gadgets.ws.example.com}
+                spec:
+                  group: ws.example.com
+                  scope: Namespaced
+                  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """);
+        var gadget = Await.waitFor("gadgets served", WAIT, () -> {
+            try {
+                return client.genericKubernetesResources("ws.example.com/v1", "Gadget").inNamespace(ns)
+                        .resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                                .withApiVersion("ws.example.com/v1").withKind("Gadget").withNewMetadata()
+                                .withName("gadget").withNamespace(ns).endMetadata()
+                                .addToAdditionalProperties("spec", Map.of("replicas", 4)).build()).create();
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                return null;
+            }
+        }, java.util.Objects::nonNull);
+        // The manager is running; only now does the whitelist name the kind. No restart follows.
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("kruise-system").endMetadata().build())
+                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        client.configMaps().inNamespace("kruise-system").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName("kruise-configuration").endMetadata()
+                .addToData("WorkloadSpread_Watch_Custom_Workload_WhiteList", "{\"workloads\":[{\"Group\":"
+                        + "\"ws.example.com\",\"Version\":\"v1\",\"Kind\":\"Gadget\",\"replicasPath\":\"spec.replicas\"}]}")
+                .build()).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        // The validating webhook follows the whitelist too: until it has, the WorkloadSpread is refused.
+        Await.waitFor("the WorkloadSpread for a Gadget is admitted", WAIT, () -> {
+            try {
+                workloadSpread("gadget-spread", "ws.example.com/v1", "Gadget", "gadget", """
+                          subsets:
+                          - name: subset-a
+                            requiredNodeSelectorTerm:
+                              matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [zone-a]}]
+                            maxReplicas: 50%
+                          - name: subset-b
+                            requiredNodeSelectorTerm:
+                              matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [zone-b]}]
+                        """);
+                return true;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                return false;
+            }
+        }, ok -> ok);
+        // 50% of 4: subset-a's limit of 2 is missing 2 once the controller counts the Gadget through its informer.
+        Await.waitFor("subset-a misses 2 of a limit of 2", WAIT, () -> read("gadget-spread"),
+                w -> w.getStatus() != null && w.getStatus().getSubsetStatuses() != null
+                        && !w.getStatus().getSubsetStatuses().isEmpty()
+                        && w.getStatus().getSubsetStatuses().get(0).getMissingReplicas() == 2);
+        for (int i = 0; i < 3; i++) {
+            client.pods().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                    .withName("gadget-" + i).addToLabels("app", "gadget").addNewOwnerReference()
+                    .withApiVersion("ws.example.com/v1").withKind("Gadget").withName("gadget")
+                    .withUid(gadget.getMetadata().getUid()).withController(true).endOwnerReference().endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("gadget:1").endContainer().endSpec()
+                    .build()).create();
+        }
+        List<Pod> pods = Await.waitFor("three scheduled pods", WAIT, () -> pods("gadget"), p -> allScheduled(p, 3));
+        assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 1L)), placement(pods),
+                "the pod webhook placed the pods of the newly whitelisted kind");
+        awaitCounted("gadget-spread", Map.of("subset-a", 2, "subset-b", 1));
+        // The same informer is shared: asking the cache for the kind again gives the one the controller uses.
+        var first = product.app().cache().generic("ws.example.com", "v1", "Gadget").orElseThrow();
+        assertSame(first, product.app().cache().generic("ws.example.com", "v1", "Gadget").orElseThrow());
+        assertNotNull(first.get(ns, "gadget"), "the shared informer holds the Gadget");
+        // A scale of the Gadget reaches the status through the watch, not a periodic re-read.
+        long patchedAt = System.nanoTime();
+        client.genericKubernetesResources("ws.example.com/v1", "Gadget").inNamespace(ns).withName("gadget")
+                .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":8}}");
+        Await.waitFor("subset-a's limit follows replicas 8 (50% = 4): 2 missing", PROMPT, () -> read("gadget-spread"),
+                w -> w.getStatus().getSubsetStatuses().get(0).getMissingReplicas() == 2
+                        && w.getStatus().getSubsetStatuses().get(0).getReplicas() == 2
+                        && w.getStatus().getSubsetStatuses().get(0).creatingPods().isEmpty());
+        assertTrue(Duration.ofNanos(System.nanoTime() - patchedAt).compareTo(PROMPT) < 0);
+        // The owner deleted mid-operation: its informer's deletion counts no pods, as for a built-in target.
+        client.genericKubernetesResources("ws.example.com/v1", "Gadget").inNamespace(ns).withName("gadget").delete();
+        Await.waitFor("no pods counted once the Gadget is gone", PROMPT, () -> counted(read("gadget-spread")),
+                Map.of("subset-a", 0, "subset-b", 0)::equals);
     }
 
     @Test
@@ -682,5 +779,19 @@ class WorkloadSpreadEndToEndTest {
                         }));
         assertEquals(400, badPatch.getCode(), badPatch.getMessage());
         assertTrue(badPatch.getMessage().contains("spec.subsets[1].patch.containers[1].name"), badPatch.getMessage());
+        // Out-of-range and negative pod fields in a patch are refused as Kubernetes' pod spec validation refuses them.
+        io.fabric8.kubernetes.client.KubernetesClientException outOfRange = org.junit.jupiter.api.Assertions.assertThrows(
+                io.fabric8.kubernetes.client.KubernetesClientException.class, () -> product.client()
+                        .resources(WorkloadSpread.class).inNamespace(ns).withName("h-huge").edit(w -> {
+                            w.getSpec().getSubsets().get(1).setPatch(dev.kruisevertx.api.common.ApiJson.serialization()
+                                    .unmarshal("{\"spec\":{\"activeDeadlineSeconds\":99999999999,"
+                                                    + "\"terminationGracePeriodSeconds\":-1}}",
+                                            com.fasterxml.jackson.databind.JsonNode.class));
+                            return w;
+                        }));
+        assertEquals(400, outOfRange.getCode(), outOfRange.getMessage());
+        assertTrue(outOfRange.getMessage().contains("spec.subsets[1].patch.activeDeadlineSeconds")
+                && outOfRange.getMessage().contains("spec.subsets[1].patch.terminationGracePeriodSeconds"),
+                outOfRange.getMessage());
     }
 }

@@ -66,6 +66,124 @@ class SubsetPatchCheckTest {
                         List.of("INVALID spec.subsets[0].patch")));
     }
 
+    /** A patch and the one error it must give, rendered as the API server answers it. */
+    record Refusal(String name, String patch, String error) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static final String P = "spec.subsets[0].patch";
+
+    /** Kubernetes' ValidatePodSpec rules beyond the container basics, each with its field path and message. */
+    static Stream<Refusal> podSpecRefusals() {
+        return Stream.of(
+                new Refusal("an init container named like a container",
+                        "{\"spec\":{\"initContainers\":[{\"name\":\"main\",\"image\":\"i:1\"}]}}",
+                        P + ".initContainers[0].name: Duplicate value: \"main\""),
+                new Refusal("a containerPort out of range",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"ports\":[{\"containerPort\":70000,"
+                                + "\"protocol\":\"TCP\"}]}]}}",
+                        P + ".containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, "
+                                + "inclusive"),
+                new Refusal("a negative hostPort",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"ports\":[{\"containerPort\":80,"
+                                + "\"hostPort\":-1,\"protocol\":\"TCP\"}]}]}}",
+                        P + ".containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"),
+                new Refusal("a port without a protocol (nothing defaults a patch)",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"ports\":[{\"containerPort\":80}]}]}}",
+                        P + ".containers[0].ports[0].protocol: Required value"),
+                new Refusal("an unknown protocol",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"ports\":[{\"containerPort\":80,"
+                                + "\"protocol\":\"HTTP\"}]}]}}",
+                        P + ".containers[0].ports[0].protocol: Unsupported value: \"HTTP\": supported values: "
+                                + "\"SCTP\", \"TCP\", \"UDP\""),
+                new Refusal("a port name longer than 15 characters",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"ports\":[{\"name\":\"a-very-long-port-name\","
+                                + "\"containerPort\":80,\"protocol\":\"TCP\"}]}]}}",
+                        P + ".containers[0].ports[0].name: Invalid value: \"a-very-long-port-name\": must be no more "
+                                + "than 15 characters"),
+                new Refusal("an env name starting with a digit",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"env\":[{\"name\":\"1X\",\"value\":\"v\"}]}]}}",
+                        P + ".containers[0].env[0].name: Invalid value: \"1X\": " + PodSpecRulesMessages.ENV_NAME),
+                new Refusal("a mount of a volume that does not exist",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"volumeMounts\":[{\"name\":\"data\","
+                                + "\"mountPath\":\"/data\"}]}]}}",
+                        P + ".containers[0].volumeMounts[0].name: Not found: \"data\""),
+                new Refusal("two mounts at one path",
+                        "{\"spec\":{\"volumes\":[{\"name\":\"a\",\"emptyDir\":{}},{\"name\":\"b\",\"emptyDir\":{}}],"
+                                + "\"containers\":[{\"name\":\"main\",\"volumeMounts\":[{\"name\":\"a\",\"mountPath\":\"/d\"},"
+                                + "{\"name\":\"b\",\"mountPath\":\"/d\"}]}]}}",
+                        P + ".containers[0].volumeMounts[1].mountPath: Invalid value: \"/d\": must be unique"),
+                new Refusal("a volume without a source",
+                        "{\"spec\":{\"volumes\":[{\"name\":\"empty\"}]}}",
+                        P + ".volumes[0]: Required value: must specify a volume type"),
+                new Refusal("a volume with two sources",
+                        "{\"spec\":{\"volumes\":[{\"name\":\"two\",\"emptyDir\":{},\"hostPath\":{\"path\":\"/x\"}}]}}",
+                        P + ".volumes[0]: Forbidden: may not specify more than 1 volume type"),
+                new Refusal("an unknown imagePullPolicy",
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"imagePullPolicy\":\"Sometimes\"}]}}",
+                        P + ".containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: "
+                                + "\"Always\", \"IfNotPresent\", \"Never\""),
+                new Refusal("an unknown dnsPolicy", "{\"spec\":{\"dnsPolicy\":\"Google\"}}",
+                        P + ".dnsPolicy: Unsupported value: \"Google\": supported values: \"ClusterFirst\", "
+                                + "\"ClusterFirstWithHostNet\", \"Default\", \"None\""),
+                new Refusal("dnsPolicy None without dnsConfig", "{\"spec\":{\"dnsPolicy\":\"None\"}}",
+                        P + ".dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"),
+                new Refusal("a negative terminationGracePeriodSeconds",
+                        "{\"spec\":{\"terminationGracePeriodSeconds\":-5}}",
+                        P + ".terminationGracePeriodSeconds: Invalid value: -5: must be greater than or equal to 0"),
+                new Refusal("an activeDeadlineSeconds of 0", "{\"spec\":{\"activeDeadlineSeconds\":0}}",
+                        P + ".activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive"),
+                new Refusal("an activeDeadlineSeconds past the int range",
+                        "{\"spec\":{\"activeDeadlineSeconds\":9999999999}}",
+                        P + ".activeDeadlineSeconds: Invalid value: 9999999999: must be between 1 and 2147483647, "
+                                + "inclusive"),
+                new Refusal("a hostname that is not a DNS label", "{\"spec\":{\"hostname\":\"Host_1\"}}",
+                        P + ".hostname: Invalid value: \"Host_1\": " + PodSpecRulesMessages.LABEL_SYNTAX),
+                new Refusal("a serviceAccountName that is not a DNS subdomain",
+                        "{\"spec\":{\"serviceAccountName\":\"Bad Account\"}}",
+                        P + ".serviceAccountName: Invalid value: \"Bad Account\": " + PodSpecRulesMessages.SUBDOMAIN_SYNTAX),
+                new Refusal("a toleration with no key and operator Equal",
+                        "{\"spec\":{\"tolerations\":[{\"operator\":\"Equal\",\"value\":\"x\"}]}}",
+                        P + ".tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is "
+                                + "empty, which means \"match all values and all keys\""),
+                new Refusal("a null toleration", "{\"spec\":{\"tolerations\":[null]}}",
+                        P + ".tolerations[0]: Required value"),
+                new Refusal("a preferred node term with weight 0",
+                        "{\"spec\":{\"affinity\":{\"nodeAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":"
+                                + "[{\"weight\":0,\"preference\":{}}]}}}}",
+                        P + ".affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: "
+                                + "Invalid value: 0: must be in the range 1-100"),
+                new Refusal("a required node affinity without terms",
+                        "{\"spec\":{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                                + "{\"nodeSelectorTerms\":[]}}}}}",
+                        P + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: "
+                                + "Required value: must have at least one node selector term"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("podSpecRefusals")
+    void refusesWhatValidatePodSpecRefusesWithItsMessage(Refusal r) {
+        JsonNode template = ApiJson.serialization().unmarshal(TEMPLATE, JsonNode.class);
+        List<FieldError> errors = WorkloadSpreadValidation.validate(ws(r.patch()), null, List.of(),
+                () -> CustomWorkloadWhiteList.EMPTY, template);
+        assertEquals(List.of(r.error()), errors.stream().map(FieldError::toString).toList());
+    }
+
+    @Test
+    void aPatchValidatePodSpecAcceptsPasses() {
+        JsonNode template = ApiJson.serialization().unmarshal(TEMPLATE, JsonNode.class);
+        String patch = "{\"spec\":{\"volumes\":[{\"name\":\"data\",\"emptyDir\":{}}],\"dnsPolicy\":\"ClusterFirst\","
+                + "\"terminationGracePeriodSeconds\":0,\"activeDeadlineSeconds\":2147483647,\"hostname\":\"web-1\","
+                + "\"tolerations\":[{\"operator\":\"Exists\"}],\"containers\":[{\"name\":\"main\",\"imagePullPolicy\":"
+                + "\"IfNotPresent\",\"env\":[{\"name\":\"my.env-NAME_1\",\"value\":\"v\"}],\"ports\":[{\"name\":\"http\","
+                + "\"containerPort\":8080,\"protocol\":\"TCP\"}],\"volumeMounts\":[{\"name\":\"data\",\"mountPath\":"
+                + "\"/data\"}]}]}}";
+        assertEquals(List.of(), errors(patch, template));
+    }
+
     static WorkloadSpread ws(String patch) {
         return ApiJson.serialization().unmarshal("""
                 {"apiVersion":"apps.kruise.io/v1alpha1","kind":"WorkloadSpread",

@@ -1,0 +1,228 @@
+package dev.kruisevertx.workloadspread;
+
+import dev.kruisevertx.api.apps.v1alpha1.TargetReference;
+import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.cache.CacheListener;
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.WatchCache;
+import dev.kruisevertx.controller.Enqueuer;
+import dev.kruisevertx.controller.ExternalSource;
+import dev.kruisevertx.controller.Request;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The custom workload kinds of the {@value WellKnown#WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY} entry of
+ * ConfigMap {@code kruise-configuration}, followed while the controller runs: the ConfigMap is watched (one object,
+ * by name), and each whitelisted kind gets the shared watch cache's informer for it ({@link WatchCache#generic}: one
+ * per kind, shared with any other controller asking for it), whose events enqueue the WorkloadSpreads targeting the
+ * changed workload. OpenKruise adds these watches once, when its controller starts; here a kind added to the entry
+ * later is watched without a restart.
+ *
+ * <p>Until the ConfigMap has been read, and while a kind's informer has not listed yet, a custom-target
+ * WorkloadSpread is not decided ({@link IllegalArgumentException}: a skipped plan naming the wait); both events
+ * enqueue it again. A ConfigMap that cannot be read means no custom workloads (one log line; the watch keeps
+ * retrying). A malformed entry is an {@link IllegalArgumentException} naming the entry. Handlers only enqueue;
+ * discovery and informer creation run on a worker thread.
+ */
+final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, ExternalSource,
+        WorkloadSpreadTargets.CustomReader {
+    private static final Logger LOG = LoggerFactory.getLogger(CustomWorkloadWatches.class);
+
+    private final KubernetesClient client;
+    private final WatchCache cache;
+    private final Vertx vertx;
+    private final String namespace;
+    private final CachedResource<WorkloadSpread> spreads;
+    /** Handlers attached to the shared informers, per kind (removed on stop; the informers stay in the cache). */
+    private final Map<String, Attached> attached = new ConcurrentHashMap<>();
+    private volatile CustomWorkloadWhiteList whiteList;
+    private volatile IllegalArgumentException malformed;
+    private volatile boolean unreadableLogged;
+    private volatile Enqueuer queue;
+    private volatile boolean stopped;
+
+    private record Attached(CachedResource<GenericKubernetesResource> resource,
+                            CacheListener<GenericKubernetesResource> listener) {
+    }
+
+    CustomWorkloadWatches(KubernetesClient client, WatchCache cache, Vertx vertx, String namespace,
+                          CachedResource<WorkloadSpread> spreads) {
+        this.client = client;
+        this.cache = cache;
+        this.vertx = vertx;
+        this.namespace = namespace;
+        this.spreads = spreads;
+    }
+
+    @Override
+    public CustomWorkloadWhiteList get() {
+        if (malformed != null) {
+            throw malformed;
+        }
+        CustomWorkloadWhiteList current = whiteList;
+        if (current == null) {
+            throw new IllegalArgumentException("waiting for ConfigMap " + namespace + "/"
+                    + WellKnown.KRUISE_CONFIGURATION_CONFIGMAP + " to be read (custom workload whitelist)");
+        }
+        return current;
+    }
+
+    /** The workload from the shared informer of the entry's kind; null when that kind is not served. */
+    @Override
+    public GenericKubernetesResource get(String ns, String apiVersion, String kind, String name) {
+        CustomWorkloadWhiteList.Workload entry = get().entry(WorkloadSpreadTargets.group(apiVersion), kind)
+                .orElse(null);
+        Attached a = entry == null ? null : attached.get(key(entry));
+        if (a == null) {
+            return null;
+        }
+        if (!a.resource().hasSynced()) {
+            throw new IllegalArgumentException("waiting for the watch of " + key(entry) + " to list");
+        }
+        return a.resource().get(ns, name);
+    }
+
+    @Override
+    public Runnable start(Enqueuer queue) {
+        this.queue = queue;
+        SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(namespace)
+                .withName(WellKnown.KRUISE_CONFIGURATION_CONFIGMAP).runnableInformer(0);
+        informer.exceptionHandler((isStarted, t) -> {
+            if (whiteList == null && malformed == null) {
+                // As before the watch: an unreadable ConfigMap means no custom workloads until it can be read.
+                whiteList = CustomWorkloadWhiteList.EMPTY;
+                enqueueCustomTargets(null);
+            }
+            if (!unreadableLogged) {
+                unreadableLogged = true;
+                LOG.info("ConfigMap {}/{} not readable ({}): no custom workloads for WorkloadSpread until it is",
+                        namespace, WellKnown.KRUISE_CONFIGURATION_CONFIGMAP,
+                        t instanceof KubernetesClientException k ? k.getCode() : t.getClass().getSimpleName());
+            }
+            return true;
+        });
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ConfigMap cm) {
+                changed(cm);
+            }
+
+            @Override
+            public void onUpdate(ConfigMap oldCm, ConfigMap newCm) {
+                changed(newCm);
+            }
+
+            @Override
+            public void onDelete(ConfigMap cm, boolean finalStateUnknown) {
+                changed(null);
+            }
+
+            @Override
+            public void onNothing() {
+                // Listed and the ConfigMap does not exist: no custom workloads.
+                if (whiteList == null && malformed == null) {
+                    changed(null);
+                }
+            }
+        });
+        informer.start();
+        return () -> {
+            stopped = true;
+            informer.stop();
+            attached.values().forEach(a -> a.resource().removeListener(a.listener()));
+            attached.clear();
+        };
+    }
+
+    /** On the informer's thread: parse (cheap), then attach new kinds on a worker. */
+    private void changed(ConfigMap cm) {
+        try {
+            whiteList = CustomWorkloadWhiteList.fromConfigMapData(cm == null ? null : cm.getData());
+            malformed = null;
+        } catch (IllegalArgumentException e) {
+            if (malformed == null) {
+                LOG.info("{}: WorkloadSpreads with custom targets are not counted", e.getMessage());
+            }
+            malformed = e;
+        }
+        if (malformed != null) {
+            enqueueCustomTargets(null);
+            return;
+        }
+        CustomWorkloadWhiteList current = whiteList;
+        vertx.executeBlocking(() -> {
+            for (CustomWorkloadWhiteList.Workload w : current.workloads()) {
+                attach(w);
+            }
+            // Kinds added or removed change what a custom-target WorkloadSpread counts.
+            enqueueCustomTargets(null);
+            return null;
+        }, false).onFailure(t -> LOG.warn("following the custom workload whitelist failed: {}", t.toString()));
+    }
+
+    /** Worker thread (discovery). Built-in kinds are watched already and never attached twice. */
+    private void attach(CustomWorkloadWhiteList.Workload w) {
+        String key = key(w);
+        if (stopped || attached.containsKey(key) || w.version().isEmpty() || w.kind().isEmpty()
+                || !WorkloadSpreadTargets.isCustom(w.group(), w.kind())) {
+            return;
+        }
+        var resource = cache.generic(w.group(), w.version(), w.kind());
+        if (resource.isEmpty()) {
+            LOG.info("whitelisted workload kind {} is not served by the API server: not watched", key);
+            return;
+        }
+        var mapper = WorkloadSpreadController.<GenericKubernetesResource>workloadToSpreads(spreads, w.kind());
+        CacheListener<GenericKubernetesResource> listener = event -> {
+            Enqueuer q = queue;
+            if (q != null && !stopped) {
+                mapper.map(event, q);
+            }
+        };
+        if (attached.putIfAbsent(key, new Attached(resource.get(), listener)) != null) {
+            return;
+        }
+        resource.get().addListener(listener);
+        LOG.info("watching whitelisted workload kind {} for WorkloadSpread", key);
+        // WorkloadSpreads whose workload does not exist were skipped while the informer listed: decide them now.
+        resource.get().informer().start().thenRun(() -> enqueueCustomTargets(w.kind()));
+    }
+
+    /** Enqueues the WorkloadSpreads with a custom target (of {@code kind}, or any when null). */
+    private void enqueueCustomTargets(String kind) {
+        Enqueuer q = queue;
+        if (q == null || stopped) {
+            return;
+        }
+        for (WorkloadSpread ws : spreads.list()) {
+            TargetReference ref = ws.getSpec() == null ? null : ws.getSpec().getTargetRef();
+            if (ref != null && WorkloadSpreadTargets.isCustom(WorkloadSpreadTargets.group(ref.getApiVersion()),
+                    ref.getKind()) && (kind == null || Objects.equals(kind, ref.getKind()))) {
+                q.add(Request.of(ws));
+            }
+        }
+    }
+
+    private static String key(CustomWorkloadWhiteList.Workload w) {
+        return (w.group().isEmpty() ? "" : w.group() + "/") + w.version() + "/" + w.kind();
+    }
+
+    /** For tests: whether a handler is attached for the kind. */
+    boolean watching(String group, String version, String kind) {
+        return attached.containsKey(key(new CustomWorkloadWhiteList.Workload(group, version, kind, null, null)));
+    }
+}

@@ -49,6 +49,8 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
     private final CachedResource<WorkloadSpread> spreads;
     /** Handlers attached to the shared informers, per kind (removed on stop; the informers stay in the cache). */
     private final Map<String, Attached> attached = new ConcurrentHashMap<>();
+    /** Whitelisted kinds discovery did not find (their workloads count as gone until the ConfigMap changes). */
+    private final java.util.Set<String> unserved = ConcurrentHashMap.newKeySet();
     private volatile CustomWorkloadWhiteList whiteList;
     private volatile IllegalArgumentException malformed;
     private volatile boolean unreadableLogged;
@@ -86,9 +88,17 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
     public GenericKubernetesResource get(String ns, String apiVersion, String kind, String name) {
         CustomWorkloadWhiteList.Workload entry = get().entry(WorkloadSpreadTargets.group(apiVersion), kind)
                 .orElse(null);
-        Attached a = entry == null ? null : attached.get(key(entry));
-        if (a == null) {
+        if (entry == null) {
             return null;
+        }
+        Attached a = attached.get(key(entry));
+        if (a == null) {
+            if (unserved.contains(key(entry))) {
+                return null;
+            }
+            // Whitelisted a moment ago: its informer is being added on a worker. Counting the workload as gone
+            // meanwhile would write a status of 0 pods and flap.
+            throw new IllegalArgumentException("waiting for the watch of " + key(entry) + " to start");
         }
         if (!a.resource().hasSynced()) {
             throw new IllegalArgumentException("waiting for the watch of " + key(entry) + " to list");
@@ -142,9 +152,13 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
         informer.start();
         return () -> {
             stopped = true;
-            informer.stop();
             attached.values().forEach(a -> a.resource().removeListener(a.listener()));
             attached.clear();
+            // Stopping closes the watch over HTTP: not on the verticle's event loop.
+            vertx.executeBlocking(() -> {
+                informer.stop();
+                return null;
+            }, false);
         };
     }
 
@@ -183,9 +197,12 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
         }
         var resource = cache.generic(w.group(), w.version(), w.kind());
         if (resource.isEmpty()) {
-            LOG.info("whitelisted workload kind {} is not served by the API server: not watched", key);
+            if (unserved.add(key)) {
+                LOG.info("whitelisted workload kind {} is not served by the API server: not watched", key);
+            }
             return;
         }
+        unserved.remove(key);
         var mapper = WorkloadSpreadController.<GenericKubernetesResource>workloadToSpreads(spreads, w.kind());
         CacheListener<GenericKubernetesResource> listener = event -> {
             Enqueuer q = queue;

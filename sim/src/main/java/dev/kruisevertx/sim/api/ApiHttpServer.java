@@ -546,6 +546,11 @@ public final class ApiHttpServer {
             }
         };
         open(type, t.version(), options, sink, table);
+        // Headers go out now, as kube-apiserver flushes them: a client (client-go, java.net.http) returns from its
+        // request only when they arrive, and a quiet watch would otherwise hold it until the first event.
+        if (!resp.headWritten() && !resp.ended() && !resp.closed()) {
+            resp.writeHead();
+        }
     }
 
     /** One protobuf watch frame; an object that does not fit its message becomes an ERROR event naming it. */

@@ -399,6 +399,10 @@ public final class ApiHttpServer {
             case "PUT":
                 return api.update(type, t.version(), t.namespace(), t.name(), sub, body.object(), dryRun).map(Reply::ok);
             case "PATCH":
+                if (RequestBodies.mediaType(req.getHeader("Content-Type")).equals(Patches.APPLY_PATCH)) {
+                    // Before the object is looked up: server-side apply of a new object would otherwise be a 404.
+                    throw Patches.serverSideApply();
+                }
                 return api.patch(type, t.version(), t.namespace(), t.name(), sub, req.getHeader("Content-Type"), body.patch(), dryRun)
                         .map(Reply::ok);
             case "DELETE":

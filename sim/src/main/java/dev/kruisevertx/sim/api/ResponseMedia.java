@@ -65,7 +65,8 @@ enum ResponseMedia {
 
     private static Clause clause(String text, int order) {
         String[] params = text.split(";");
-        String type = params[0].trim().toLowerCase(Locale.ROOT);
+        // ";" alone splits into nothing.
+        String type = params.length == 0 ? "" : params[0].trim().toLowerCase(Locale.ROOT);
         if (type.isEmpty()) {
             return null;
         }

@@ -29,6 +29,7 @@ import java.util.Map;
 public final class ApiHttpServer {
     private static final Logger LOG = LoggerFactory.getLogger(ApiHttpServer.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper YAML_MAPPER = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
 
     private final Vertx vertx;
     private final ApiServer api;
@@ -156,6 +157,9 @@ public final class ApiHttpServer {
         if (reply == null) {
             return;
         }
+        // Objects and their Status errors go in the media type the client asks for; discovery and OpenAPI stay JSON.
+        Target target = parse(req.path());
+        String accept = target != null && target.plural() != null ? req.getHeader("Accept") : null;
         reply.onComplete(r -> {
             HttpServerResponse resp = req.response();
             if (r.succeeded() && isLargeList(r.result().body())) {
@@ -163,25 +167,59 @@ public final class ApiHttpServer {
                 // of pods would hold the API server's event loop for a noticeable time.
                 int code = r.result().code();
                 JsonNode list = r.result().body();
-                vertx.executeBlocking(() -> MAPPER.writeValueAsBytes(list), false).onComplete(bytes -> {
+                vertx.executeBlocking(() -> Encoded.of(accept, list), false).onComplete(encoded -> {
                     if (resp.closed() || resp.ended()) {
                         return;
                     }
-                    if (bytes.succeeded()) {
-                        resp.setStatusCode(code).putHeader("Content-Type", "application/json")
-                                .end(Buffer.buffer(bytes.result()));
+                    if (encoded.succeeded()) {
+                        encoded.result().write(resp, code);
                     } else {
                         resp.setStatusCode(500).end();
                     }
                 });
             } else if (r.succeeded()) {
-                write(resp, r.result().code(), r.result().body());
+                write(resp, r.result().code(), r.result().body(), accept);
             } else {
                 ApiException e = r.cause() instanceof ApiException a ? a
                         : new ApiException(500, "InternalError", "Internal error occurred: " + r.cause());
-                write(resp, e.code(), e.toStatus());
+                write(resp, e.code(), e.toStatus(), accept);
             }
         });
+    }
+
+    /** An answer's bytes in the negotiated media type. */
+    record Encoded(String contentType, byte[] bytes, int codeOverride) {
+        /**
+         * Encodes in the type the Accept header asks for; a 406 Status (JSON) when none can be written; JSON when a
+         * stored value does not fit the protobuf message (no Go object could hold it either).
+         */
+        static Encoded of(String accept, JsonNode body) throws JsonProcessingException {
+            ResponseMedia media;
+            try {
+                media = ResponseMedia.negotiate(accept, KubeProtobuf.encodable(body));
+            } catch (ApiException e) {
+                return new Encoded(ResponseMedia.JSON.contentType, MAPPER.writeValueAsBytes(e.toStatus()), e.code());
+            }
+            switch (media) {
+                case PROTOBUF:
+                    try {
+                        return new Encoded(media.contentType, KubeProtobuf.encode(body), 0);
+                    } catch (JsonProto.NotEncodable e) {
+                        LOG.info("answering {} {} in JSON: {}", body.path("kind").asText(),
+                                body.path("metadata").path("name").asText(), e.getMessage());
+                        return new Encoded(ResponseMedia.JSON.contentType, MAPPER.writeValueAsBytes(body), 0);
+                    }
+                case YAML:
+                    return new Encoded(media.contentType, YAML_MAPPER.writeValueAsBytes(body), 0);
+                default:
+                    return new Encoded(media.contentType, MAPPER.writeValueAsBytes(body), 0);
+            }
+        }
+
+        void write(HttpServerResponse resp, int code) {
+            resp.setStatusCode(codeOverride != 0 ? codeOverride : code).putHeader("Content-Type", contentType)
+                    .end(Buffer.buffer(bytes));
+        }
     }
 
     /** Bodies above this many bytes are decoded off the event loop. */
@@ -258,12 +296,15 @@ public final class ApiHttpServer {
     }
 
     private static void write(HttpServerResponse resp, int code, JsonNode body) {
+        write(resp, code, body, null);
+    }
+
+    private static void write(HttpServerResponse resp, int code, JsonNode body, String accept) {
         if (resp.closed() || resp.ended()) {
             return;
         }
         try {
-            resp.setStatusCode(code).putHeader("Content-Type", "application/json")
-                    .end(Buffer.buffer(MAPPER.writeValueAsBytes(body)));
+            Encoded.of(accept, body).write(resp, code);
         } catch (JsonProcessingException e) {
             resp.setStatusCode(500).end();
         }
@@ -358,6 +399,10 @@ public final class ApiHttpServer {
             case "PUT":
                 return api.update(type, t.version(), t.namespace(), t.name(), sub, body.object(), dryRun).map(Reply::ok);
             case "PATCH":
+                if (RequestBodies.mediaType(req.getHeader("Content-Type")).equals(Patches.APPLY_PATCH)) {
+                    // Before the object is looked up: server-side apply of a new object would otherwise be a 404.
+                    throw Patches.serverSideApply();
+                }
                 return api.patch(type, t.version(), t.namespace(), t.name(), sub, req.getHeader("Content-Type"), body.patch(), dryRun)
                         .map(Reply::ok);
             case "DELETE":
@@ -471,14 +516,21 @@ public final class ApiHttpServer {
     private void startChunkedWatch(HttpServerRequest req, ResourceType type, Target t, MultiMap q) {
         LOG.debug("chunked watch {}", req.uri());
         Watch.Options options = watchOptions(t, q);
+        boolean table = Tables.wanted(req.getHeader("Accept"));
+        // As kube-apiserver: a client asking for protobuf first gets length-prefixed protobuf frames (client-go's
+        // informers for built-in kinds do); Tables and custom kinds stream JSON, and YAML has no stream form.
+        boolean protobuf = !table && ResponseMedia.negotiate(req.getHeader("Accept"),
+                KubeProtobuf.answerType(type.apiVersion(t.version()), type.kind()) != null) == ResponseMedia.PROTOBUF;
         HttpServerResponse resp = req.response();
-        resp.setChunked(true).putHeader("Content-Type", "application/json").setStatusCode(200);
+        resp.setChunked(true).putHeader("Content-Type", protobuf ? KubeProtobuf.MEDIA_TYPE + ";stream=watch"
+                : "application/json").setStatusCode(200);
         WatchSink sink = new WatchSink() {
             @Override
             public void send(ObjectNode event) {
                 if (!resp.ended() && !resp.closed()) {
                     try {
-                        resp.write(Buffer.buffer(MAPPER.writeValueAsBytes(event)).appendString("\n"));
+                        resp.write(protobuf ? Buffer.buffer(protobufEvent(event))
+                                : Buffer.buffer(MAPPER.writeValueAsBytes(event)).appendString("\n"));
                     } catch (JsonProcessingException e) {
                         LOG.warn("cannot encode watch event", e);
                     }
@@ -497,7 +549,27 @@ public final class ApiHttpServer {
                 resp.closeHandler(v -> action.run());
             }
         };
-        open(type, t.version(), options, sink, Tables.wanted(req.getHeader("Accept")));
+        open(type, t.version(), options, sink, table);
+        // Headers go out now, as kube-apiserver flushes them: a client (client-go, java.net.http) returns from its
+        // request only when they arrive, and a quiet watch would otherwise hold it until the first event.
+        if (!resp.headWritten() && !resp.ended() && !resp.closed()) {
+            resp.writeHead();
+        }
+    }
+
+    /** One protobuf watch frame; an object that does not fit its message becomes an ERROR event naming it. */
+    private static byte[] protobufEvent(ObjectNode event) {
+        JsonNode object = event.path("object");
+        try {
+            return KubeProtobuf.watchFrame(event.path("type").asText(), KubeProtobuf.encode(object));
+        } catch (JsonProto.NotEncodable e) {
+            LOG.info("watch: {} {} cannot be sent as protobuf: {}", object.path("kind").asText(),
+                    object.path("metadata").path("name").asText(), e.getMessage());
+            ApiException error = new ApiException(500, "InternalError", "the embedded API server cannot write "
+                    + object.path("kind").asText() + " " + object.path("metadata").path("name").asText()
+                    + " as protobuf: " + e.getMessage());
+            return KubeProtobuf.watchFrame("ERROR", KubeProtobuf.encode(error.toStatus()));
+        }
     }
 
     private void webSocket(ServerWebSocket ws) {

@@ -98,6 +98,10 @@ final class Discovery {
         return stability * 1_000_000_000L + major * 10_000L + minor;
     }
 
+    /** The built-in resources kube-apiserver puts in the "all" category (what {@code kubectl get all} lists). */
+    private static final java.util.Set<String> IN_CATEGORY_ALL = java.util.Set.of("/pods", "/services",
+            "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets", "batch/jobs");
+
     ObjectNode resources(String group, String version) {
         ObjectNode list = JSON.objectNode();
         list.put("kind", "APIResourceList").put("apiVersion", "v1");
@@ -112,6 +116,9 @@ final class Discovery {
             if (!t.shortNames().isEmpty()) {
                 ArrayNode sn = r.putArray("shortNames");
                 t.shortNames().forEach(sn::add);
+            }
+            if (!t.custom() && IN_CATEGORY_ALL.contains(t.group() + "/" + t.plural())) {
+                r.putArray("categories").add("all");
             }
             if (t.statusSubresource()) {
                 sub(resources, t, "status", t.kind(), null);

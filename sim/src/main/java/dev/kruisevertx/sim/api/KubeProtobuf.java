@@ -1,6 +1,8 @@
 package dev.kruisevertx.sim.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.google.protobuf.ByteString;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
@@ -45,6 +47,14 @@ public final class KubeProtobuf {
     private static final ProtoJson JSON = new ProtoJson(ProtoFieldTable.instance());
     private static final Descriptor UNKNOWN = Runtime.Unknown.getDescriptor();
     private static final Descriptor TYPE_META = Runtime.TypeMeta.getDescriptor();
+    private static final Descriptor RAW_EXTENSION = Runtime.RawExtension.getDescriptor();
+    private static final Descriptor WATCH_EVENT = Meta.WatchEvent.getDescriptor();
+    private static final JsonProto TO_PROTO = new JsonProto(ProtoFieldTable.instance());
+    /** API group to the group part of its proto package (k8s.io.api.GROUP.VERSION). */
+    private static final Map<String, String> PROTO_GROUPS = Map.of("", "core", "apps", "apps", "batch", "batch",
+            "policy", "policy", "coordination.k8s.io", "coordination", "events.k8s.io", "events",
+            "networking.k8s.io", "networking", "admissionregistration.k8s.io", "admissionregistration",
+            "autoscaling", "autoscaling");
 
     private KubeProtobuf() {
     }
@@ -107,15 +117,87 @@ public final class KubeProtobuf {
 
     /** Options kinds (DeleteOptions) travel under every group's apiVersion but live in meta/v1. */
     private static Descriptor descriptor(String apiVersion, String kind) {
-        int slash = apiVersion.indexOf('/');
-        String group = slash < 0 ? "core" : apiVersion.substring(0, slash);
-        String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
-        String shortGroup = group.split("\\.")[0];
-        Descriptor d = BY_PACKAGE_AND_KIND.get("k8s.io.api." + shortGroup + "." + version + "/" + kind);
+        Descriptor d = builtIn(apiVersion, kind);
         if (d == null) {
             d = BY_PACKAGE_AND_KIND.get(META_PACKAGE + "/" + kind);
         }
         return d;
+    }
+
+    /**
+     * The message of a built-in group's kind. Only the groups of {@link #FILES} by their full names, so that a custom
+     * group whose first label matches one (apps.kruise.io) is never taken for it.
+     */
+    private static Descriptor builtIn(String apiVersion, String kind) {
+        int slash = apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+        String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+        String protoGroup = PROTO_GROUPS.get(group);
+        return protoGroup == null ? null : BY_PACKAGE_AND_KIND.get("k8s.io.api." + protoGroup + "." + version + "/" + kind);
+    }
+
+    /** The message an answer of this apiVersion and kind is written as; null when it has to be JSON (custom kinds). */
+    static Descriptor answerType(String apiVersion, String kind) {
+        if (apiVersion == null || kind == null) {
+            return null;
+        }
+        if (kind.equals("Status") && apiVersion.equals("v1")) {
+            return BY_PACKAGE_AND_KIND.get(META_PACKAGE + "/Status");
+        }
+        return builtIn(apiVersion, kind);
+    }
+
+    /** Whether {@link #encode} can write this object (a built-in kind, a list of one, or a Status). */
+    static boolean encodable(JsonNode object) {
+        return object != null && answerType(object.path("apiVersion").asText(null), object.path("kind").asText(null)) != null;
+    }
+
+    /**
+     * The object as kube-apiserver answers it in protobuf: {@code k8s\0}, then a runtime.Unknown with the typeMeta and
+     * the kind's message as raw bytes (contentEncoding and contentType empty, as Go writes them).
+     * @throws JsonProto.NotEncodable when a stored value does not fit the message (the caller answers JSON)
+     */
+    static byte[] encode(JsonNode object) {
+        String apiVersion = object.path("apiVersion").asText();
+        String kind = object.path("kind").asText();
+        Descriptor type = answerType(apiVersion, kind);
+        if (type == null) {
+            throw new JsonProto.NotEncodable(kind + " (" + apiVersion + ") has no protobuf message");
+        }
+        DynamicMessage raw = TO_PROTO.message(type, object);
+        DynamicMessage typeMeta = DynamicMessage.newBuilder(TYPE_META)
+                .setField(TYPE_META.findFieldByName("apiVersion"), apiVersion)
+                .setField(TYPE_META.findFieldByName("kind"), kind).build();
+        DynamicMessage unknown = DynamicMessage.newBuilder(UNKNOWN)
+                .setField(UNKNOWN.findFieldByName("typeMeta"), typeMeta)
+                .setField(UNKNOWN.findFieldByName("raw"), raw.toByteString())
+                .setField(UNKNOWN.findFieldByName("contentEncoding"), "")
+                .setField(UNKNOWN.findFieldByName("contentType"), "").build();
+        byte[] body = unknown.toByteArray();
+        byte[] out = new byte[MAGIC.length + body.length];
+        System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
+        System.arraycopy(body, 0, out, MAGIC.length, body.length);
+        return out;
+    }
+
+    /**
+     * One frame of a protobuf watch stream ({@code application/vnd.kubernetes.protobuf;stream=watch}): a 4-byte
+     * big-endian length, then a metav1.WatchEvent written without magic or envelope, whose object is the whole
+     * envelope of {@link #encode}.
+     */
+    static byte[] watchFrame(String type, byte[] objectEnvelope) {
+        DynamicMessage raw = DynamicMessage.newBuilder(RAW_EXTENSION)
+                .setField(RAW_EXTENSION.findFieldByName("raw"), ByteString.copyFrom(objectEnvelope)).build();
+        byte[] event = DynamicMessage.newBuilder(WATCH_EVENT)
+                .setField(WATCH_EVENT.findFieldByName("type"), type)
+                .setField(WATCH_EVENT.findFieldByName("object"), raw).build().toByteArray();
+        byte[] out = new byte[4 + event.length];
+        out[0] = (byte) (event.length >>> 24);
+        out[1] = (byte) (event.length >>> 16);
+        out[2] = (byte) (event.length >>> 8);
+        out[3] = (byte) event.length;
+        System.arraycopy(event, 0, out, 4, event.length);
+        return out;
     }
 
     private static Map<String, Descriptor> index() {

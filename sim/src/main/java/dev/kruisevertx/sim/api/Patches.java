@@ -45,7 +45,7 @@ public final class Patches {
                 }
                 return strategicMerge(target, (ObjectNode) patch);
             case APPLY_PATCH:
-                throw new ApiException(415, "UnsupportedMediaType", "server-side apply is not supported by the embedded API server; use a merge or strategic merge patch");
+                throw serverSideApply();
             default:
                 throw new ApiException(415, "UnsupportedMediaType", "unsupported patch content type \"" + contentType + "\"");
         }
@@ -73,5 +73,10 @@ public final class Patches {
     /** Strategic merge, as kube-apiserver applies it to built-in types (see {@link StrategicMergePatch}). */
     public static ObjectNode strategicMerge(JsonNode target, ObjectNode patch) {
         return StrategicMergePatch.apply(target, patch);
+    }
+
+    /** The answer to a server-side apply, whether or not its object exists yet. */
+    static ApiException serverSideApply() {
+        return new ApiException(415, "UnsupportedMediaType", "server-side apply is not supported by the embedded API server; use a merge or strategic merge patch");
     }
 }

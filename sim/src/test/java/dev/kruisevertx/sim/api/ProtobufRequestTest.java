@@ -28,9 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The embedded API server driven as kubectl drives it for built-in kinds: protobuf request bodies, answers in JSON
- * (kubectl accepts "application/vnd.kubernetes.protobuf,application/json"). Each object is also written through the
- * JSON path under another name, and both must be stored alike.
+ * The embedded API server driven as kubectl and client-go drive it for built-in kinds: protobuf request bodies and,
+ * for Accept "application/vnd.kubernetes.protobuf,application/json", protobuf answers (objects, lists, Status errors,
+ * watch frames). Each object is also written through the JSON path under another name, and both must be stored alike.
  */
 class ProtobufRequestTest {
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
@@ -44,7 +44,8 @@ class ProtobufRequestTest {
 
     @BeforeAll
     static void start() {
-        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0));
+        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(0)
+                .setCrdDirectory(ClusterFixture.findCrdDirectory()));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
     }
 
@@ -58,7 +59,7 @@ class ProtobufRequestTest {
 
     static Answer send(String method, String path, String contentType, byte[] body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(fixture.cluster().url() + path))
-                .timeout(Duration.ofSeconds(60)).header("Accept", KUBECTL_ACCEPT)
+                .timeout(Duration.ofSeconds(60)).header("Accept", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
@@ -274,5 +275,194 @@ class ProtobufRequestTest {
         Answer broken = send("POST", "/api/v1/namespaces/default/configmaps", PROTOBUF,
                 java.util.Arrays.copyOf(envelope("v1", "ConfigMap", big.build()), ApiHttpServer.LARGE_BODY_BYTES + 10));
         assertEquals(400, broken.code(), broken.body().toString());
+    }
+
+    /** A protobuf answer: its envelope's kind and the object as JSON. */
+    record ProtoAnswer(int code, String contentType, String apiVersion, String kind, JsonNode object, byte[] raw) {
+    }
+
+    static HttpResponse<byte[]> sendAccepting(String method, String path, String accept, String contentType, byte[] body)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(fixture.cluster().url() + path))
+                .timeout(Duration.ofSeconds(60)).header("Accept", accept)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** As client-go with protobuf first: "application/vnd.kubernetes.protobuf, application/json". */
+    static ProtoAnswer proto(String method, String path, String contentType, byte[] body) throws Exception {
+        HttpResponse<byte[]> r = sendAccepting(method, path, KUBECTL_ACCEPT, contentType, body);
+        String type = r.headers().firstValue("Content-Type").orElse("");
+        assertEquals(PROTOBUF, type, method + " " + path + " answers in protobuf: " + new String(r.body(), StandardCharsets.UTF_8));
+        io.kubernetes.client.proto.Runtime.Unknown unknown = io.kubernetes.client.proto.Runtime.Unknown.parseFrom(
+                java.nio.ByteBuffer.wrap(r.body(), 4, r.body().length - 4));
+        return new ProtoAnswer(r.statusCode(), type, unknown.getTypeMeta().getApiVersion(), unknown.getTypeMeta().getKind(),
+                KubeProtobuf.decode(r.body()), unknown.getRaw().toByteArray());
+    }
+
+    /** The JSON answer for the same URL, as kube-apiserver's protobuf would carry it. */
+    static JsonNode jsonAsProtobufCarriesIt(String path) throws Exception {
+        JsonNode json = send("GET", path, null, null).body();
+        return KubeProtobuf.decode(KubeProtobuf.encode(json));
+    }
+
+    /**
+     * Create, get, list, replace and patch of each kind with protobuf answers: the envelope names the kind, the raw
+     * bytes parse as Kubernetes' generated message, and the object is the stored one.
+     */
+    @Test
+    void protobufAnswersForCreateGetListUpdateAndPatch() throws Exception {
+        record Kind(String collection, String apiVersion, String kind, Message message, String name,
+                    com.google.protobuf.Parser<? extends Message> parser, String patch, String patchedPointer) {
+        }
+        List<Kind> kinds = List.of(
+                new Kind("/api/v1/namespaces", "v1", "Namespace", ProtoMessages.namespace("pa-ns"), "pa-ns",
+                        V1.Namespace.parser(), "{\"metadata\":{\"labels\":{\"p\":\"1\"}}}", "/metadata/labels/p"),
+                new Kind("/api/v1/namespaces/default/configmaps", "v1", "ConfigMap", ProtoMessages.configMap("pa-cm"),
+                        "pa-cm", V1.ConfigMap.parser(), "{\"data\":{\"p\":\"1\"}}", "/data/p"),
+                new Kind("/api/v1/namespaces/default/pods", "v1", "Pod", ProtoMessages.pod("pa-pod"), "pa-pod",
+                        V1.Pod.parser(), "{\"metadata\":{\"annotations\":{\"p\":\"1\"}}}", "/metadata/annotations/p"),
+                new Kind("/apis/apps/v1/namespaces/default/deployments", "apps/v1", "Deployment",
+                        ProtoMessages.deployment("pa-web"), "pa-web", V1Apps.Deployment.parser(),
+                        "{\"metadata\":{\"labels\":{\"p\":\"1\"}}}", "/metadata/labels/p"),
+                new Kind("/apis/batch/v1/namespaces/default/jobs", "batch/v1", "Job", ProtoMessages.job("pa-job"),
+                        "pa-job", V1Batch.Job.parser(), "{\"metadata\":{\"labels\":{\"p\":\"1\"}}}", "/metadata/labels/p"),
+                new Kind("/apis/policy/v1/namespaces/default/poddisruptionbudgets", "policy/v1", "PodDisruptionBudget",
+                        ProtoMessages.pdb("pa-pdb", intVal(1)), "pa-pdb", V1Policy.PodDisruptionBudget.parser(),
+                        "{\"spec\":{\"minAvailable\":\"50%\"}}", "/spec/minAvailable"));
+        for (Kind k : kinds) {
+            String path = k.collection() + "/" + k.name();
+            ProtoAnswer created = proto("POST", k.collection(), PROTOBUF, envelope(k.apiVersion(), k.kind(), k.message()));
+            assertEquals(201, created.code(), created.object().toString());
+            assertEquals(k.apiVersion(), created.apiVersion());
+            assertEquals(k.kind(), created.kind());
+            Message parsed = k.parser().parseFrom(created.raw());
+            assertEquals(k.name(), ((io.kubernetes.client.proto.Meta.ObjectMeta) parsed.getField(
+                    parsed.getDescriptorForType().findFieldByName("metadata"))).getName());
+            assertTrue(created.object().at("/metadata/creationTimestamp").isTextual(), created.object().toString());
+            assertTrue(created.object().at("/metadata/uid").isTextual());
+
+            ProtoAnswer got = proto("GET", path, null, null);
+            assertEquals(200, got.code());
+            assertEquals(jsonAsProtobufCarriesIt(path), got.object(), k.kind() + " get");
+
+            ProtoAnswer list = proto("GET", k.collection(), null, null);
+            assertEquals(k.kind() + "List", list.kind());
+            assertTrue(list.object().at("/metadata/resourceVersion").isTextual());
+            boolean found = false;
+            for (JsonNode item : list.object().path("items")) {
+                found |= item.at("/metadata/name").asText().equals(k.name());
+            }
+            assertTrue(found, k.kind() + " list holds " + k.name());
+
+            // Replace with the stored object as the client read it (protobuf both ways), then patch with a JSON body.
+            ProtoAnswer replaced = null;
+            for (int attempt = 0; attempt < 10; attempt++) {
+                ProtoAnswer current = proto("GET", path, null, null);
+                Message.Builder changed = k.parser().parseFrom(current.raw()).toBuilder();
+                var metaField = changed.getDescriptorForType().findFieldByName("metadata");
+                changed.setField(metaField, ((io.kubernetes.client.proto.Meta.ObjectMeta) changed.getField(metaField))
+                        .toBuilder().putAnnotations("replaced", "yes").build());
+                replaced = proto("PUT", path, PROTOBUF, envelope(k.apiVersion(), k.kind(), changed.build()));
+                if (replaced.code() != 409) {
+                    break;
+                }
+            }
+            assertEquals(200, replaced.code(), replaced.object().toString());
+            assertEquals("yes", replaced.object().at("/metadata/annotations/replaced").asText(), k.kind());
+            ProtoAnswer patched = proto("PATCH", path, Patches.STRATEGIC_MERGE_PATCH, k.patch().getBytes(StandardCharsets.UTF_8));
+            assertEquals(200, patched.code(), patched.object().toString());
+            assertEquals(MAPPER.readTree(k.patch()).at(k.patchedPointer()), patched.object().at(k.patchedPointer()), k.kind());
+            assertEquals(jsonAsProtobufCarriesIt(path), proto("GET", path, null, null).object(), k.kind() + " after patch");
+        }
+    }
+
+    /** kube-apiserver answers errors in the requested type too: a Status message. */
+    @Test
+    void statusErrorsInProtobuf() throws Exception {
+        ProtoAnswer missing = proto("GET", "/api/v1/namespaces/default/configmaps/no-such", null, null);
+        assertEquals(404, missing.code());
+        assertEquals("Status", missing.kind());
+        io.kubernetes.client.proto.Meta.Status status = io.kubernetes.client.proto.Meta.Status.parseFrom(missing.raw());
+        assertEquals(404, status.getCode());
+        assertEquals("NotFound", status.getReason());
+        assertEquals("Failure", status.getStatus());
+
+        proto("POST", "/api/v1/namespaces/default/configmaps", PROTOBUF, envelope("v1", "ConfigMap", ProtoMessages.configMap("pa-dup")));
+        ProtoAnswer dup = proto("POST", "/api/v1/namespaces/default/configmaps", PROTOBUF,
+                envelope("v1", "ConfigMap", ProtoMessages.configMap("pa-dup")));
+        assertEquals(409, dup.code());
+        assertEquals("AlreadyExists", dup.object().path("reason").asText());
+
+        ProtoAnswer unreadable = proto("POST", "/api/v1/namespaces/default/configmaps", "text/plain", "x".getBytes(StandardCharsets.UTF_8));
+        assertEquals(415, unreadable.code());
+        assertEquals("UnsupportedMediaType", unreadable.object().path("reason").asText());
+    }
+
+    @Test
+    void customKindsTablesAndMetadataAskAnswerJsonAndProtobufOnlyForThemIs406() throws Exception {
+        HttpResponse<byte[]> cloneSets = sendAccepting("GET", "/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets",
+                KUBECTL_ACCEPT, null, null);
+        assertEquals(200, cloneSets.statusCode());
+        assertEquals("application/json", cloneSets.headers().firstValue("Content-Type").orElse(""));
+        HttpResponse<byte[]> only = sendAccepting("GET", "/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets",
+                PROTOBUF, null, null);
+        assertEquals(406, only.statusCode());
+        assertEquals("NotAcceptable", MAPPER.readTree(only.body()).path("reason").asText());
+
+        HttpResponse<byte[]> metadata = sendAccepting("GET", "/api/v1/namespaces/default/configmaps",
+                PROTOBUF + ";as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json", null, null);
+        assertEquals("application/json", metadata.headers().firstValue("Content-Type").orElse(""));
+        HttpResponse<byte[]> table = sendAccepting("GET", "/api/v1/namespaces/default/configmaps",
+                "application/json;as=Table;v=v1;g=meta.k8s.io,application/json", null, null);
+        assertEquals("Table", MAPPER.readTree(table.body()).path("kind").asText());
+
+        HttpResponse<byte[]> jsonFirst = sendAccepting("GET", "/api/v1/namespaces/default/configmaps",
+                "application/json, " + PROTOBUF, null, null);
+        assertEquals("application/json", jsonFirst.headers().firstValue("Content-Type").orElse(""));
+        HttpResponse<byte[]> weighted = sendAccepting("GET", "/api/v1/namespaces/default/configmaps",
+                "application/json;q=0.5, " + PROTOBUF, null, null);
+        assertEquals(PROTOBUF, weighted.headers().firstValue("Content-Type").orElse(""));
+        HttpResponse<byte[]> yaml = sendAccepting("GET", "/api/v1/namespaces/default", "application/yaml", null, null);
+        assertEquals("application/yaml", yaml.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(new String(yaml.body(), StandardCharsets.UTF_8).contains("kind: \"Namespace\""));
+        HttpResponse<byte[]> html = sendAccepting("GET", "/api/v1/namespaces/default", "text/html", null, null);
+        assertEquals(406, html.statusCode());
+        // Discovery is not negotiated (kubectl asks it in JSON).
+        assertEquals(200, sendAccepting("GET", "/api/v1", PROTOBUF, null, null).statusCode());
+    }
+
+    /** A watch asked in protobuf streams length-prefixed WatchEvent messages whose object is a full envelope. */
+    @Test
+    void protobufWatchFrames() throws Exception {
+        HttpRequest watch = HttpRequest.newBuilder(URI.create(fixture.cluster().url()
+                        + "/api/v1/namespaces/default/configmaps?watch=true&labelSelector=watch%3Dproto"))
+                .header("Accept", KUBECTL_ACCEPT).timeout(Duration.ofSeconds(120)).GET().build();
+        HttpResponse<java.io.InputStream> stream = http.send(watch, HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream in = stream.body()) {
+            assertEquals(PROTOBUF + ";stream=watch", stream.headers().firstValue("Content-Type").orElse(""));
+            V1.ConfigMap.Builder cm = ProtoMessages.configMap("pa-watched").toBuilder();
+            cm.getMetadataBuilder().putLabels("watch", "proto");
+            assertEquals(201, sendProto("POST", "/api/v1/namespaces/default/configmaps", "v1", "ConfigMap", cm.build()).code());
+            assertEquals(200, send("PATCH", "/api/v1/namespaces/default/configmaps/pa-watched", Patches.MERGE_PATCH,
+                    "{\"data\":{\"a\":\"z\"}}".getBytes(StandardCharsets.UTF_8)).code());
+            assertEquals(200, send("DELETE", "/api/v1/namespaces/default/configmaps/pa-watched", null, null).code());
+            List<String> seen = new java.util.ArrayList<>();
+            while (seen.size() < 3) {
+                byte[] length = in.readNBytes(4);
+                assertEquals(4, length.length, "stream ended after " + seen);
+                int n = java.nio.ByteBuffer.wrap(length).getInt();
+                assertTrue(n > 0 && n < 1_000_000, "frame length " + n);
+                io.kubernetes.client.proto.Meta.WatchEvent event = io.kubernetes.client.proto.Meta.WatchEvent.parseFrom(in.readNBytes(n));
+                JsonNode object = KubeProtobuf.decode(event.getObject().getRaw().toByteArray());
+                assertEquals("ConfigMap", object.path("kind").asText());
+                assertEquals("pa-watched", object.at("/metadata/name").asText());
+                seen.add(event.getType() + ":" + object.at("/data/a").asText());
+            }
+            assertEquals(List.of("ADDED:b", "MODIFIED:z", "DELETED:z"), seen);
+        }
     }
 }

@@ -44,7 +44,7 @@ public record PullSettings(Duration timeout, int backoffLimit, Duration activeDe
 
     /** The pause before retry {@code attempt} (1-based): 1 s, 2 s, 4 s ... at most 30 s. */
     public static Duration backoff(int attempt) {
-        int shift = Math.min(Math.max(attempt - 1, 0), 5);
+        int shift = (int) Math.min(Math.max((long) attempt - 1, 0), 5);
         Duration d = FIRST_BACKOFF.multipliedBy(1L << shift);
         return d.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : d;
     }

@@ -135,7 +135,7 @@ public final class PullPlanner {
             List<ImageTagStatus> tags = new ArrayList<>();
             Set<String> seen = new LinkedHashSet<>();
             for (ImageTagSpec tag : image.getValue().tags()) {
-                if (tag == null || tag.getTag() == null || !seen.add(tag.getTag())) {
+                if (tag == null || tag.getTag() == null || tag.getTag().isBlank() || !seen.add(tag.getTag())) {
                     continue;
                 }
                 desired++;

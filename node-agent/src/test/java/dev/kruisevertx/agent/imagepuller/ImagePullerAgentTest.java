@@ -372,4 +372,24 @@ class ImagePullerAgentTest {
         Await.waitFor("blank tag not counted", WAIT, () -> status(node).getDesired() == 4
                 && status(node).getSucceeded() == 3 && status(node).getFailed() == 1);
     }
+
+    @Test
+    void theNodeAgentRunsThePullerFromItsFlags() throws Exception {
+        String node = node();
+        Path kubeconfig = dir.resolve("kubeconfig-" + node);
+        cluster.cluster().writeKubeconfig(kubeconfig);
+        dev.kruisevertx.agent.NodeAgent nodeAgent = new dev.kruisevertx.agent.NodeAgent(
+                dev.kruisevertx.agent.AgentOptions.parse(List.of("--addr=127.0.0.1:0", "--kubeconfig=" + kubeconfig,
+                        "--runtime-endpoint=unix://" + dir.resolve("cri.sock"), "--max-workers-for-pull-image=1"),
+                        Map.of("NODE_NAME", node)));
+        try {
+            RealRuntime.await(nodeAgent.start());
+            String name = "reg.local/flags-" + node;
+            create(node, Map.of(name, image(tag("v1", 1), tag("v2", 1))));
+            awaitPhase(node, name, "v1", 1, "Succeeded");
+            awaitPhase(node, name, "v2", 1, "Succeeded");
+        } finally {
+            RealRuntime.await(nodeAgent.stop());
+        }
+    }
 }

@@ -93,9 +93,12 @@ public final class ImagePullerAgent {
 
                 @Override
                 public void onUpdate(NodeImage old, NodeImage now) {
-                    // Our own status writes come back here too: only a spec change is news.
+                    // Our own status writes come back here too: only a spec change needs a sync; a status someone
+                    // else wrote over is written back (checked on the context, where the agent's state is).
                     if (!Objects.equals(ApiJson.toJson(old.getSpec()), ApiJson.toJson(now.getSpec()))) {
                         later();
+                    } else if (!stopped && context != null) {
+                        context.runOnContext(v -> restoreStatus());
                     }
                 }
 
@@ -248,6 +251,17 @@ public final class ImagePullerAgent {
         }
         known.put(key, new PullPlanner.Known(from.version(), status));
         writer.request();
+    }
+
+    /** Another writer changed the status to something the agent does not report: write the agent's view again. */
+    private void restoreStatus() {
+        NodeImage ni = current();
+        if (stopped || syncing || ni == null) {
+            return;
+        }
+        if (!ApiJson.toJson(PullPlanner.status(spec, known)).equals(ApiJson.toJson(withoutFirstSync(ni.status())))) {
+            writer.request();
+        }
     }
 
     /** Merge patch of the status subresource; images no longer reported are removed with a null. */

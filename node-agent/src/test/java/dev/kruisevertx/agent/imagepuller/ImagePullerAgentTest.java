@@ -392,4 +392,21 @@ class ImagePullerAgentTest {
             RealRuntime.await(nodeAgent.stop());
         }
     }
+
+    @Test
+    void aStatusAnotherWriterOverwroteIsWrittenBack() {
+        String node = node();
+        String name = "reg.local/overwritten-" + node;
+        create(node, Map.of(name, image(tag("v1", 1))));
+        agent(node, -1);
+        awaitPhase(node, name, "v1", 1, "Succeeded");
+        client.resources(NodeImage.class).withName(node).subresource("status").patch(
+                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                "{\"status\":{\"succeeded\":0,\"failed\":7,\"imageStatuses\":null}}");
+        ImageTagStatus back = awaitPhase(node, name, "v1", 1, "Succeeded");
+        assertEquals(100, back.getProgress());
+        Await.waitFor("counts back", WAIT, () -> status(node).getFailed() == 0 && status(node).getSucceeded() == 1);
+        assertEquals(1, runtime.pullsOf(name + ":v1"), "written back, not pulled again");
+    }
 }

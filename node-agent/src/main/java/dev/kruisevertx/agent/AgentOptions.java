@@ -26,20 +26,23 @@ import java.util.Set;
  * @param restConfigQps   {@code --rest-config-qps} (0 = client default)
  * @param restConfigBurst {@code --rest-config-burst} (0 = client default)
  * @param ignored         accepted kruise-daemon flags the agent does not act on, with their values
+ * @param maxWorkersForPullImage {@code --max-workers-for-pull-image}: image pulls at once (0 or less, the default
+ *                        -1: no limit, as kruise-daemon)
  */
 public record AgentOptions(String nodeName, String runtimeEndpoint, Path runtimeRoot, Path kubeconfig,
                            String addrHost, int addrPort, String featureGates, double restConfigQps,
-                           int restConfigBurst, Map<String, String> ignored) {
+                           int restConfigBurst, Map<String, String> ignored, int maxWorkersForPullImage) {
 
     public static final String DEFAULT_ADDR = ":10221";
 
     private static final Set<String> BOOLEAN_FLAGS = Set.of("enable-pprof", "logtostderr", "alsologtostderr", "help", "h");
     /** kruise-daemon flags that are accepted and recorded but not acted on. */
     private static final Set<String> COMPAT_FLAGS = Set.of("pprof-addr", "enable-pprof", "plugin-config-file",
-            "plugin-bin-dir", "max-workers-for-pull-image", "logtostderr", "alsologtostderr", "v", "log-dir",
+            "plugin-bin-dir", "logtostderr", "alsologtostderr", "v", "log-dir",
             "stderrthreshold", "vmodule");
     private static final Set<String> KNOWN = Set.of("node-name", "runtime-endpoint", "socket-file", "runtime-root",
-            "kubeconfig", "addr", "feature-gates", "rest-config-qps", "rest-config-burst", "help", "h");
+            "kubeconfig", "addr", "feature-gates", "rest-config-qps", "rest-config-burst", "help", "h",
+            "max-workers-for-pull-image");
 
     public static final String USAGE = String.join("\n",
             "Usage: java -jar kruise-node-agent.jar [flags]",
@@ -52,8 +55,9 @@ public record AgentOptions(String nodeName, String runtimeEndpoint, Path runtime
             "  --addr [HOST]:PORT        serves /metrics and /healthz (default :10221)",
             "  --feature-gates A=true,.. feature gates",
             "  --rest-config-qps N, --rest-config-burst N   API client limits (0: defaults)",
+            "  --max-workers-for-pull-image N   image pulls at once (default -1: no limit)",
             "  Accepted for kruise-daemon compatibility, not used: --pprof-addr --enable-pprof --plugin-config-file",
-            "  --plugin-bin-dir --max-workers-for-pull-image --logtostderr -v");
+            "  --plugin-bin-dir --logtostderr -v");
 
     /** Thrown for a bad command line; the message says what is wrong and is meant for the user. */
     public static final class BadFlagException extends IllegalArgumentException {
@@ -155,6 +159,8 @@ public record AgentOptions(String nodeName, String runtimeEndpoint, Path runtime
             throw new BadFlagException("--rest-config-qps must be >= 0, got " + flags.get("rest-config-qps"));
         }
         int burst = intFlag("rest-config-burst", flags.getOrDefault("rest-config-burst", "0"), 0, Integer.MAX_VALUE);
+        int pullWorkers = intFlag("max-workers-for-pull-image", flags.getOrDefault("max-workers-for-pull-image", "-1"),
+                Integer.MIN_VALUE, Integer.MAX_VALUE);
 
         Map<String, String> ignored = new LinkedHashMap<>();
         flags.forEach((k, v) -> {
@@ -169,7 +175,7 @@ public record AgentOptions(String nodeName, String runtimeEndpoint, Path runtime
             }
         }
         return new AgentOptions(nodeName.trim(), endpoint, root, kubeconfig, host, port,
-                flags.getOrDefault("feature-gates", ""), qps, burst, Map.copyOf(ignored));
+                flags.getOrDefault("feature-gates", ""), qps, burst, Map.copyOf(ignored), pullWorkers);
     }
 
     private static int intFlag(String name, String text, int min, int max) {

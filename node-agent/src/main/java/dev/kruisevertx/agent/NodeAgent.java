@@ -51,6 +51,7 @@ public final class NodeAgent {
     private volatile CrrAgent crr;
     private volatile dev.kruisevertx.agent.podprobe.PodProbeAgent prober;
     private volatile dev.kruisevertx.agent.containermeta.ContainerMetaAgent containerMeta;
+    private volatile dev.kruisevertx.agent.imagepuller.ImagePullerAgent imagePuller;
 
     public NodeAgent(AgentOptions options) {
         this(options, Backoff.DEFAULT);
@@ -189,6 +190,16 @@ public final class NodeAgent {
                         LOG.error("cannot watch the NodePodProbe: {}", err.getMessage());
                     }
                 });
+        // The image puller runs whatever the gates, as kruise-daemon's: the NodeImage stays empty unless the manager
+        // (or someone) asks for images.
+        imagePuller = new dev.kruisevertx.agent.imagepuller.ImagePullerAgent(vertx, kube, cri, options.nodeName(),
+                options.maxWorkersForPullImage());
+        runtimeBackoff.retry(vertx, "watching the NodeImage", imagePuller::start, err -> !stopping.get(), 0)
+                .onFailure(err -> {
+                    if (!stopping.get()) {
+                        LOG.error("cannot watch the NodeImage: {}", err.getMessage());
+                    }
+                });
     }
 
     /** Completes once the runtime answered; the agent's jobs start from here. */
@@ -222,7 +233,8 @@ public final class NodeAgent {
         LOG.info("node agent stopping");
         Future<Void> jobs = Future.join(crr == null ? Future.succeededFuture() : crr.stop(),
                 prober == null ? Future.succeededFuture() : prober.stop(),
-                containerMeta == null ? Future.succeededFuture() : containerMeta.stop()).mapEmpty();
+                containerMeta == null ? Future.succeededFuture() : containerMeta.stop(),
+                imagePuller == null ? Future.succeededFuture() : imagePuller.stop()).mapEmpty();
         Future<Void> cri = jobs.transform(ignored -> runtime.future().succeeded()
                 ? runtime.future().result().close() : Future.succeededFuture());
         runtime.tryFail("node agent stopped");

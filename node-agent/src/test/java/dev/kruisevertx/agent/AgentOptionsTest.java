@@ -32,6 +32,7 @@ class AgentOptionsTest {
         assertEquals(0.0, o.restConfigQps());
         assertEquals(0, o.restConfigBurst());
         assertTrue(o.ignored().isEmpty());
+        assertEquals(-1, o.maxWorkersForPullImage(), "kruise-daemon's default: no limit");
     }
 
     @Test
@@ -58,8 +59,11 @@ class AgentOptionsTest {
                 "--pprof-addr=localhost:10222", "--enable-pprof", "--max-workers-for-pull-image=-1");
         assertEquals("containerd/containerd.sock", o.runtimeEndpoint());
         assertEquals(10221, o.addrPort());
-        assertEquals(Map.of("logtostderr", "true", "v", "4", "pprof-addr", "localhost:10222", "enable-pprof", "true",
-                "max-workers-for-pull-image", "-1"), o.ignored());
+        // --max-workers-for-pull-image is used (the image puller's worker limit), the others are only accepted.
+        assertEquals(Map.of("logtostderr", "true", "v", "4", "pprof-addr", "localhost:10222", "enable-pprof", "true"),
+                o.ignored());
+        assertEquals(-1, o.maxWorkersForPullImage());
+        assertEquals(4, parse(Map.of("NODE_NAME", "n1"), "--max-workers-for-pull-image", "4").maxWorkersForPullImage());
     }
 
     @Test
@@ -84,6 +88,8 @@ class AgentOptionsTest {
             "--node-name=n --node-name=m         | flag given twice: --node-name",
             "--node-name=n stray                 | unexpected arguments: stray",
             "--node-name=n --enable-pprof=maybe  | --enable-pprof must be true or false",
+            "--node-name=n --max-workers-for-pull-image=lots | --max-workers-for-pull-image: 'lots' is not a number",
+            "--node-name=n --max-workers-for-pull-image=99999999999 | --max-workers-for-pull-image: '99999999999' is not a number",
             "--node-name=n --runtime-endpoint=tcp://1.2.3.4:1 | only unix sockets are supported",
             "--node-name=n --runtime-endpoint=x --socket-file=y | give one",
     })

@@ -647,4 +647,14 @@ class ChartRenderTest {
         array.forEach(n -> out.put(n.path("name").asText(), n));
         return out;
     }
+
+    @Test
+    void daemonPassesTheImagePullWorkerLimit() throws Exception {
+        JsonNode c = defaults.get("DaemonSet", "kruise-daemon").path("spec").path("template").path("spec")
+                .path("containers").get(0);
+        assertTrue(strings(c.path("args")).contains("--max-workers-for-pull-image=-1"), "kruise-daemon's default: no limit");
+        JsonNode limited = chart.template("daemon.maxWorkersForPullImage=3").get("DaemonSet", "kruise-daemon")
+                .path("spec").path("template").path("spec").path("containers").get(0);
+        assertTrue(strings(limited.path("args")).contains("--max-workers-for-pull-image=3"));
+    }
 }

@@ -11,6 +11,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 
 import java.nio.file.Path;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,34 +19,61 @@ import java.util.concurrent.atomic.AtomicInteger;
  * socket, with each method answered, failed with a status, or left hanging. Unbound methods answer
  * UNIMPLEMENTED, as a real server does.
  */
-final class FakeCriServer {
+public final class FakeCriServer {
     private final Vertx vertx;
     private final Path socket;
     private final GrpcServer grpc;
     private final AtomicInteger calls = new AtomicInteger();
     private HttpServer http;
 
-    FakeCriServer(Vertx vertx, Path socket) {
+    public FakeCriServer(Vertx vertx, Path socket) {
         this.vertx = vertx;
         this.socket = socket;
         this.grpc = GrpcServer.server(vertx);
     }
 
-    <Req, Resp> FakeCriServer answer(ServiceMethod<Req, Resp> method, Resp response) {
+    public <Req, Resp> FakeCriServer answer(ServiceMethod<Req, Resp> method, Resp response) {
         grpc.callHandler(method, counted(req -> req.handler(msg -> req.response().end(response))));
         return this;
     }
 
-    <Req, Resp> FakeCriServer fail(ServiceMethod<Req, Resp> method, GrpcStatus status, String message) {
+    public <Req, Resp> FakeCriServer fail(ServiceMethod<Req, Resp> method, GrpcStatus status, String message) {
         grpc.callHandler(method, counted(req -> req.handler(msg -> req.response()
                 .status(status).statusMessage(message).end())));
         return this;
     }
 
     /** Reads the request and never answers: a hung runtime. */
-    <Req, Resp> FakeCriServer hang(ServiceMethod<Req, Resp> method) {
+    public <Req, Resp> FakeCriServer hang(ServiceMethod<Req, Resp> method) {
         grpc.callHandler(method, counted(req -> req.handler(msg -> { })));
         return this;
+    }
+
+    /**
+     * Answers each request as {@code respond} decides: a response, a failure with a {@link Failure}'s status, or
+     * a future that never completes (a hung call).
+     */
+    public <Req, Resp> FakeCriServer handle(ServiceMethod<Req, Resp> method, Function<Req, Future<Resp>> respond) {
+        grpc.callHandler(method, counted(req -> req.handler(msg -> respond.apply(msg).onComplete(ar -> {
+            if (ar.succeeded()) {
+                req.response().end(ar.result());
+            } else if (ar.cause() instanceof Failure f) {
+                req.response().status(f.status).statusMessage(f.getMessage()).end();
+            } else {
+                req.response().status(GrpcStatus.UNKNOWN).statusMessage(String.valueOf(ar.cause().getMessage())).end();
+            }
+        }))));
+        return this;
+    }
+
+    /** A gRPC status a {@link #handle} answer fails with. */
+    public static final class Failure extends RuntimeException {
+        final GrpcStatus status;
+
+        public Failure(GrpcStatus status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
     }
 
     private <Req, Resp> Handler<GrpcServerRequest<Req, Resp>> counted(Handler<GrpcServerRequest<Req, Resp>> h) {
@@ -55,15 +83,15 @@ final class FakeCriServer {
         };
     }
 
-    int calls() {
+    public int calls() {
         return calls.get();
     }
 
-    CriEndpoint endpoint() {
+    public CriEndpoint endpoint() {
         return new CriEndpoint(socket);
     }
 
-    Future<FakeCriServer> start() {
+    public Future<FakeCriServer> start() {
         return vertx.createHttpServer()
                 .requestHandler(grpc)
                 .listen(SocketAddress.domainSocketAddress(socket.toString()))
@@ -73,7 +101,7 @@ final class FakeCriServer {
                 });
     }
 
-    Future<Void> close() {
+    public Future<Void> close() {
         return http == null ? Future.succeededFuture() : http.close();
     }
 }

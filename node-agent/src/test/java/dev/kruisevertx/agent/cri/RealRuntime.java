@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@link #endpoint()}: without the runtime they are skipped with the reason, except where
  * {@code KRUISE_CRI_REQUIRED=true} (CI), where a missing runtime is a failure.
  */
-final class RealRuntime {
+public final class RealRuntime {
     static final Duration WAIT = Duration.ofSeconds(90);
 
     private RealRuntime() {
@@ -34,7 +34,7 @@ final class RealRuntime {
         return Files.exists(endpoint.socket()) ? endpoint : null;
     }
 
-    static CriEndpoint endpoint() {
+    public static CriEndpoint endpoint() {
         String text = System.getenv("KRUISE_CRI_ENDPOINT");
         boolean required = Boolean.parseBoolean(System.getenv("KRUISE_CRI_REQUIRED"));
         String why = null;
@@ -57,7 +57,7 @@ final class RealRuntime {
     }
 
     /** Vert.x as the agent creates it: unix sockets need the native (epoll) transport. */
-    static Vertx nativeVertx() {
+    public static Vertx nativeVertx() {
         Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
         if (!vertx.isNativeTransportEnabled()) {
             vertx.close();
@@ -66,12 +66,12 @@ final class RealRuntime {
         return vertx;
     }
 
-    static String busyboxImage() {
+    public static String busyboxImage() {
         String image = System.getenv("KRUISE_CRI_TEST_IMAGE");
         return image == null || image.isBlank() ? "127.0.0.1:5000/test/busybox:1" : image;
     }
 
-    static <T> T await(Future<T> future) {
+    public static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

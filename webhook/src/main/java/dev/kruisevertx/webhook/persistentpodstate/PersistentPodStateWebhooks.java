@@ -44,6 +44,13 @@ public final class PersistentPodStateWebhooks {
                 return Future.succeededFuture(AdmissionResponse.errored(500,
                         "failed to get persistent pod state config white list, error: " + e.getMessage()));
             }
+            // "metadata": null decodes; it is then judged as an object with no name (one clear error, not a crash).
+            if (decoded.object().getMetadata() == null) {
+                decoded.object().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            }
+            if (decoded.old() != null && decoded.old().getMetadata() == null) {
+                decoded.old().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            }
             String namespace = decoded.object().getMetadata().getNamespace() != null
                     ? decoded.object().getMetadata().getNamespace() : request.namespace();
             List<FieldError> errors = PersistentPodStateValidation.validate(decoded.object(), decoded.old(),

@@ -63,8 +63,9 @@ class PersistentPodStateEndToEndTest {
     @RegisterExtension
     static final EmbeddedManagerExtension product = EmbeddedManagerExtension.builder()
             .cluster(() -> new EmbeddedClusterOptions().setNodes(6))
+            // Advanced StatefulSet pods carry the KruisePodReady gate: podreadiness makes them Ready.
             .controllers(() -> List.of(new dev.kruisevertx.statefulset.StatefulSetController(),
-                    new PersistentPodStateController()))
+                    new dev.kruisevertx.podreadiness.PodReadinessController(), new PersistentPodStateController()))
             .build();
 
     static String ns() {

@@ -81,6 +81,11 @@ public final class ManagerApp {
     /** Keeps {@link #workloadSpreadWhiteList} current (one ConfigMap, by name); stopped on close. */
     private volatile io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> workloadSpreadWhiteListWatch;
     private HttpEndpoints.Ports ports = new HttpEndpoints.Ports(-1, -1, -1);
+    /** The PPS_Watch_Custom_Workload_WhiteList entry of kruise-configuration, read at start-up. */
+    private final java.util.concurrent.atomic.AtomicReference<String> ppsWhiteList =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    /** Whether the PersistentPodState informer runs (the CRD is installed); until then the webhooks see none. */
+    private final AtomicBoolean ppsCached = new AtomicBoolean();
 
     private ManagerApp(ManagerConfig config, KubernetesClient client, List<ControllerDefinition> controllers) {
         this.config = config;
@@ -167,7 +172,16 @@ public final class ManagerApp {
                 .withDeletionProtection(new ClusterDeletionLookup(vertx, client, namespace ->
                         cache.options().namespace() == null || cache.options().namespace().equals(namespace)
                                 ? Optional.of(cache.resource(Pod.class).list(namespace)) : Optional.empty()))
-                .withMeters(registry));
+                .withMeters(registry)
+                // PersistentPodState validation (one per workload) and pod step 6 read the shared cache.
+                .withPersistentPodStates(dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup.of(
+                        namespace -> ppsCached.get() ? cache.resource(
+                                dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class).list(namespace) : List.of(),
+                        () -> {
+                            String raw = ppsWhiteList.get();
+                            return raw == null ? CustomWorkloadWhiteList.EMPTY : CustomWorkloadWhiteList.parse(raw,
+                                    WellKnown.PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY);
+                        })));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 
@@ -272,6 +286,37 @@ public final class ManagerApp {
         });
     }
 
+    /**
+     * The PersistentPodState informer behind its validation and {@code /mutate-pod}'s step 6, on every replica, and
+     * the PPS custom workload whitelist of {@code kruise-configuration} (read once, as for WorkloadSpread). Without the
+     * CRD nothing starts and pods pass without topology injection.
+     */
+    private Future<Void> startPersistentPodStateInformer() {
+        String kruiseNamespace = config.webhook().namespace();
+        return vertx.executeBlocking(() -> {
+            if (!cache.isServed(dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class)) {
+                return false;
+            }
+            try {
+                ConfigMap cm = client.configMaps().inNamespace(kruiseNamespace)
+                        .withName(WellKnown.KRUISE_CONFIGURATION_CONFIGMAP).get();
+                ppsWhiteList.set(cm == null || cm.getData() == null ? null
+                        : cm.getData().get(WellKnown.PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY));
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                LOG.info("ConfigMap {} not readable ({}): no custom workloads for PersistentPodState",
+                        WellKnown.KRUISE_CONFIGURATION_CONFIGMAP, e.getCode());
+            }
+            return true;
+        }, false).compose(served -> {
+            if (!served) {
+                LOG.info("PersistentPodState CRD not installed: pods are admitted without persistent topology");
+                return Future.succeededFuture();
+            }
+            return Future.fromCompletionStage(cache.start(dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class),
+                    vertx.getOrCreateContext()).onSuccess(v -> ppsCached.set(true));
+        });
+    }
+
     /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
     private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
         if (!config.metricsSecure()) {
@@ -303,7 +348,7 @@ public final class ManagerApp {
                     return Future.all(
                             Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext()),
                             app.startSidecarSetInformers(), app.startBudgetCache(),
-                            app.startWorkloadSpreadInformer());
+                            app.startWorkloadSpreadInformer(), app.startPersistentPodStateInformer());
                 })
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
                 .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(

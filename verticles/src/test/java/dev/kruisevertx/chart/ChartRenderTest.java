@@ -262,7 +262,8 @@ class ChartRenderTest {
                 "/validate-customresourcedefinition", "/validate-namespace", "/validate-ingress", "/validate-service",
                 "/validate-apps-kruise-io-v1alpha1-ephemeraljob",
                 "/validate-apps-kruise-io-imagepulljob", "/validate-apps-kruise-io-imagelistpulljob",
-                "/validate-apps-kruise-io-nodeimage"),
+                "/validate-apps-kruise-io-nodeimage",
+                "/validate-apps-kruise-io-persistentpodstate"),
                 paths(validating));
         for (JsonNode config : List.of(mutating, validating)) {
             assertTrue(config.path("metadata").path("annotations").has("template"));
@@ -350,7 +351,8 @@ class ChartRenderTest {
                 "/configmaps:create", "/configmaps:delete", "apps.kruise.io/resourcedistributions:watch",
                 "apps.kruise.io/resourcedistributions/status:update")), all.toString());
         Set<String> defaults = rules(this.defaults.get("ClusterRole", "kruise-manager-role"));
-        assertFalse(defaults.contains("/secrets:get") || defaults.contains("/configmaps:get"), defaults.toString());
+        assertFalse(defaults.contains("/secrets:get") || defaults.contains("/configmaps:list")
+                || defaults.contains("/configmaps:delete"), defaults.toString());
         assertTrue(defaults.contains("apps.kruise.io/resourcedistributions:watch"), defaults.toString());
     }
 
@@ -410,7 +412,14 @@ class ChartRenderTest {
                 rules(defaults.get("Role", "kruise-leader-election-role")));
         assertTrue(rules(defaults.get("Role", "kruise-webhook-role")).contains("/configmaps:get"),
                 "SidecarSet validation reads kruise-configuration");
-        assertFalse(manager.contains("/configmaps:get"), "configmaps are only readable in the kruise namespace");
+        // Container launch priority reads, creates and patches the barrier <pod>-barrier in the pod's namespace, by
+        // name: no list, watch, update or delete of ConfigMaps outside the kruise namespace without
+        // ResourceDistributionGate.
+        assertTrue(manager.containsAll(Set.of("/configmaps:get", "/configmaps:create", "/configmaps:patch")),
+                manager.toString());
+        assertFalse(manager.contains("/configmaps:list") || manager.contains("/configmaps:watch")
+                || manager.contains("/configmaps:update") || manager.contains("/configmaps:delete"),
+                "ConfigMaps are read by name only; the barrier goes with its pod: " + manager);
         JsonNode certs = defaults.get("ClusterRole", "kruise-certs-role");
         for (JsonNode rule : certs.path("rules")) {
             assertFalse(rule.path("resourceNames").isEmpty(), "certs role rules must name their objects: " + rule);
@@ -656,5 +665,21 @@ class ChartRenderTest {
         JsonNode limited = chart.template("daemon.maxWorkersForPullImage=3").get("DaemonSet", "kruise-daemon")
                 .path("spec").path("template").path("spec").path("containers").get(0);
         assertTrue(strings(limited.path("args")).contains("--max-workers-for-pull-image=3"));
+    }
+
+    /** PersistentPodState: validated on create and update (no defaulting, no gate, as OpenKruise), and its rules. */
+    @Test
+    void persistentPodStateWebhookAndRules() {
+        JsonNode validating = defaults.get("ValidatingWebhookConfiguration", "kruise-validating-webhook-configuration");
+        JsonNode pps = webhook(validating, "/validate-apps-kruise-io-persistentpodstate");
+        assertEquals("vpersistentpodstate.kb.io", pps.path("name").asText());
+        assertEquals(List.of("CREATE", "UPDATE"), strings(pps.path("rules").get(0).path("operations")));
+        assertEquals(List.of("v1alpha1"), strings(pps.path("rules").get(0).path("apiVersions")));
+        assertEquals(List.of("persistentpodstates"), strings(pps.path("rules").get(0).path("resources")));
+        Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
+        assertTrue(manager.containsAll(Set.of("apps.kruise.io/persistentpodstates:watch",
+                "apps.kruise.io/persistentpodstates:create", "apps.kruise.io/persistentpodstates:update",
+                "apps.kruise.io/persistentpodstates:delete", "apps.kruise.io/persistentpodstates/status:update",
+                "apps/statefulsets:watch", "apps.kruise.io/statefulsets:watch", "/nodes:get")), manager.toString());
     }
 }

@@ -78,6 +78,12 @@ public final class KruiseWebhooks {
         if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnhancedLivenessProbe)) {
             pipeline.register(PodMutationStage.ENHANCED_LIVENESS_PROBE, new dev.kruisevertx.webhook.pod.EnhancedLivenessProbeStep());
         }
+        dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.register(registry,
+                deps.persistentPodStates());
+        if (gates.enabled(Feature.PodWebhook)) {
+            pipeline.register(PodMutationStage.PERSISTENT_POD_STATE,
+                    new dev.kruisevertx.webhook.pod.PersistentPodStateStep(deps.persistentPodStates()));
+        }
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

@@ -34,6 +34,8 @@ public final class WebhookDependencies {
     private MeterRegistry meters = new SimpleMeterRegistry();
     private BudgetLookup budgets = namespace -> List.of();
     private PubGuard pubGuard;
+    private dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup persistentPodStates =
+            dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup.NONE;
 
     private WebhookDependencies(FeatureGates gates) {
         this.gates = Objects.requireNonNull(gates, "gates");
@@ -59,6 +61,7 @@ public final class WebhookDependencies {
         c.meters = meters;
         c.budgets = budgets;
         c.pubGuard = pubGuard;
+        c.persistentPodStates = persistentPodStates;
         return c;
     }
 
@@ -164,5 +167,17 @@ public final class WebhookDependencies {
     /** The PUB guard, or empty when this process has none (tests and tools without a cluster). */
     public Optional<PubGuard> pubGuard() {
         return Optional.ofNullable(pubGuard);
+    }
+
+    /** The PersistentPodStates of a namespace and the PPS custom workload whitelist (validation, pod step 6). */
+    public WebhookDependencies withPersistentPodStates(
+            dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup persistentPodStates) {
+        WebhookDependencies c = copy();
+        c.persistentPodStates = Objects.requireNonNull(persistentPodStates, "persistentPodStates");
+        return c;
+    }
+
+    public dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup persistentPodStates() {
+        return persistentPodStates;
     }
 }

@@ -487,6 +487,15 @@ class HostileAdmissionInputTest {
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void persistentPodState() throws Exception {
+        assertNoFailures("PersistentPodState", "persistentpodstates", HostileTarget.PERSISTENTPODSTATE,
+                List.of(dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.VALIDATE_PATH),
+                List.of("/metadata/generateName", "/status/observedGeneration",
+                        "/spec/persistentPodAnnotations/0/value"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void containerRecreateRequest() throws Exception {
         assertNoFailures("ContainerRecreateRequest", "containerrecreaterequests", CRR,
                 List.of(CrrWebhooks.MUTATE_PATH), List.of("/spec/containers/0/preStop"));

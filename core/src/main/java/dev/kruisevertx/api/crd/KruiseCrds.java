@@ -57,7 +57,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1alpha1.ImageListPullJob.class,
             dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class,
             dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class,
-            dev.kruisevertx.api.apps.v1alpha1.NodePodProbe.class);
+            dev.kruisevertx.api.apps.v1alpha1.NodePodProbe.class,
+            dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches

@@ -75,6 +75,8 @@ class WireEnumTest {
                 "CreateResourceFailed", "UpdateResourceFailed", "DeleteResourceFailed", "ConflictOccurred",
                 "NamespaceNotExists"));
         m.put(dev.kruisevertx.api.apps.v1alpha1.ProbeState.class, List.of("Succeeded", "Failed", "Unknown"));
+        m.put(dev.kruisevertx.api.apps.v1alpha1.PersistentPodStateRetentionPolicyType.class,
+                List.of("WhenScaled", "WhenDeleted"));
         return m;
     }
 

@@ -33,6 +33,9 @@ public record Readiness(boolean ready, String summary) {
         if (kind.equals("WorkloadSpread")) {
             return workloadSpread(o, status);
         }
+        if (kind.equals("PersistentPodState")) {
+            return persistentPodState(o, status);
+        }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
         if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
@@ -117,6 +120,17 @@ public record Readiness(boolean ready, String summary) {
      * A WorkloadSpread has converged when its controller observed the current generation and no creation or deletion
      * the pod webhook recorded is still waiting for the controller to see it; the summary counts each subset's pods.
      */
+    /** Converged once the controller has observed the spec and recorded at least one pod's state. */
+    private static Readiness persistentPodState(JsonNode o, JsonNode status) {
+        if (!status.has("observedGeneration")) {
+            return new Readiness(false, "no status yet");
+        }
+        boolean observed = status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
+        int states = status.path("podStates").size();
+        return new Readiness(observed && states > 0, states + (states == 1 ? " pod state" : " pod states")
+                + " recorded" + (observed ? "" : ", generation not observed yet"));
+    }
+
     private static Readiness workloadSpread(JsonNode o, JsonNode status) {
         if (!status.has("observedGeneration") || !status.path("subsetStatuses").isArray()) {
             return new Readiness(false, "no status yet");

@@ -168,4 +168,28 @@ class ReadinessTest {
         assertTrue(done.ready());
         assertEquals("zone-a 2 pods (0 missing), zone-b 2 pods", done.summary());
     }
+
+    @Test
+    void aPersistentPodStateConvergesOnceStatesAreRecordedAtTheCurrentGeneration() {
+        assertEquals(new Readiness(false, "no status yet"), of("""
+                kind: PersistentPodState
+                metadata: {name: p, generation: 1}
+                spec: {targetRef: {apiVersion: apps/v1, kind: StatefulSet, name: s}}
+                """));
+        assertEquals(new Readiness(false, "0 pod states recorded"), of("""
+                kind: PersistentPodState
+                metadata: {name: p, generation: 1}
+                status: {observedGeneration: 1}
+                """));
+        assertEquals(new Readiness(true, "3 pod states recorded"), of("""
+                kind: PersistentPodState
+                metadata: {name: p, generation: 1}
+                status: {observedGeneration: 1, podStates: {s-0: {nodeName: n}, s-1: {nodeName: n}, s-2: {nodeName: n}}}
+                """));
+        assertEquals(new Readiness(false, "1 pod state recorded, generation not observed yet"), of("""
+                kind: PersistentPodState
+                metadata: {name: p, generation: 2}
+                status: {observedGeneration: 1, podStates: {s-0: {nodeName: n}}}
+                """));
+    }
 }

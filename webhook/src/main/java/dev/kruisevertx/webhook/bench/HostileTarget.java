@@ -169,6 +169,15 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "namespaceLabelSelector":{"matchLabels":{"environment":"develop"},
                    "matchExpressions":[{"key":"group","operator":"In","values":["one"]}]}}}}
             """;
+    public static final String PERSISTENTPODSTATE = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"PersistentPodState",
+             "metadata":{"name":"web","namespace":"default"},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"web"},
+               "requiredPersistentTopology":{"nodeTopologyKeys":["topology.kubernetes.io/zone"]},
+               "preferredPersistentTopology":[{"weight":100,"preference":{"nodeTopologyKeys":["kubernetes.io/hostname"]}}],
+               "persistentPodAnnotations":[{"key":"cni.projectcalico.org/podIP"}],
+               "persistentPodStateRetentionPolicy":"WhenScaled"}}
+            """;
     static final String WORKLOADSPREAD = """
             {"apiVersion":"apps.kruise.io/v1alpha1","kind":"WorkloadSpread",
              "metadata":{"name":"spread","namespace":"default"},
@@ -333,6 +342,9 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 "apps.kruise.io", "v1alpha1", "DaemonSet", "daemonsets", parse(DAEMONSET)));
         targets.add(kruise("ephemeraljob", dev.kruisevertx.webhook.ephemeraljob.EphemeralJobWebhooks.VALIDATE_PATH,
                 "v1alpha1", "EphemeralJob", "ephemeraljobs", EPHEMERALJOB));
+        targets.add(kruise("persistentpodstate",
+                dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.VALIDATE_PATH, "v1alpha1",
+                "PersistentPodState", "persistentpodstates", PERSISTENTPODSTATE));
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());

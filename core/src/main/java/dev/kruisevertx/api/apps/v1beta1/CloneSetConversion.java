@@ -35,8 +35,8 @@ import java.util.Map;
  * the podUpdatePolicy of an OnDelete CloneSet) is kept in a v1alpha1 {@code updateStrategy.rollingUpdate} object,
  * which v1alpha1 preserves as an unknown field.
  *
- * <p>Equivalent spellings meet in one form (as OpenKruise's Go types write them): a v1beta1 RollingUpdate without
- * podUpdatePolicy reads back with ReCreate, an absent v1alpha1 scaleStrategy reads back as {@code {}} (what the
+ * <p>Equivalent spellings meet in one form (as OpenKruise's Go types write them): an unset type (or a v1beta1
+ * RollingUpdate without podUpdatePolicy) reads back as ReCreate, as OpenKruise converts it, an absent v1alpha1 scaleStrategy reads back as {@code {}} (what the
  * v1alpha1 defaults write), an inPlaceUpdateStrategy that only gained image fields is dropped again unless the type is
  * in-place (whose defaults write an empty one), and a false boolean reads as unset.
  */
@@ -166,26 +166,28 @@ public final class CloneSetConversion {
         if (given != null && !given.isNull() && !given.isObject()) {
             return;
         }
-        ObjectNode update = given instanceof ObjectNode o ? o : null;
+        ObjectNode update = given instanceof ObjectNode o ? o : spec.putObject("updateStrategy");
+        JsonNode typeNode = update.get("type");
+        if (typeNode != null && !typeNode.isNull() && !typeNode.isTextual()) {
+            return; // a non-string type: left for validation to name (the v1beta1 form cannot hold it)
+        }
+        // An unset type is ReCreate, as the defaults and OpenKruise's conversion read it.
+        String type = typeNode == null || typeNode.isNull() ? RECREATE : typeNode.asText();
         ObjectNode rolling = null;
-        if (update != null && update.get("rollingUpdate") instanceof ObjectNode kept) {
+        if (update.get("rollingUpdate") instanceof ObjectNode kept) {
             rolling = kept; // v1beta1 keys v1alpha1 had no field for
             update.remove("rollingUpdate");
         }
-        String type = update == null ? null : textOrNull(update.get("type"));
-        if (update != null && update.has("type") && type == null) {
-            return; // a non-string type: left for validation to name (the v1beta1 form cannot hold it)
-        }
         ObjectNode moved = json().objectNode();
-        if (update != null) {
-            for (String field : ROLLING_FIELDS) {
-                JsonNode v = update.remove(field);
-                if (v != null) {
-                    moved.set(field, v);
-                }
+        for (String field : ROLLING_FIELDS) {
+            JsonNode v = update.remove(field);
+            if (v != null) {
+                moved.set(field, v);
             }
         }
-        if (type != null && !ON_DELETE.equals(type)) {
+        if (ON_DELETE.equals(type)) {
+            update.put("type", ON_DELETE);
+        } else {
             update.put("type", ROLLING_UPDATE);
             moved.put("podUpdatePolicy", type);
         }
@@ -195,19 +197,16 @@ public final class CloneSetConversion {
             moved = rolling;
         }
         if (!moved.isEmpty()) {
-            if (update == null) {
-                update = spec.putObject("updateStrategy");
-            }
             update.set("rollingUpdate", order(moved));
         }
     }
 
     private static void updateToAlpha(ObjectNode spec, ObjectNode root) {
         JsonNode given = spec.get("updateStrategy");
-        if (given == null || given.isNull() || !given.isObject()) {
+        if (given != null && !given.isNull() && !given.isObject()) {
             return;
         }
-        ObjectNode update = (ObjectNode) given;
+        ObjectNode update = given instanceof ObjectNode o ? o : json().objectNode();
         JsonNode typeNode = update.get("type");
         String type = textOrNull(typeNode);
         if (typeNode != null && !typeNode.isNull() && type == null) {
@@ -230,7 +229,11 @@ public final class CloneSetConversion {
         String policy = textOrNull(policyNode);
         if (ON_DELETE.equals(type)) {
             rebuilt.put("type", ON_DELETE); // a podUpdatePolicy stays aside in rollingUpdate
-        } else if (type != null || policy != null) {
+        } else {
+            if (policyNode != null && !policyNode.isNull() && policy == null) {
+                throw new IllegalArgumentException("spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: "
+                        + shown(policyNode) + ": must be a string");
+            }
             rolling.remove("podUpdatePolicy");
             rebuilt.put("type", policy == null ? RECREATE : policy);
         }

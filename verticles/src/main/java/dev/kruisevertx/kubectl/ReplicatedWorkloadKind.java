@@ -25,10 +25,15 @@ public record ReplicatedWorkloadKind(String kind, List<String> aliases, Resource
                 .withPlural(plural).withKind(kind).withNamespaced(true).build(), pausedPath, partitionPath);
     }
 
-    /** OpenKruise's CloneSet (apps.kruise.io/v1alpha1). */
+    /**
+     * OpenKruise's CloneSet, read and written as apps.kruise.io/v1alpha1 (the stored version); a type naming v1beta1
+     * ({@code clonesets.v1beta1.apps.kruise.io}) is the same object, so both versions' spellings are accepted.
+     */
     public static ReplicatedWorkloadKind cloneSet() {
         return new ReplicatedWorkloadKind("CloneSet",
-                List.of("cloneset", "clonesets", "clone", "cloneset.apps.kruise.io", "clonesets.apps.kruise.io"),
+                List.of("cloneset", "clonesets", "clone", "cloneset.apps.kruise.io", "clonesets.apps.kruise.io",
+                        "cloneset.v1alpha1.apps.kruise.io", "clonesets.v1alpha1.apps.kruise.io",
+                        "cloneset.v1beta1.apps.kruise.io", "clonesets.v1beta1.apps.kruise.io"),
                 "apps.kruise.io", "v1alpha1", "clonesets",
                 List.of("spec", "updateStrategy", "paused"), List.of("spec", "updateStrategy", "partition"));
     }

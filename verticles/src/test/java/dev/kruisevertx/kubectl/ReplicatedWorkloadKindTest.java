@@ -18,6 +18,17 @@ class ReplicatedWorkloadKindTest {
     }
 
     @Test
+    void cloneSetTypesOfEitherServedVersionNameTheStoredV1alpha1Object() {
+        for (String type : new String[]{"clonesets.v1beta1.apps.kruise.io", "cloneset.v1beta1.apps.kruise.io",
+                "CloneSets.v1alpha1.apps.kruise.io", "clonesets.apps.kruise.io"}) {
+            WorkloadKind kind = WorkloadKinds.resolve(type);
+            assertEquals("CloneSet", kind.kind(), type);
+            assertEquals("v1alpha1", kind.context().getVersion(), type);
+        }
+        assertThrows(CliException.class, () -> WorkloadKinds.resolve("clonesets.v2.apps.kruise.io"));
+    }
+
+    @Test
     void partitionIsAnIntOrAPercentageRoundedUp() {
         assertEquals(0, ReplicatedWorkloadKind.partition(MissingNode.getInstance(), 5));
         assertEquals(2, ReplicatedWorkloadKind.partition(IntNode.valueOf(2), 5));

@@ -109,6 +109,7 @@ public final class KruiseWebhooks {
         StatefulSetWebhooks.registerConversion(conversions);
         DaemonSetWebhooks.registerConversion(conversions);
         SidecarSetWebhooks.registerConversion(conversions);
+        CloneSetWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

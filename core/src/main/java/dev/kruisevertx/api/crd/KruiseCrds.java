@@ -58,7 +58,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class,
             dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class,
             dev.kruisevertx.api.apps.v1alpha1.NodePodProbe.class,
-            dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class);
+            dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class,
+            dev.kruisevertx.api.apps.v1beta1.CloneSet.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches
@@ -67,7 +68,8 @@ public final class KruiseCrds {
     static final java.util.Set<String> WEBHOOK_CONVERSION = java.util.Set.of(
             dev.kruisevertx.api.apps.v1beta1.StatefulSet.CRD_NAME,
             dev.kruisevertx.api.apps.v1beta1.DaemonSet.CRD_NAME,
-            dev.kruisevertx.api.apps.v1beta1.SidecarSet.CRD_NAME);
+            dev.kruisevertx.api.apps.v1beta1.SidecarSet.CRD_NAME,
+            CloneSet.CRD_NAME);
     static final String CONVERSION_SERVICE_NAMESPACE = "kruise-system";
     static final String CONVERSION_SERVICE_NAME = "kruise-webhook-service";
     static final String CONVERSION_PATH = "/convert";

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,8 +19,40 @@ class CloneSetCrdTest {
     private final CustomResourceDefinition crd = KruiseCrds.of(CloneSet.class);
 
     private CustomResourceDefinitionVersion v1alpha1() {
-        assertEquals(1, crd.getSpec().getVersions().size());
-        return crd.getSpec().getVersions().get(0);
+        return version("v1alpha1");
+    }
+
+    private CustomResourceDefinitionVersion version(String name) {
+        // v1alpha1 (stored) and v1beta1 (served, issue 27), nothing else.
+        assertEquals(List.of("v1alpha1", "v1beta1"), crd.getSpec().getVersions().stream()
+                .map(CustomResourceDefinitionVersion::getName).sorted().toList());
+        return crd.getSpec().getVersions().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void v1beta1IsServedNotStoredWithTheSameColumnsAndSubresourcesAndTheConversionWebhook() {
+        CustomResourceDefinitionVersion beta = version("v1beta1");
+        assertTrue(beta.getServed());
+        assertFalse(beta.getStorage());
+        assertEquals(v1alpha1().getAdditionalPrinterColumns(), beta.getAdditionalPrinterColumns());
+        assertEquals(v1alpha1().getSubresources(), beta.getSubresources());
+        assertEquals("Webhook", crd.getSpec().getConversion().getStrategy());
+        assertEquals("/convert", crd.getSpec().getConversion().getWebhook().getClientConfig().getService().getPath());
+        JSONSchemaProps spec = beta.getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        JSONSchemaProps scale = spec.getProperties().get("scaleStrategy");
+        assertEquals(java.util.Set.of("podsToDelete", "maxUnavailable", "enablePVCReuse", "excludePreparingDelete"),
+                scale.getProperties().keySet());
+        JSONSchemaProps update = spec.getProperties().get("updateStrategy");
+        assertEquals(java.util.Set.of("type", "rollingUpdate"), update.getProperties().keySet());
+        JSONSchemaProps rolling = update.getProperties().get("rollingUpdate");
+        assertEquals(java.util.Set.of("partition", "maxUnavailable", "maxSurge", "podUpdatePolicy", "paused",
+                "priorityStrategy", "scatterStrategy", "inPlaceUpdateStrategy"), rolling.getProperties().keySet());
+        assertEquals(java.util.Set.of("gracePeriodSeconds", "imagePreDownloadParallelism",
+                        "imagePreDownloadTimeoutSeconds", "imagePreDownloadMinUpdatedReadyPods"),
+                rolling.getProperties().get("inPlaceUpdateStrategy").getProperties().keySet());
+        assertTrue(rolling.getProperties().get("partition").getXKubernetesIntOrString());
+        assertTrue(rolling.getProperties().get("inPlaceUpdateStrategy").getProperties()
+                .get("imagePreDownloadParallelism").getXKubernetesIntOrString());
     }
 
     private JSONSchemaProps schema(String... path) {

@@ -10,16 +10,21 @@ import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
 import dev.kruisevertx.webhook.admission.Json;
 import dev.kruisevertx.webhook.admission.ObjectMutation;
+import dev.kruisevertx.api.apps.v1beta1.CloneSetConversion;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import dev.kruisevertx.webhook.conversion.Converter;
 import io.vertx.core.Future;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.function.BiFunction;
 
 /**
  * {@code /mutate-apps-kruise-io-cloneset} (defaults) and {@code /validate-apps-kruise-io-cloneset}
- * (validation), with their legacy {@code -v1alpha1-} spellings. The CRD serves apps.kruise.io/v1alpha1;
- * objects of other versions are refused with a message naming the version.
+ * (validation), with their legacy {@code -v1alpha1-} spellings, for both served versions: a v1beta1 object is
+ * converted to v1alpha1 (the stored version), defaulted or validated there and, for defaults, converted back, so
+ * both versions follow the same rules (a v1beta1 CloneSet defaults to RollingUpdate with podUpdatePolicy ReCreate).
+ * Objects of other versions are refused with a message naming the version. {@link #registerConversion} adds the
+ * v1alpha1 <-> v1beta1 converter to {@code /convert}.
  */
 public final class CloneSetWebhooks {
     public static final String MUTATE_PATH = "/mutate-apps-kruise-io-cloneset";
@@ -37,8 +42,17 @@ public final class CloneSetWebhooks {
         registry.register(VALIDATE_PATH, validating(pods));
     }
 
+    /** Registers the CloneSet converter for {@code /convert}. */
+    public static void registerConversion(ConversionRegistry conversions) {
+        conversions.register(CloneSet.GROUP, CloneSet.KIND, converter());
+    }
+
+    public static Converter converter() {
+        return BetaCloneSets.converter();
+    }
+
     public static AdmissionHandler mutating(boolean templateNoDefaults) {
-        return handler((request, decoded) -> {
+        return handler((request, decoded, beta) -> {
             CloneSet changed = decoded.object();
             boolean templateChanged = decoded.old() == null || templateChanged(decoded.old(), changed);
             boolean injectTemplateDefaults = !templateNoDefaults && (request.isCreate() || templateChanged);
@@ -46,7 +60,13 @@ public final class CloneSetWebhooks {
             // memory once.
             ObjectNode before = Json.toTree(changed);
             CloneSetDefaults.apply(changed, injectTemplateDefaults);
-            return AdmissionResponse.patched(ObjectMutation.patch(before, Json.toTree(changed)));
+            ObjectNode after = Json.toTree(changed);
+            if (beta != null) {
+                // The patch applies to the v1beta1 object as sent.
+                before = beta;
+                after = CloneSetConversion.toV1beta1(after);
+            }
+            return AdmissionResponse.patched(ObjectMutation.patch(before, after));
         });
     }
 
@@ -58,7 +78,7 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler validating(PodLookup pods) {
-        return handler((request, decoded) -> {
+        return handler((request, decoded, beta) -> {
             CloneSet cloneSet = decoded.object();
             CloneSet old = decoded.old();
             if (cloneSet.getMetadata() != null && (cloneSet.getMetadata().getNamespace() == null
@@ -71,6 +91,9 @@ public final class CloneSetWebhooks {
             if (errors.isEmpty()) {
                 return AdmissionResponse.allow().withWarnings(CloneSetValidation.warnings(cloneSet, old));
             }
+            if (beta != null) {
+                errors = errors.stream().map(e -> BetaCloneSets.betaPath(e, beta)).toList();
+            }
             return AdmissionResponse.denied(422, FieldError.aggregate(errors));
         });
     }
@@ -79,8 +102,7 @@ public final class CloneSetWebhooks {
      * A handler that answers with {@code body} once the request's CloneSets are read: deletes (and requests without
      * an object) are allowed, other versions refused, objects that cannot be read denied.
      */
-    private static AdmissionHandler handler(
-            BiFunction<AdmissionRequest, AdmissionObjects.Decoded<CloneSet>, AdmissionResponse> body) {
+    private static AdmissionHandler handler(Body body) {
         return request -> {
             if (request.object() == null || request.isDelete()) {
                 return Future.succeededFuture(AdmissionResponse.allow());
@@ -89,16 +111,39 @@ public final class CloneSetWebhooks {
             if (refused != null) {
                 return Future.succeededFuture(refused);
             }
-            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(request, CloneSet.class, CloneSet.KIND);
-            return Future.succeededFuture(decoded.refusal() != null ? decoded.refusal() : body.apply(request, decoded));
+            ObjectNode beta = null;
+            AdmissionRequest judged = request;
+            if (BetaCloneSets.isBeta(request.object())) {
+                beta = request.object();
+                try {
+                    judged = BetaCloneSets.asAlpha(request);
+                } catch (IllegalArgumentException e) {
+                    return Future.succeededFuture(AdmissionResponse.denied(422, e.getMessage()));
+                }
+            }
+            AdmissionObjects.Decoded<CloneSet> decoded = AdmissionObjects.decode(judged, CloneSet.class, CloneSet.KIND);
+            return Future.succeededFuture(decoded.refusal() != null ? decoded.refusal()
+                    : body.answer(judged, decoded, beta));
         };
+    }
+
+    /** What a handler answers once the CloneSets are read. */
+    @FunctionalInterface
+    private interface Body {
+        /**
+         * @param request the request, its objects in v1alpha1
+         * @param beta    the object as sent when it was v1beta1, else null
+         */
+        AdmissionResponse answer(AdmissionRequest request, AdmissionObjects.Decoded<CloneSet> decoded, ObjectNode beta);
     }
 
     private static AdmissionResponse refuseOtherVersions(AdmissionRequest request) {
         String apiVersion = request.object().path("apiVersion").asText("");
-        if (!apiVersion.isEmpty() && !CloneSet.API_VERSION.equals(apiVersion)) {
+        if (!apiVersion.isEmpty() && !CloneSet.API_VERSION.equals(apiVersion)
+                && !BetaCloneSets.isBeta(request.object())) {
             return AdmissionResponse.errored(400, "CloneSet " + apiVersion + " is not served by this webhook: "
-                    + "the CloneSet CRD serves " + CloneSet.API_VERSION);
+                    + "the CloneSet CRD serves " + CloneSet.API_VERSION + " and "
+                    + dev.kruisevertx.api.apps.v1beta1.CloneSet.API_VERSION);
         }
         return null;
     }

@@ -32,6 +32,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.imagepulljob.ImagePullJobController(),
                 new dev.kruisevertx.podprobemarker.PodProbeMarkerController(),
                 new dev.kruisevertx.nodepodprobe.NodePodProbeController(),
-                new dev.kruisevertx.containerlaunchpriority.ContainerLaunchPriorityController());
+                new dev.kruisevertx.containerlaunchpriority.ContainerLaunchPriorityController(),
+                new dev.kruisevertx.imagelistpulljob.ImageListPullJobController());
     }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -125,5 +126,38 @@ class ImageListPullJobEndToEndTest {
     void aFinishedListIsDeletedAfterItsTtl() {
         create("ttl", List.of("registry.local/ttl:1"), s -> s.getCompletionPolicy().setTtlSecondsAfterFinished(1));
         Await.waitFor("ttl deleted after it finished", WAIT, () -> list("ttl").get() == null);
+    }
+
+    @Test
+    void anAdvancedCronJobsImageListPullJobTemplateStartsListJobsOnSchedule() {
+        dev.kruisevertx.api.apps.v1beta1.AdvancedCronJobSpec spec = new dev.kruisevertx.api.apps.v1beta1.AdvancedCronJobSpec();
+        spec.setSchedule("@every 2s");
+        spec.setConcurrencyPolicy("Forbid");
+        dev.kruisevertx.api.apps.v1beta1.CronJobTemplate t = new dev.kruisevertx.api.apps.v1beta1.CronJobTemplate();
+        t.setImageListPullJobTemplate(dev.kruisevertx.api.common.ApiJson.serialization().convertValue(Map.of(
+                "metadata", Map.of("labels", Map.of("kind-of-run", "pull")),
+                "spec", Map.of("images", List.of("registry.local/cron:1"), "parallelism", 2)),
+                com.fasterxml.jackson.databind.JsonNode.class));
+        spec.setTemplate(t);
+        dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob acj = new dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob();
+        acj.setMetadata(new ObjectMetaBuilder().withName("pull-cron").withNamespace(product.namespace()).build());
+        acj.setSpec(spec);
+        acj = product.client().resource(acj).create();
+        String uid = acj.getMetadata().getUid();
+        ImageListPullJob child = Await.waitFor("an ImageListPullJob of pull-cron", WAIT, () -> product.client()
+                .resources(ImageListPullJob.class).inNamespace(product.namespace()).list().getItems().stream()
+                .filter(l -> l.getMetadata().getOwnerReferences().stream().anyMatch(r -> uid.equals(r.getUid())))
+                .toList(), l -> !l.isEmpty()).get(0);
+        assertTrue(child.getMetadata().getName().matches("pull-cron-[0-9]+"), child.getMetadata().getName());
+        assertEquals("pull", child.getMetadata().getLabels().get("kind-of-run"));
+        assertEquals(List.of("registry.local/cron:1"), child.getSpec().getImages());
+        Await.waitFor("the scheduled list job completes", WAIT, () -> list(child.getMetadata().getName()).get(),
+                j -> j == null || (j.getStatus() != null && j.getStatus().getCompletionTime() != null));
+        Await.waitFor("pull-cron's status type", WAIT, () -> product.client()
+                        .resources(dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class)
+                        .inNamespace(product.namespace()).withName("pull-cron").get(),
+                a -> a.getStatus() != null && "ImageListPullJob".equals(a.getStatus().getType()));
+        product.client().resources(dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class)
+                .inNamespace(product.namespace()).withName("pull-cron").delete();
     }
 }

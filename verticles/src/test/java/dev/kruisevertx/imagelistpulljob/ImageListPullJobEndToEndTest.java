@@ -66,6 +66,24 @@ class ImageListPullJobEndToEndTest {
                         .anyMatch(r -> list.getMetadata().getUid().equals(r.getUid()))).toList();
     }
 
+    /** The controller writes the list job's label and status meanwhile: a 409 is retried on the fresh object. */
+    static void editRetrying(String name, Consumer<ImageListPullJob> change) {
+        Await.waitFor(name + " edited", WAIT, () -> {
+            try {
+                list(name).edit(j -> {
+                    change.accept(j);
+                    return j;
+                });
+                return true;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() == 409) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
     @Test
     void oneImagePullJobPerImageAndTheSummedStatus() {
         ImageListPullJob created = create("two-images", List.of("registry.local/list:1", "registry.local/list:missing"),
@@ -100,10 +118,7 @@ class ImageListPullJobEndToEndTest {
         Await.waitFor("two jobs", WAIT, () -> owned(created).size() == 2);
         String first = owned(created).stream().filter(j -> j.getSpec().getImage().endsWith(":1")).findFirst()
                 .orElseThrow().getMetadata().getName();
-        list("edited").edit(j -> {
-            j.getSpec().setImages(List.of("registry.local/edit:2", "registry.local/edit:3"));
-            return j;
-        });
+        editRetrying("edited", j -> j.getSpec().setImages(List.of("registry.local/edit:2", "registry.local/edit:3")));
         Await.waitFor(":1's job deleted, :3's created", WAIT, () -> {
             List<String> images = owned(created).stream().map(j -> j.getSpec().getImage()).sorted().toList();
             return images.equals(List.of("registry.local/edit:2", "registry.local/edit:3"));
@@ -111,10 +126,7 @@ class ImageListPullJobEndToEndTest {
         assertTrue(owned(created).stream().noneMatch(j -> j.getMetadata().getName().equals(first)));
         // A template change replaces every job (new hash).
         List<String> before = owned(created).stream().map(j -> j.getMetadata().getName()).sorted().toList();
-        list("edited").edit(j -> {
-            j.getSpec().setParallelism(new IntOrString(1));
-            return j;
-        });
+        editRetrying("edited", j -> j.getSpec().setParallelism(new IntOrString(1)));
         Await.waitFor("both jobs replaced with the new template", WAIT, () -> {
             List<ImagePullJob> now = owned(created);
             return now.size() == 2 && now.stream().noneMatch(j -> before.contains(j.getMetadata().getName()))

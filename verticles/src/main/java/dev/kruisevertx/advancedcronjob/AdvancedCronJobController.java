@@ -48,7 +48,8 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
 
     @Override
     public List<Class<? extends HasMetadata>> requiredTypes() {
-        return List.of(AdvancedCronJob.class, Job.class, BroadcastJob.class);
+        return List.of(AdvancedCronJob.class, Job.class, BroadcastJob.class,
+                dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class);
     }
 
     @Override
@@ -56,6 +57,8 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
         CachedResource<AdvancedCronJob> acjs = ctx.cache().resource(AdvancedCronJob.class);
         CachedResource<Job> jobs = ctx.cache().resource(Job.class);
         CachedResource<BroadcastJob> bcjs = ctx.cache().resource(BroadcastJob.class);
+        CachedResource<dev.kruisevertx.api.apps.v1beta1.ImageListPullJob> ilpjs =
+                ctx.cache().resource(dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class);
         EventRecorder events = new EventRecorder(ctx.client(), ctx.kube(), clock, "advancedcronjob-controller",
                 AdvancedCronJob.API_VERSION, AdvancedCronJob.KIND);
         CronActuator actuator = new CronActuator(ctx, events);
@@ -71,7 +74,7 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
             List<CronChild> children = switch (kind) {
                 case JOB -> CronChildren.ofJobs(jobs.controlledBy(uid));
                 case BROADCAST_JOB -> CronChildren.ofBroadcastJobs(bcjs.controlledBy(uid));
-                default -> List.of();
+                case IMAGE_LIST_PULL_JOB -> CronChildren.ofImageListPullJobs(ilpjs.controlledBy(uid));
             };
             CronPlan plan = CronDecision.decide(acj, children, clock.instant(), defaultZone);
             // The last refused child stays the reason until a child is created again.
@@ -83,7 +86,8 @@ public final class AdvancedCronJobController extends NamedControllerDefinition {
             });
         }, List.of(WatchSpec.of(AdvancedCronJob.class, EventMapper.self()),
                 WatchSpec.of(Job.class, toOwner()),
-                WatchSpec.of(BroadcastJob.class, toOwner())));
+                WatchSpec.of(BroadcastJob.class, toOwner()),
+                WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class, toOwner())));
     }
 
     private static dev.kruisevertx.controller.PlanSummary withRejection(CronPlan plan, CronActuator actuator,

@@ -99,7 +99,9 @@ final class CronActuator {
         s.setType(plan.kind().value());
         if (!plan.active().isEmpty()) {
             List<ObjectReference> refs = new ArrayList<>();
-            String apiVersion = plan.kind() == TemplateKind.JOB ? "batch/v1" : BroadcastJob.API_VERSION;
+            String apiVersion = plan.kind() == TemplateKind.JOB ? "batch/v1"
+                    : plan.kind() == TemplateKind.IMAGE_LIST_PULL_JOB
+                    ? dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.API_VERSION : BroadcastJob.API_VERSION;
             for (CronChild c : plan.active()) {
                 refs.add(new ObjectReferenceBuilder().withApiVersion(apiVersion).withKind(plan.kind().value())
                         .withNamespace(acj.getMetadata().getNamespace()).withName(c.name()).withUid(c.uid())
@@ -118,8 +120,11 @@ final class CronActuator {
     /** @return whether this call deleted it (false when it was gone already) */
     private boolean delete(AdvancedCronJob acj, TemplateKind kind, CronChild child) {
         String ns = acj.getMetadata().getNamespace();
-        var resource = kind == TemplateKind.JOB
+        io.fabric8.kubernetes.client.dsl.Resource<? extends HasMetadata> resource = kind == TemplateKind.JOB
                 ? ctx.client().resources(Job.class).inNamespace(ns).withName(child.name())
+                : kind == TemplateKind.IMAGE_LIST_PULL_JOB
+                ? ctx.client().resources(dev.kruisevertx.api.apps.v1beta1.ImageListPullJob.class).inNamespace(ns)
+                .withName(child.name())
                 : ctx.client().resources(BroadcastJob.class).inNamespace(ns).withName(child.name());
         try {
             List<?> deleted = ApiErrors.ignoringNotFound(() -> resource
@@ -149,6 +154,15 @@ final class CronActuator {
             bcj.setSpec(template == null || template.getSpec() == null ? new BroadcastJobSpec()
                     : copy(template.getSpec(), BroadcastJobSpec.class));
             child = bcj;
+        } else if (kind == TemplateKind.IMAGE_LIST_PULL_JOB) {
+            com.fasterxml.jackson.databind.JsonNode template = acj.spec().template().getImageListPullJobTemplate();
+            var ilpj = new dev.kruisevertx.api.apps.v1beta1.ImageListPullJob();
+            ilpj.setMetadata(meta);
+            ilpj.setSpec(template == null || template.get("spec") == null
+                    ? new dev.kruisevertx.api.apps.v1beta1.ImageListPullJobSpec()
+                    : ApiJson.serialization().convertValue(template.get("spec"),
+                    dev.kruisevertx.api.apps.v1beta1.ImageListPullJobSpec.class));
+            child = ilpj;
         } else {
             LOG.info("AdvancedCronJob {}/{}: {} children are not created yet (that kind is not served)",
                     acj.getMetadata().getNamespace(), acj.getMetadata().getName(), kind.value());
@@ -176,7 +190,12 @@ final class CronActuator {
 
     /** {@code <name>-<unix seconds>}, the template's labels and annotations, the scheduled time, the owner. */
     static ObjectMeta childMeta(AdvancedCronJob acj, TemplateKind kind, Instant scheduled) {
-        ObjectMeta templateMeta = kind == TemplateKind.JOB
+        ObjectMeta templateMeta = kind == TemplateKind.IMAGE_LIST_PULL_JOB
+                ? (acj.spec().template().getImageListPullJobTemplate() == null
+                || acj.spec().template().getImageListPullJobTemplate().get("metadata") == null ? null
+                : ApiJson.serialization().convertValue(acj.spec().template().getImageListPullJobTemplate()
+                .get("metadata"), ObjectMeta.class))
+                : kind == TemplateKind.JOB
                 ? (acj.spec().template().getJobTemplate() == null ? null
                 : acj.spec().template().getJobTemplate().getMetadata())
                 : (acj.spec().template().getBroadcastJobTemplate() == null ? null

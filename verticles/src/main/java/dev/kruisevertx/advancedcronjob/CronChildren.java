@@ -38,6 +38,21 @@ final class CronChildren {
         return out;
     }
 
+    /**
+     * OpenKruise's isImageListPullJobFinished: finished with a completionTime, succeeded when every image's job
+     * succeeded on every node, failed otherwise.
+     */
+    static List<CronChild> ofImageListPullJobs(List<dev.kruisevertx.api.apps.v1beta1.ImageListPullJob> jobs) {
+        List<CronChild> out = new ArrayList<>(jobs.size());
+        for (dev.kruisevertx.api.apps.v1beta1.ImageListPullJob j : jobs) {
+            var s = j.getStatus();
+            CronChild.Outcome outcome = s == null || s.getCompletionTime() == null ? CronChild.Outcome.ACTIVE
+                    : s.getSucceeded() == s.getDesired() ? CronChild.Outcome.SUCCEEDED : CronChild.Outcome.FAILED;
+            out.add(child(j, outcome, s == null ? null : s.getStartTime()));
+        }
+        return out;
+    }
+
     /** A Job's or BroadcastJob's outcome from its conditions: the last true Complete or Failed one, else active. */
     private static <C> CronChild.Outcome outcome(List<C> conditions, Function<C, String> status,
                                                  Function<C, String> type) {

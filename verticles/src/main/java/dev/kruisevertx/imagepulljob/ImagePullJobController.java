@@ -15,6 +15,7 @@ import dev.kruisevertx.features.Feature;
 import dev.kruisevertx.features.FeatureGates;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.vertx.core.Future;
 
 import java.time.Clock;
@@ -48,7 +49,7 @@ public final class ImagePullJobController extends NamedControllerDefinition {
 
     @Override
     public List<Class<? extends HasMetadata>> requiredTypes() {
-        return List.of(ImagePullJob.class, NodeImage.class, Pod.class);
+        return List.of(ImagePullJob.class, NodeImage.class, Pod.class, Secret.class);
     }
 
     @Override
@@ -118,31 +119,55 @@ public final class ImagePullJobController extends NamedControllerDefinition {
                 }
             }
         };
+        CachedResource<Secret> secrets = ctx.cache().resource(Secret.class);
+        String daemonNamespace = PullSecretSync.namespace();
+        // A source secret's change is copied to the jobs naming it; a copy's change wakes the jobs it lists.
+        EventMapper<Secret> onSecret = (event, queue) -> {
+            Secret s = event.newObject() != null ? event.newObject() : event.oldObject();
+            String ns = s.getMetadata().getNamespace();
+            if (daemonNamespace.equals(ns)) {
+                PullSecretSync.references(s).forEach(key -> {
+                    int slash = key.indexOf('/');
+                    queue.add(new Request(key.substring(0, slash), key.substring(slash + 1)));
+                });
+            }
+            for (ImagePullJob job : jobs.list(ns)) {
+                if (job.getSpec() != null && job.getSpec().getPullSecrets() != null
+                        && job.getSpec().getPullSecrets().contains(s.getMetadata().getName())) {
+                    queue.add(Request.of(job));
+                }
+            }
+        };
         return new Controller(request -> {
             ImagePullJob job = jobs.get(request.namespace(), request.name());
             if (job == null) {
                 ctx.plans().forget(NAME, request);
                 return Future.succeededFuture(Result.done());
             }
-            // Targets walk every NodeImage (and pods for a podSelector): on a worker, off the event loop.
-            return ctx.vertx().executeBlocking(() -> {
-                Map<String, NodeImage> byName = new HashMap<>();
-                for (NodeImage ni : nodeImages.list()) {
-                    byName.put(ni.getMetadata().getName(), ni);
-                }
-                List<Pod> candidates = job.getSpec() != null && job.getSpec().getPodSelector() != null
-                        ? pods.list(request.namespace()) : List.of();
-                List<NodeImage> targets = job.getSpec() == null ? List.of()
-                        : ImagePullJobTargets.of(job.getSpec(), request.namespace(), byName, candidates);
-                return ImagePullJobDecision.decide(job, targets, clock.instant());
-            }, false).compose(plan -> {
-                ctx.plans().record(NAME, request, plan.debugSummary());
-                return actuator.apply(job, plan).map(v -> plan.requeueAfter() == null ? Result.done()
-                        : Result.requeueAfter(plan.requeueAfter()));
-            });
+            // Copies in the daemon config namespace, before anything else (OpenKruise's syncJobPullSecrets).
+            PullSecretSync.Plan secretPlan = PullSecretSync.decide(job, daemonNamespace,
+                    secrets.list(daemonNamespace), name -> secrets.get(request.namespace(), name));
+            return actuator.applySecrets(job, secretPlan).compose(secretRefs ->
+                    // Targets walk every NodeImage (and pods for a podSelector): on a worker, off the event loop.
+                    ctx.vertx().executeBlocking(() -> {
+                        Map<String, NodeImage> byName = new HashMap<>();
+                        for (NodeImage ni : nodeImages.list()) {
+                            byName.put(ni.getMetadata().getName(), ni);
+                        }
+                        List<Pod> candidates = job.getSpec() != null && job.getSpec().getPodSelector() != null
+                                ? pods.list(request.namespace()) : List.of();
+                        List<NodeImage> targets = job.getSpec() == null ? List.of()
+                                : ImagePullJobTargets.of(job.getSpec(), request.namespace(), byName, candidates);
+                        return ImagePullJobDecision.decide(job, targets, secretRefs, clock.instant());
+                    }, false).compose(plan -> {
+                        ctx.plans().record(NAME, request, plan.debugSummary());
+                        return actuator.apply(job, plan, secretRefs).map(v -> plan.requeueAfter() == null
+                                ? Result.done() : Result.requeueAfter(plan.requeueAfter()));
+                    }));
         }, List.of(WatchSpec.of(ImagePullJob.class, EventMapper.self()),
                 WatchSpec.of(NodeImage.class, onNodeImage),
-                WatchSpec.of(Pod.class, onPod)));
+                WatchSpec.of(Pod.class, onPod),
+                WatchSpec.of(Secret.class, onSecret)));
     }
 
     static boolean sameStatus(Object a, Object b) {

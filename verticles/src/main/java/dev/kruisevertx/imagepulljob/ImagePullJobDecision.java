@@ -10,6 +10,7 @@ import dev.kruisevertx.api.apps.v1beta1.ImageStatus;
 import dev.kruisevertx.api.apps.v1beta1.ImageTagSpec;
 import dev.kruisevertx.api.apps.v1beta1.ImageTagStatus;
 import dev.kruisevertx.api.apps.v1beta1.NodeImage;
+import dev.kruisevertx.api.apps.v1beta1.ReferenceObject;
 import dev.kruisevertx.image.ImageReference;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectReference;
@@ -36,6 +37,15 @@ public final class ImagePullJobDecision {
     }
 
     public static ImagePullJobPlan decide(ImagePullJob job, List<NodeImage> targets, Instant now) {
+        return decide(job, targets, List.of(), now);
+    }
+
+    /**
+     * @param secrets the job's pull secret copies: a NodeImage whose image does not list them all yet is not synced
+     *                (it gets them with the next injection, as OpenKruise's calculateStatus counts it)
+     */
+    public static ImagePullJobPlan decide(ImagePullJob job, List<NodeImage> targets, List<ReferenceObject> secrets,
+                                          Instant now) {
         boolean hasFinalizer = job.getMetadata().getFinalizers() != null
                 && job.getMetadata().getFinalizers().contains(FINALIZER);
         if (job.getMetadata().getDeletionTimestamp() != null) {
@@ -72,9 +82,14 @@ public final class ImagePullJobDecision {
         for (NodeImage nodeImage : targets) {
             String node = nodeImage.getMetadata().getName();
             long version = ownedTagVersion(nodeImage, ref, uid);
+            boolean secretsListed = secrets.isEmpty() || secretsListed(nodeImage, ref, secrets);
             if (version < 0) {
                 notSynced.add(node);
                 continue;
+            }
+            if (!secretsListed) {
+                // OpenKruise counts it as not synced and still by its phase; listing the secrets is a new injection.
+                notSynced.add(node);
             }
             ImagePullPhase phase = phase(nodeImage, ref, version);
             if (phase == ImagePullPhase.SUCCEEDED) {
@@ -95,11 +110,15 @@ public final class ImagePullJobDecision {
                 status.setSucceeded(succeeded.size());
                 List<String> all = new ArrayList<>(failed);
                 all.addAll(pulling);
-                all.addAll(notSynced.stream().sorted().toList());
+                // A node whose tag is there but lacks a secret is both counted by phase and not synced: count it once.
+                java.util.Set<String> counted = new java.util.HashSet<>(all);
+                counted.addAll(succeeded);
+                all.addAll(notSynced.stream().filter(n -> !counted.contains(n)).sorted().toList());
                 status.setFailed(all.size());
                 status.setFailedNodes(all);
                 status.setMessage("job exceeds activeDeadlineSeconds");
-                return new ImagePullJobPlan(status, List.of(), false, false, null, "active deadline passed");
+                return new ImagePullJobPlan(status, List.of(), false, false, null, "active deadline passed",
+                        false); // finishing now: a finalizer added here would go again next round
             }
             requeue = left.compareTo(MIN_REQUEUE) < 0 ? MIN_REQUEUE : left;
         }
@@ -118,7 +137,7 @@ public final class ImagePullJobDecision {
         String reason = status.getCompletionTime() != null ? "completed"
                 : String.format(Locale.ROOT, "%d pulling, %d waiting for parallelism %d", pulling.size(),
                 notSynced.size() - inject.size(), parallelism(job.spec().getParallelism()));
-        return new ImagePullJobPlan(status, inject, false, false, requeue, reason);
+        return new ImagePullJobPlan(status, inject, false, false, requeue, reason, !hasFinalizer);
     }
 
     /** OpenKruise's IntOrString.IntValue(): an int, a string parsed as an int, anything else 0. */
@@ -166,6 +185,19 @@ public final class ImagePullJobDecision {
             return -1;
         }
         return -1;
+    }
+
+    static boolean secretsListed(NodeImage nodeImage, ImageReference ref, List<ReferenceObject> secrets) {
+        ImageSpec spec = nodeImage.getSpec() == null ? null : nodeImage.getSpec().images().get(ref.name());
+        if (spec == null) {
+            return false;
+        }
+        for (ReferenceObject s : secrets) {
+            if (!NodeImageTags.containsSecret(spec.pullSecrets(), s)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The reported phase of the tag at {@code version}; null while the node agent has not reported that version. */

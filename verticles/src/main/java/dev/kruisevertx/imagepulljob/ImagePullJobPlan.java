@@ -15,17 +15,27 @@ import java.util.List;
  * @param deleteJob        the TTL after completion has passed
  * @param requeueAfter     when to look again without an event (deadline, TTL), or null
  * @param reason           why, in a few words (names and counts only)
+ * @param addFinalizer     a running job without the deletion-protection finalizer gets it (OpenKruise's
+ *                         addProtectionFinalizer: its pull secret copies are released before it goes)
  */
 public record ImagePullJobPlan(ImagePullJobStatus status, List<String> injectInto, boolean removeFinalizer,
-                               boolean deleteJob, Duration requeueAfter, String reason) {
+                               boolean deleteJob, Duration requeueAfter, String reason, boolean addFinalizer) {
     public ImagePullJobPlan {
         injectInto = List.copyOf(injectInto);
+    }
+
+    public ImagePullJobPlan(ImagePullJobStatus status, List<String> injectInto, boolean removeFinalizer,
+                            boolean deleteJob, Duration requeueAfter, String reason) {
+        this(status, injectInto, removeFinalizer, deleteJob, requeueAfter, reason, false);
     }
 
     public PlanSummary debugSummary() {
         PlanSummary.Builder b = PlanSummary.builder(reason);
         if (!injectInto.isEmpty()) {
             b.action("inject tag into " + injectInto.size() + " NodeImage(s)");
+        }
+        if (addFinalizer) {
+            b.action("add finalizer");
         }
         if (removeFinalizer) {
             b.action("remove finalizer");

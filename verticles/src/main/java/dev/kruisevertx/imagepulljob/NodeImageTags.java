@@ -11,6 +11,7 @@ import dev.kruisevertx.api.apps.v1beta1.ImageTagStatus;
 import dev.kruisevertx.api.apps.v1beta1.NodeImage;
 import dev.kruisevertx.api.apps.v1beta1.NodeImageSpec;
 import dev.kruisevertx.api.apps.v1beta1.PullPolicy;
+import dev.kruisevertx.api.apps.v1beta1.ReferenceObject;
 import dev.kruisevertx.image.ImageReference;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -42,6 +43,15 @@ public final class NodeImageTags {
      */
     public static boolean inject(NodeImage nodeImage, ImagePullJob job, String now, int defaultTtlForAlways,
                                  double jitter) {
+        return inject(nodeImage, job, List.of(), now, defaultTtlForAlways, jitter);
+    }
+
+    /**
+     * As above, and the image lists {@code secrets} (the job's pull secret copies) among its {@code pullSecrets};
+     * a tag already owned by the job still gets a missing secret added.
+     */
+    public static boolean inject(NodeImage nodeImage, ImagePullJob job, List<ReferenceObject> secrets, String now,
+                                 int defaultTtlForAlways, double jitter) {
         ImageReference ref = ImageReference.parse(job.spec().getImage()).get();
         if (nodeImage.getSpec() == null) {
             nodeImage.setSpec(new NodeImageSpec());
@@ -56,7 +66,10 @@ public final class NodeImageTags {
                 continue;
             }
             if (tag.ownerReferences().stream().anyMatch(o -> owner.getUid().equals(o.getUid()))) {
-                return false;
+                if (!addSecrets(image, secrets)) {
+                    return false;
+                }
+                return store(nodeImage, images, image, tags, job);
             }
             tag.setVersion(tag.versionOrZero() + 1);
             List<ObjectReference> owners = new ArrayList<>(tag.ownerReferences());
@@ -64,6 +77,7 @@ public final class NodeImageTags {
             tag.setOwnerReferences(owners);
             tag.setCreatedAt(now);
             tag.setImagePullPolicy(job.spec().getImagePullPolicy());
+            addSecrets(image, secrets);
             return store(nodeImage, images, image, tags, job);
         }
         ImageTagSpec tag = new ImageTagSpec();
@@ -74,6 +88,7 @@ public final class NodeImageTags {
         tag.setCreatedAt(now);
         tag.setImagePullPolicy(job.spec().getImagePullPolicy());
         tags.add(tag);
+        addSecrets(image, secrets);
         return store(nodeImage, images, image, tags, job);
     }
 
@@ -85,6 +100,28 @@ public final class NodeImageTags {
         images.put(ImageReference.parse(job.spec().getImage()).get().name(), image);
         nodeImage.getSpec().setImages(images);
         return true;
+    }
+
+    /** Adds the secrets the image does not list yet (compared by namespace and name); whether any was added. */
+    static boolean addSecrets(ImageSpec image, List<ReferenceObject> secrets) {
+        List<ReferenceObject> listed = new ArrayList<>(image.pullSecrets());
+        boolean added = false;
+        for (ReferenceObject s : secrets) {
+            if (!containsSecret(listed, s)) {
+                listed.add(s);
+                added = true;
+            }
+        }
+        if (added) {
+            image.setPullSecrets(listed);
+        }
+        return added;
+    }
+
+    /** OpenKruise's containsObject: namespace and name, not the mode. */
+    static boolean containsSecret(List<ReferenceObject> listed, ReferenceObject s) {
+        return listed.stream().anyMatch(o -> java.util.Objects.equals(o.getNamespace(), s.getNamespace())
+                && java.util.Objects.equals(o.getName(), s.getName()));
     }
 
     static long reportedVersion(NodeImage nodeImage, ImageReference ref) {

@@ -33,6 +33,7 @@ public final class ControllerRegistry {
                 new dev.kruisevertx.podprobemarker.PodProbeMarkerController(),
                 new dev.kruisevertx.nodepodprobe.NodePodProbeController(),
                 new dev.kruisevertx.containerlaunchpriority.ContainerLaunchPriorityController(),
-                new dev.kruisevertx.persistentpodstate.PersistentPodStateController());
+                new dev.kruisevertx.persistentpodstate.PersistentPodStateController(),
+                new dev.kruisevertx.imagelistpulljob.ImageListPullJobController());
     }
 }

@@ -101,7 +101,9 @@ class ChartRenderTest {
                 "ClusterRole//kruise-helm-hook", "ClusterRoleBinding//kruise-helm-hook",
                 "Job/kruise-system/kruise-finalizer",
                 "MutatingWebhookConfiguration//kruise-mutating-webhook-configuration",
-                "ValidatingWebhookConfiguration//kruise-validating-webhook-configuration"));
+                "ValidatingWebhookConfiguration//kruise-validating-webhook-configuration",
+                "Role/kruise-daemon-config/kruise-manager-daemon-secret-role",
+                "RoleBinding/kruise-daemon-config/kruise-manager-daemon-secret-rolebinding"));
         for (JsonNode crd : crdFiles()) {
             expected.add("CustomResourceDefinition//" + crd.path("metadata").path("name").asText());
         }
@@ -351,7 +353,10 @@ class ChartRenderTest {
                 "/configmaps:create", "/configmaps:delete", "apps.kruise.io/resourcedistributions:watch",
                 "apps.kruise.io/resourcedistributions/status:update")), all.toString());
         Set<String> defaults = rules(this.defaults.get("ClusterRole", "kruise-manager-role"));
-        assertFalse(defaults.contains("/secrets:get") || defaults.contains("/configmaps:list")
+        // Without its gate no Secret or ConfigMap is writable cluster-wide beyond launch priority's get/create/patch
+        // (Secrets are readable: ImagePullJob's pullSecrets, see imagePullJobsReadSourceSecretsAndWriteOnlyTheirCopies).
+        assertFalse(defaults.contains("/secrets:create") || defaults.contains("/secrets:update")
+                || defaults.contains("/secrets:delete") || defaults.contains("/configmaps:list")
                 || defaults.contains("/configmaps:delete"), defaults.toString());
         assertTrue(defaults.contains("apps.kruise.io/resourcedistributions:watch"), defaults.toString());
     }
@@ -363,6 +368,22 @@ class ChartRenderTest {
         assertTrue(all.contains("*/*:list"), all.toString());
         assertFalse(all.stream().anyMatch(r -> r.contains("*") && !r.equals("*/*:list")), all.toString());
         assertFalse(rules(defaults.get("ClusterRole", "kruise-manager-role")).stream().anyMatch(r -> r.contains("*")));
+    }
+
+    /**
+     * ImagePullJob pullSecrets: OpenKruise's manager reads the source Secrets where the jobs are and writes copies
+     * into kruise-daemon-config (the node agent reads Secrets only there). Here the write is limited to that
+     * namespace by a Role; the cluster-wide grant is read-only and only with ImagePullJobGate (and KruiseDaemon).
+     */
+    @Test
+    void imagePullJobsReadSourceSecretsAndWriteOnlyTheirCopies() {
+        assertEquals(Set.of("/secrets:get", "/secrets:list", "/secrets:watch", "/secrets:create", "/secrets:update",
+                        "/secrets:delete"),
+                rules(defaults.get("Role", "kruise-manager-daemon-secret-role")));
+        JsonNode binding = defaults.get("RoleBinding", "kruise-manager-daemon-secret-rolebinding");
+        assertEquals("kruise-daemon-config", binding.path("metadata").path("namespace").asText());
+        assertEquals("kruise-manager", binding.path("subjects").get(0).path("name").asText());
+        assertTrue(rules(defaults.get("ClusterRole", "kruise-manager-role")).contains("/secrets:watch"));
     }
 
     @Test
@@ -404,7 +425,11 @@ class ChartRenderTest {
                 manager.toString());
         assertFalse(manager.contains("policy.kruise.io/podunavailablebudgets:update"),
                 "only the status of a budget is written");
-        assertFalse(manager.contains("/secrets:get"), "secrets are only readable in the kruise namespace");
+        // Secrets are read cluster-wide only for ImagePullJob pullSecrets (as OpenKruise's manager does) and written
+        // only in kruise-daemon-config; imagePullJobsReadSourceSecretsAndWriteOnlyTheirCopies checks both.
+        assertEquals(Set.of("/secrets:get", "/secrets:list", "/secrets:watch"), manager.stream()
+                .filter(r -> r.startsWith("/secrets:")).collect(java.util.stream.Collectors.toSet()),
+                "secrets are read-only cluster-wide");
         assertFalse(manager.stream().anyMatch(r -> r.startsWith("admissionregistration.k8s.io/") && r.endsWith(":update")),
                 "webhook configurations are only writable by name (kruise-certs-role)");
         assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",

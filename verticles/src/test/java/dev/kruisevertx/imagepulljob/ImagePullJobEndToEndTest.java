@@ -11,6 +11,9 @@ import dev.kruisevertx.sim.nodes.ContainerFailure;
 import dev.kruisevertx.sim.nodes.ImageRule;
 import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -108,10 +112,11 @@ class ImagePullJobEndToEndTest {
             assertEquals("Succeeded", t.getPhase());
             assertTrue(t.getImageID() != null && !t.getImageID().isEmpty());
         }
-        // The defaults the webhook wrote, and no finalizer for a v1beta1 job.
+        // The defaults the webhook wrote; the finalizer the controller added while it ran goes once it finished.
         assertEquals("IfNotPresent", done.getSpec().getImagePullPolicy());
         assertEquals(600, done.getSpec().getPullPolicy().getTimeoutSeconds());
-        assertTrue(done.getMetadata().getFinalizers() == null || done.getMetadata().getFinalizers().isEmpty());
+        Await.waitFor("the finished job loses the finalizer", WAIT, () -> job("all-nodes").get(),
+                j -> j.getMetadata().getFinalizers() == null || j.getMetadata().getFinalizers().isEmpty());
     }
 
     @Test
@@ -186,5 +191,94 @@ class ImagePullJobEndToEndTest {
         // Names of nodes that do not exist are no targets: the job completes with nothing to do.
         assertNull(manyNames.getStatus());
         assertEquals(0, completed("many-names").getStatus().getDesired());
+    }
+
+    static Secret copyOf(String source) {
+        return product.client().secrets().inNamespace(PullSecretSync.DEFAULT_NAMESPACE).list().getItems().stream()
+                .filter(c -> (product.namespace() + "/" + source).equals(
+                        PullSecretSync.annotation(c, PullSecretSync.SOURCE_KEY)))
+                .findFirst().orElse(null);
+    }
+
+    @Test
+    void pullSecretsAreCopiedForTheDaemonKeptInSyncAndRemovedWithTheJob() {
+        nodeImagesExist();
+        if (product.client().namespaces().withName(PullSecretSync.DEFAULT_NAMESPACE).get() == null) {
+            product.client().namespaces().resource(new NamespaceBuilder().withNewMetadata()
+                    .withName(PullSecretSync.DEFAULT_NAMESPACE).endMetadata().build()).create();
+        }
+        product.client().secrets().inNamespace(product.namespace()).resource(new SecretBuilder().withNewMetadata()
+                .withName("regcred").withNamespace(product.namespace()).endMetadata()
+                .withType("kubernetes.io/dockerconfigjson")
+                .withData(Map.of(".dockerconfigjson", "e30=")).build()).create();
+        // Completion Never: the job keeps running, so its copy lives until the job is deleted.
+        create("v1beta1", "with-secret", "registry.local/secret:1", s -> {
+            s.setPullSecrets(List.of("regcred", "absent"));
+            s.setParallelism(new IntOrString(3));
+            s.getCompletionPolicy().setType("Never");
+        });
+        Secret copy = Await.waitFor("a copy of regcred in kruise-daemon-config", WAIT, () -> copyOf("regcred"),
+                c -> c != null);
+        assertTrue(copy.getMetadata().getName().matches("regcred-[0-9a-f]{6}"), copy.getMetadata().getName());
+        assertEquals(product.namespace() + "/with-secret",
+                copy.getMetadata().getAnnotations().get(PullSecretSync.REFERENCES));
+        assertEquals("batch", copy.getMetadata().getAnnotations().get(PullSecretSync.MODE));
+        assertEquals("kubernetes.io/dockerconfigjson", copy.getType());
+        assertEquals(Map.of(".dockerconfigjson", "e30="), copy.getData());
+        // The controller adds the deletion-protection finalizer itself to a running v1beta1 job.
+        Await.waitFor("with-secret has the finalizer", WAIT, () -> job("with-secret").get(),
+                j -> j.getMetadata().getFinalizers() != null
+                        && j.getMetadata().getFinalizers().contains(ImagePullJobDecision.FINALIZER));
+        String copyName = copy.getMetadata().getName();
+        Await.waitFor("every NodeImage lists the copy for the image", WAIT, () -> nodes().stream().allMatch(n -> {
+            NodeImage ni = product.client().resources(NodeImage.class).withName(n).get();
+            return ni.getSpec() != null && ni.getSpec().images().get("registry.local/secret") != null
+                    && ni.getSpec().images().get("registry.local/secret").pullSecrets().stream().anyMatch(r ->
+                    copyName.equals(r.getName()) && PullSecretSync.DEFAULT_NAMESPACE.equals(r.getNamespace())
+                            && "batch".equals(r.getMode()));
+        }));
+        // A changed source is copied again.
+        product.client().secrets().inNamespace(product.namespace()).withName("regcred")
+                .edit(sec -> { sec.setData(Map.of(".dockerconfigjson", "eyJhIjoxfQ==")); return sec; });
+        Await.waitFor("the copy follows the source", WAIT, () -> copyOf("regcred"),
+                c -> c != null && Map.of(".dockerconfigjson", "eyJhIjoxfQ==").equals(c.getData()));
+        job("with-secret").delete();
+        Await.waitFor("with-secret gone", WAIT, () -> job("with-secret").get() == null);
+        Await.waitFor("the copy nobody references is deleted", WAIT, () -> copyOf("regcred") == null);
+    }
+
+    @Test
+    void twoJobsShareOneCopyAndTheFirstToFinishOnlyDropsItsReference() {
+        nodeImagesExist();
+        if (product.client().namespaces().withName(PullSecretSync.DEFAULT_NAMESPACE).get() == null) {
+            product.client().namespaces().resource(new NamespaceBuilder().withNewMetadata()
+                    .withName(PullSecretSync.DEFAULT_NAMESPACE).endMetadata().build()).create();
+        }
+        product.client().secrets().inNamespace(product.namespace()).resource(new SecretBuilder().withNewMetadata()
+                .withName("shared").withNamespace(product.namespace()).endMetadata()
+                .withType("kubernetes.io/dockerconfigjson")
+                .withData(Map.of(".dockerconfigjson", "e30=")).build()).create();
+        create("v1beta1", "keeps-running", "registry.local/shared:1", s -> {
+            s.setPullSecrets(List.of("shared"));
+            s.getCompletionPolicy().setType("Never");
+        });
+        Await.waitFor("keeps-running has its copy", WAIT, () -> copyOf("shared"), c -> c != null);
+        create("v1beta1", "finishes", "registry.local/shared:2", s -> {
+            s.setPullSecrets(List.of("shared"));
+            s.setParallelism(new IntOrString(3));
+        });
+        String both = product.namespace() + "/finishes," + product.namespace() + "/keeps-running";
+        Await.waitFor("one copy referenced by both", WAIT, () -> copyOf("shared"), c -> c != null
+                && both.equals(c.getMetadata().getAnnotations().get(PullSecretSync.REFERENCES)));
+        completed("finishes");
+        Secret left = Await.waitFor("finishes released the copy", WAIT, () -> copyOf("shared"), c -> c != null
+                && (product.namespace() + "/keeps-running").equals(
+                c.getMetadata().getAnnotations().get(PullSecretSync.REFERENCES)));
+        assertEquals(1, product.client().secrets().inNamespace(PullSecretSync.DEFAULT_NAMESPACE).list().getItems()
+                .stream().filter(c -> (product.namespace() + "/shared").equals(
+                        PullSecretSync.annotation(c, PullSecretSync.SOURCE_KEY))).count(), "one copy per source");
+        assertTrue(left.getMetadata().getName().startsWith("shared-"));
+        job("keeps-running").delete();
+        Await.waitFor("the last reference gone: copy deleted", WAIT, () -> copyOf("shared") == null);
     }
 }

@@ -62,9 +62,10 @@ public final class GoRevisionData {
     // holds them. Resource lists are not rounded here: a revision holds the workload's template as stored.
     private static final GoJson.Struct RESOURCES = open(o("limits", QUANTITY_MAP), o("requests", QUANTITY_MAP),
             o("claims", slice(GoJson.struct(f("name", STR), o("request", STR)))));
-    private static final GoJson.Struct CONTAINER = GoJson.container(RESOURCES);
-    private static final GoJson.Struct EPHEMERAL_CONTAINER = GoJson.struct(inline(CONTAINER),
-            o("targetContainerName", STR));
+    // Open: a container field newer than Kubernetes v0.32 is kept (Go would drop it), so that a revision never loses
+    // part of a template and a change to such a field is still a change.
+    private static final GoJson.Struct CONTAINER = new GoJson.Struct(GoJson.container(RESOURCES).fields(), true);
+    private static final GoJson.Struct EPHEMERAL_CONTAINER = open(inline(CONTAINER), o("targetContainerName", STR));
     private static final GoJson.Struct OBJECT_META = open(o("name", STR), o("generateName", STR),
             o("namespace", STR), o("selfLink", STR), o("uid", STR), o("resourceVersion", STR),
             o("generation", INT), o("creationTimestamp", new GoJson.Time()), o("deletionTimestamp", ptr(RAW)),

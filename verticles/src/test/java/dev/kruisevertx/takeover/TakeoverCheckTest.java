@@ -90,10 +90,13 @@ class TakeoverCheckTest {
 
     @Test
     void theStartUpCheckListsFromTheApiServer() throws Exception {
-        client.resource(cloneSet("live", "web", "u1", "nginx:1.9.1", "web-" + HASH)).create();
-        client.resource(revision("live", "web-" + HASH, "CloneSet", "u1", DATA, 1)).create();
-        client.resource(cloneSet("live", "api", "u2", "nginx:2", "api-" + HASH)).create();
-        client.resource(revision("live", "api-" + HASH, "CloneSet", "u2", DATA, 1)).create();
+        // The API server gives each object its own uid: the revisions name the one it gave.
+        String webUid = client.resource(cloneSet("live", "web", null, "nginx:1.9.1", "web-" + HASH)).create()
+                .getMetadata().getUid();
+        client.resource(revision("live", "web-" + HASH, "CloneSet", webUid, DATA, 1)).create();
+        String apiUid = client.resource(cloneSet("live", "api", null, "nginx:2", "api-" + HASH)).create()
+                .getMetadata().getUid();
+        client.resource(revision("live", "api-" + HASH, "CloneSet", apiUid, DATA, 1)).create();
         Vertx vertx = Vertx.vertx();
         try {
             TakeoverCheck.Report report = TakeoverStartup.run(vertx, client, "live").toCompletionStage()

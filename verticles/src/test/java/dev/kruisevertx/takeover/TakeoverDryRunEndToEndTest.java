@@ -30,9 +30,15 @@ class TakeoverDryRunEndToEndTest {
         CloneSet api = product.client().resource(TakeoverCheckTest.cloneSet(ns, "api", null, "nginx:2", ""))
                 .create();
         for (CloneSet cs : List.of(web, api)) {
-            String rev = cs.getMetadata().getName() + "-" + TakeoverCheckTest.HASH;
+            // The revision OpenKruise wrote for the template as its webhook defaulted it (as this one did on create);
+            // api's template was edited since (its revision still holds nginx:1.9.1).
+            String data = new String(dev.kruisevertx.revision.GoRevisionData.bytes(dev.kruisevertx.revision
+                    .GoRevisionData.of(cs.getSpec().getTemplate())), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("nginx:2", "nginx:1.9.1");
+            String rev = cs.getMetadata().getName() + "-" + dev.kruisevertx.revision.RevisionHash.of(
+                    data.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0);
             ControllerRevision r = TakeoverCheckTest.revision(ns, rev, "CloneSet", cs.getMetadata().getUid(),
-                    TakeoverCheckTest.DATA, 1);
+                    data, 1);
             r.getMetadata().getOwnerReferences().get(0).setName(cs.getMetadata().getName());
             product.client().resource(r).create();
             CloneSet withStatus = TakeoverCheckTest.cloneSet(ns, cs.getMetadata().getName(),

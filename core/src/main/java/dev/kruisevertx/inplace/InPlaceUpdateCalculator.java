@@ -225,8 +225,14 @@ public final class InPlaceUpdateCalculator {
         return RevisionHistory.templateOf(revision);
     }
 
+    /**
+     * A template as Go reads it ({@link dev.kruisevertx.revision.GoRevisionData}): revisions hold templates in that
+     * form (OpenKruise's and this manager's), a workload's own template does not, and a difference of form alone
+     * ({@code resources: {}}, {@code readOnly: false}, {@code "0.5"} against {@code "500m"}) must not read as a
+     * change that forbids an in-place update.
+     */
     private static JsonNode toJson(PodTemplateSpec template) {
-        JsonNode node = ApiJson.serialization().convertValue(template, JsonNode.class);
+        JsonNode node = dev.kruisevertx.revision.GoRevisionData.of(template).path("spec").path("template").deepCopy();
         if (node instanceof ObjectNode o) {
             o.remove(PATCH_DIRECTIVE);
         }

@@ -3,9 +3,10 @@ package dev.kruisevertx.revision;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The hash Kubernetes' controller history gives a ControllerRevision: 32-bit FNV-1 over the revision data, then
- * over the collision count (little-endian uint32) when there is one, printed in decimal and mapped onto the
- * "safe" alphabet without vowels (so a hash never spells a word). Shared by every workload that keeps revisions.
+ * The hash Kubernetes' controller history gives a ControllerRevision ({@code history.HashControllerRevision}, which
+ * OpenKruise's CloneSet, Advanced StatefulSet and UnitedDeployment use): 32-bit FNV-1 over the revision data, then
+ * over the collision count written as decimal text when there is one, printed in decimal and mapped onto the "safe"
+ * alphabet without vowels (so a hash never spells a word). Shared by every workload that keeps revisions.
  */
 public final class RevisionHash {
     private static final String SAFE = "bcdfghjklmnpqrstvwxz2456789";
@@ -15,20 +16,21 @@ public final class RevisionHash {
     private RevisionHash() {
     }
 
+    /**
+     * {@code HashControllerRevision(data, collisionCount)}; a null count adds nothing (Kubernetes' nil probe).
+     * OpenKruise always passes a count (0 before any collision), so its revisions hash the text "0" too.
+     */
     public static String of(byte[] data, Integer collisionCount) {
-        int h = OFFSET;
+        return collisionCount == null ? safeEncode(Integer.toUnsignedString(fnv1(OFFSET, data)))
+                : controllerHistory(data, collisionCount);
+    }
+
+    private static int fnv1(int h, byte[] data) {
         for (byte b : data) {
             h *= PRIME;
             h ^= b & 0xff;
         }
-        if (collisionCount != null) {
-            int c = collisionCount;
-            for (int k = 0; k < 4; k++) {
-                h *= PRIME;
-                h ^= (c >>> (8 * k)) & 0xff;
-            }
-        }
-        return safeEncode(Integer.toUnsignedString(h));
+        return h;
     }
 
     /**
@@ -37,11 +39,7 @@ public final class RevisionHash {
      * 0 before any collision), safe-encoded.
      */
     public static String controllerHistory(byte[] data, int collisionCount) {
-        int h = OFFSET;
-        for (byte b : data) {
-            h *= PRIME;
-            h ^= b & 0xff;
-        }
+        int h = fnv1(OFFSET, data);
         for (byte b : Integer.toString(collisionCount).getBytes(StandardCharsets.UTF_8)) {
             h *= PRIME;
             h ^= b & 0xff;
@@ -50,8 +48,9 @@ public final class RevisionHash {
     }
 
     /**
-     * The Deployment controller's {@code pod-template-hash}: as {@link #of} but with 32-bit FNV-1a (xor, then
-     * multiply), which is what kube's {@code ComputeHash} uses.
+     * The Deployment controller's {@code pod-template-hash}: 32-bit FNV-1a (xor, then multiply) with the collision
+     * count as 4 little-endian bytes, which is what kube's {@code controller.ComputeHash} uses (unlike
+     * {@link #of}).
      */
     public static String fnv1a(byte[] data, Integer collisionCount) {
         int h = OFFSET;

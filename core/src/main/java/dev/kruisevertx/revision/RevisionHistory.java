@@ -50,7 +50,22 @@ public final class RevisionHistory {
         }
         ObjectNode copy = ((ObjectNode) template).deepCopy();
         copy.remove(PATCH_DIRECTIVE);
+        dropEmptyResources(copy.path("spec"));
         return copy;
+    }
+
+    /**
+     * Go writes {@code resources: {}} for every container without resources (revision data in OpenKruise's form);
+     * the template read back leaves it out, as the workload's own template does.
+     */
+    private static void dropEmptyResources(JsonNode spec) {
+        for (String list : new String[]{"containers", "initContainers", "ephemeralContainers"}) {
+            for (JsonNode c : spec.path(list)) {
+                if (c instanceof ObjectNode o && o.path("resources").isObject() && o.path("resources").isEmpty()) {
+                    o.remove("resources");
+                }
+            }
+        }
     }
 
     /** {@link #templateJson} as a pod template. */

@@ -63,7 +63,7 @@ public final class TemplateRevisions {
         int collisions = collisionCount == null ? 0 : collisionCount;
         ControllerRevision equal = null;
         for (ControllerRevision r : sorted) {
-            if (RevisionData.sameData(r, data)) {
+            if (GoRevisionData.sameTemplate(r, data)) {
                 equal = r;
             }
         }
@@ -90,7 +90,7 @@ public final class TemplateRevisions {
      */
     public static Resolution afterConflict(JsonNode data, Resolution refused, ControllerRevision existing,
                                            Builder builder) {
-        if (existing != null && RevisionData.sameData(existing, data)) {
+        if (existing != null && GoRevisionData.sameTemplate(existing, data)) {
             return new Resolution(existing, null, null, refused.nextNumber(), refused.collisionCount());
         }
         int collisions = refused.collisionCount() + 1;
@@ -98,18 +98,25 @@ public final class TemplateRevisions {
         return new Resolution(candidate, candidate, null, refused.nextNumber(), collisions);
     }
 
-    /** A pod template's revision data: {@code {"spec":{"template":{..., "$patch":"replace"}}}}. */
+    /**
+     * A pod template's revision data: {@code {"spec":{"template":{..., "$patch":"replace"}}}} in the form OpenKruise
+     * writes ({@link GoRevisionData}).
+     */
     public static JsonNode dataOf(PodTemplateSpec template) {
-        ObjectNode t = ApiJson.serialization().convertValue(template, ObjectNode.class);
-        t.put(RevisionHistory.PATCH_DIRECTIVE, "replace");
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.putObject("spec").set("template", t);
-        return data;
+        return GoRevisionData.of(template);
     }
 
-    /** The hash a revision of {@code data} is named by ({@link RevisionHash#of}: a null count adds nothing). */
+    /**
+     * The hash a revision of {@code data} is named by: Kubernetes' {@code HashControllerRevision} of the bytes
+     * OpenKruise stores ({@link RevisionHash#of}: a null count adds nothing; OpenKruise always passes one).
+     */
     public static String hash(JsonNode data, Integer collisionCount) {
-        return RevisionHash.of(data.toString().getBytes(StandardCharsets.UTF_8), collisionCount);
+        return RevisionHash.of(GoRevisionData.bytes(data), collisionCount);
+    }
+
+    /** Kubernetes' {@code ControllerRevisionName}: the owner's name cut to 223 characters, a dash, the hash. */
+    public static String name(String owner, String hash) {
+        return (owner.length() > 223 ? owner.substring(0, 223) : owner) + "-" + hash;
     }
 
     /**
@@ -125,9 +132,9 @@ public final class TemplateRevisions {
         }
         labels.put(WellKnown.CONTROLLER_REVISION_HASH_LABEL, hashLabel);
         return new ControllerRevisionBuilder()
-                .withNewMetadata().withName(setName + "-" + hash).withNamespace(namespace).withLabels(labels)
+                .withNewMetadata().withName(name(setName, hash)).withNamespace(namespace).withLabels(labels)
                 .withOwnerReferences(owner).endMetadata()
-                .withData(ApiJson.serialization().convertValue(data, Object.class))
+                .withData(GoRevisionData.stored(data))
                 .withRevision(number)
                 .build();
     }

@@ -1,8 +1,10 @@
 package dev.kruisevertx.cloneset;
 
+import dev.kruisevertx.revision.GoRevisionData;
 import dev.kruisevertx.revision.RevisionData;
 import dev.kruisevertx.revision.RevisionHash;
 import dev.kruisevertx.revision.RevisionHistory;
+import dev.kruisevertx.revision.TemplateRevisions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -33,37 +35,39 @@ public final class CloneSetRevisions {
     private CloneSetRevisions() {
     }
 
-    /** The revision data of the CloneSet's current template, as canonical JSON (keys sorted). */
+    /**
+     * The revision data of the CloneSet's current template as OpenKruise v1.9 builds it ({@link GoRevisionData}),
+     * keys sorted.
+     */
     public static JsonNode patchOf(CloneSet cs) {
-        ObjectNode template = SORTED.valueToTree(cs.getSpec().getTemplate());
-        template.put("$patch", "replace");
-        ObjectNode spec = SORTED.createObjectNode();
-        spec.set("template", template);
-        ObjectNode root = SORTED.createObjectNode();
-        root.set("spec", spec);
-        return sortKeys(root);
+        return sortKeys(GoRevisionData.of(cs.getSpec().getTemplate()));
     }
 
+    /** The bytes OpenKruise stores and hashes for {@code data}. */
     public static byte[] bytes(JsonNode data) {
-        return RevisionData.bytes(data);
+        return GoRevisionData.bytes(data);
     }
 
-    /** A new revision object (not yet created) of the CloneSet's current template. */
+    /**
+     * A new revision object (not yet created) of the CloneSet's current template, named as OpenKruise names it:
+     * Kubernetes' {@code HashControllerRevision} of the data with the collision count (0 when status has none), the
+     * CloneSet's name cut to 223 characters.
+     */
     public static ControllerRevision newRevision(CloneSet cs, long revisionNumber, Integer collisionCount) {
         JsonNode data = patchOf(cs);
-        String hash = RevisionHash.of(bytes(data), collisionCount);
+        String hash = RevisionHash.of(bytes(data), collisionCount == null ? 0 : collisionCount);
         Map<String, String> labels = new HashMap<>();
         if (cs.getSpec().getTemplate().getMetadata() != null && cs.getSpec().getTemplate().getMetadata().getLabels() != null) {
             labels.putAll(cs.getSpec().getTemplate().getMetadata().getLabels());
         }
         labels.put(HASH_LABEL, hash);
         return new ControllerRevisionBuilder().withNewMetadata()
-                .withName(cs.getMetadata().getName() + "-" + hash)
+                .withName(TemplateRevisions.name(cs.getMetadata().getName(), hash))
                 .withNamespace(cs.getMetadata().getNamespace())
                 .withLabels(labels)
                 .withOwnerReferences(ownerReference(cs))
                 .endMetadata()
-                .withData(SORTED.convertValue(data, Object.class))
+                .withData(GoRevisionData.stored(data))
                 .withRevision(revisionNumber)
                 .build();
     }
@@ -74,9 +78,9 @@ public final class CloneSetRevisions {
                 .withController(true).withBlockOwnerDeletion(true).build();
     }
 
-    /** Whether two revisions hold the same template, ignoring null and empty fields. */
+    /** Whether a revision holds the same template, read as Go reads it and ignoring null and empty fields. */
     public static boolean sameData(ControllerRevision revision, JsonNode data) {
-        return RevisionData.sameData(revision, data);
+        return GoRevisionData.sameTemplate(revision, data);
     }
 
     /** The pod template stored in a revision. */

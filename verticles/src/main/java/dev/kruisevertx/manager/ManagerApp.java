@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -193,7 +194,7 @@ public final class ManagerApp {
                 : "webhook not ready" + (webhook.readiness() == null || webhook.readiness().lastProblem() == null
                 ? "" : ": " + webhook.readiness().lastProblem()));
         this.endpoints = new HttpEndpoints(vertx, registry, liveness, readiness,
-                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, supervisor::view, this::isLeader));
+                new DebugEndpoints(vertx, instrumented.eventBusMetrics(), plans, this::controllersView, this::isLeader));
         this.metricsAccess = config.metricsSecure() ? new MetricsAccessReview(client, kube) : null;
     }
 
@@ -359,7 +360,15 @@ public final class ManagerApp {
                     LOG.info("webhook ready on port {}", app.webhook.port());
                     return app.supervisor.prepare(config.crdRecheckPeriod());
                 })
-                .map(v -> {
+                .compose(v -> dev.kruisevertx.takeover.TakeoverStartup.run(app.vertx, client,
+                        config.settings().namespace()))
+                .map(report -> {
+                    app.takeover = report;
+                    if (Boolean.parseBoolean(config.settings().extra().getOrDefault(
+                            dev.kruisevertx.takeover.TakeoverStartup.DRY_RUN_FLAG, "false"))) {
+                        LOG.info("--takeover-dry-run: no controller started (the report is on /debug/controllers)");
+                        return app;
+                    }
                     if (app.election != null) {
                         app.election.start();
                     } else {
@@ -376,6 +385,23 @@ public final class ManagerApp {
                     }
                 });
         return started.future();
+    }
+
+    /** The takeover check's report (null until it ran, or when the workloads could not be listed). */
+    private volatile dev.kruisevertx.takeover.TakeoverCheck.Report takeover;
+
+    /** {@code /debug/controllers}: each controller's status, and the takeover check's report under "takeover". */
+    private Map<String, Object> controllersView() {
+        Map<String, Object> out = new java.util.LinkedHashMap<>(supervisor.view());
+        dev.kruisevertx.takeover.TakeoverCheck.Report report = takeover;
+        if (report != null) {
+            out.put("takeover", report.view());
+        }
+        return out;
+    }
+
+    public dev.kruisevertx.takeover.TakeoverCheck.Report takeover() {
+        return takeover;
     }
 
     public Vertx vertx() {

@@ -125,6 +125,12 @@ public class ManagerCommand {
             description = "How often controllers whose CRD is missing look for it again (0 disables).")
     String crdRecheckPeriod;
 
+    @Option(names = "--takeover-dry-run", arity = "0..1", defaultValue = "false",
+            description = "Run the start-up takeover check (CloneSets and Advanced StatefulSets whose update revision "
+                    + "would change, with the reason), report it in the log and on /debug/controllers, and start no "
+                    + "controller. Default: ${DEFAULT-VALUE}")
+    boolean takeoverDryRun;
+
     @Option(names = "--cloneset-scaling-exclude-preparing-delete", arity = "0..1", defaultValue = "false",
             fallbackValue = "true", description = "If true, the CloneSet controller calculates the scale number "
             + "excluding pods in PreparingDelete (for every CloneSet, like the CloneSet label "
@@ -236,7 +242,8 @@ public class ManagerCommand {
                         Long.toString(duration("--nodeimage-creation-delay", nodeImageCreationDelay).toMillis()),
                         dev.kruisevertx.imagepulljob.ImagePullJobController.DEFAULT_TTL_FOR_ALWAYS_FLAG,
                         Integer.toString(nonNegative("--default-ttlseconds-for-always-nodeimage",
-                                defaultTtlSecondsForAlwaysNodeImage))));
+                                defaultTtlSecondsForAlwaysNodeImage)),
+                        dev.kruisevertx.takeover.TakeoverStartup.DRY_RUN_FLAG, Boolean.toString(takeoverDryRun)));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

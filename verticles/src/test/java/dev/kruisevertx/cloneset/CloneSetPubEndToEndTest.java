@@ -13,6 +13,7 @@ import dev.kruisevertx.sim.testing.Await;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -67,10 +68,21 @@ class CloneSetPubEndToEndTest {
                     .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
 
             watch.arm(3, 4);
-            product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name).edit(c -> {
-                c.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:2");
-                return c;
-            });
+            // The controller writes the CloneSet's status while pods turn ready: a 409 on this read-then-write is the
+            // product's own write, so read again and retry.
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    product.client().resources(CloneSet.class).inNamespace(product.namespace()).withName(name).edit(c -> {
+                        c.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:2");
+                        return c;
+                    });
+                    break;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 409 || attempt >= 30) {
+                        throw e;
+                    }
+                }
+            }
             Await.waitFor("all 4 pods updated in place and ready", WAIT, () -> livePods(name).stream()
                     .filter(p -> Pods.isReady(p) && "nginx:2".equals(p.getSpec().getContainers().get(0).getImage()))
                     .count(), c -> c == 4);

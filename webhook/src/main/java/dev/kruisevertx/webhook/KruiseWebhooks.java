@@ -78,6 +78,10 @@ public final class KruiseWebhooks {
         if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnhancedLivenessProbe)) {
             pipeline.register(PodMutationStage.ENHANCED_LIVENESS_PROBE, new dev.kruisevertx.webhook.pod.EnhancedLivenessProbeStep());
         }
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnablePodProbeMarkerOnServerless)) {
+            pipeline.register(PodMutationStage.POD_PROBE_MARKER_SERVERLESS,
+                    new dev.kruisevertx.webhook.pod.PodProbeMarkerServerlessStep(deps.podProbeMarkers()));
+        }
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

@@ -34,6 +34,8 @@ public final class WebhookDependencies {
     private MeterRegistry meters = new SimpleMeterRegistry();
     private BudgetLookup budgets = namespace -> List.of();
     private PubGuard pubGuard;
+    private dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup podProbeMarkers =
+            dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup.NONE;
 
     private WebhookDependencies(FeatureGates gates) {
         this.gates = Objects.requireNonNull(gates, "gates");
@@ -59,6 +61,7 @@ public final class WebhookDependencies {
         c.meters = meters;
         c.budgets = budgets;
         c.pubGuard = pubGuard;
+        c.podProbeMarkers = podProbeMarkers;
         return c;
     }
 
@@ -164,5 +167,16 @@ public final class WebhookDependencies {
     /** The PUB guard, or empty when this process has none (tests and tools without a cluster). */
     public Optional<PubGuard> pubGuard() {
         return Optional.ofNullable(pubGuard);
+    }
+
+    /** The PodProbeMarkers of the serverless step of {@code /mutate-pod} (gate EnablePodProbeMarkerOnServerless). */
+    public WebhookDependencies withPodProbeMarkers(dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup markers) {
+        WebhookDependencies c = copy();
+        c.podProbeMarkers = Objects.requireNonNull(markers, "podProbeMarkers");
+        return c;
+    }
+
+    public dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup podProbeMarkers() {
+        return podProbeMarkers;
     }
 }

@@ -111,7 +111,7 @@ class SubresourceTest {
 
         Deployment d = client.apps().deployments().inNamespace("default").resource(deployment("dsm")).create();
         Deployment after = client.apps().deployments().inNamespace("default").withName("dsm").subresource("status")
-                .patch(PatchContext.of(PatchType.MERGE), "{\"metadata\":{\"annotations\":{\"a\":\"1\"}},"
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"a\":\"1\"}},"
                         + "\"status\":{\"replicas\":1}}");
         assertNull(after.getMetadata().getAnnotations() == null ? null : after.getMetadata().getAnnotations().get("a"),
                 "other kinds' status writes change only the status");

@@ -18,52 +18,62 @@ import java.util.concurrent.atomic.AtomicInteger;
  * socket, with each method answered, failed with a status, or left hanging. Unbound methods answer
  * UNIMPLEMENTED, as a real server does.
  */
-final class FakeCriServer {
+public final class FakeCriServer {
     private final Vertx vertx;
     private final Path socket;
     private final GrpcServer grpc;
     private final AtomicInteger calls = new AtomicInteger();
+    private final java.util.Map<String, AtomicInteger> callsByMethod = new java.util.concurrent.ConcurrentHashMap<>();
     private HttpServer http;
 
-    FakeCriServer(Vertx vertx, Path socket) {
+    public FakeCriServer(Vertx vertx, Path socket) {
         this.vertx = vertx;
         this.socket = socket;
         this.grpc = GrpcServer.server(vertx);
     }
 
-    <Req, Resp> FakeCriServer answer(ServiceMethod<Req, Resp> method, Resp response) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> req.response().end(response))));
+    public <Req, Resp> FakeCriServer answer(ServiceMethod<Req, Resp> method, Resp response) {
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> req.response().end(response))));
         return this;
     }
 
-    <Req, Resp> FakeCriServer fail(ServiceMethod<Req, Resp> method, GrpcStatus status, String message) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> req.response()
+    public <Req, Resp> FakeCriServer fail(ServiceMethod<Req, Resp> method, GrpcStatus status, String message) {
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> req.response()
                 .status(status).statusMessage(message).end())));
         return this;
     }
 
     /** Reads the request and never answers: a hung runtime. */
-    <Req, Resp> FakeCriServer hang(ServiceMethod<Req, Resp> method) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> { })));
+    public <Req, Resp> FakeCriServer hang(ServiceMethod<Req, Resp> method) {
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> { })));
         return this;
     }
 
-    private <Req, Resp> Handler<GrpcServerRequest<Req, Resp>> counted(Handler<GrpcServerRequest<Req, Resp>> h) {
+    private <Req, Resp> Handler<GrpcServerRequest<Req, Resp>> counted(ServiceMethod<Req, Resp> method,
+                                                                      Handler<GrpcServerRequest<Req, Resp>> h) {
+        AtomicInteger mine = callsByMethod.computeIfAbsent(method.methodName(), k -> new AtomicInteger());
         return req -> {
             calls.incrementAndGet();
+            mine.incrementAndGet();
             h.handle(req);
         };
     }
 
-    int calls() {
+    public int calls() {
         return calls.get();
     }
 
-    CriEndpoint endpoint() {
+    /** Calls of one method, by its name ({@code "StopContainer"}). */
+    public int calls(String methodName) {
+        AtomicInteger n = callsByMethod.get(methodName);
+        return n == null ? 0 : n.get();
+    }
+
+    public CriEndpoint endpoint() {
         return new CriEndpoint(socket);
     }
 
-    Future<FakeCriServer> start() {
+    public Future<FakeCriServer> start() {
         return vertx.createHttpServer()
                 .requestHandler(grpc)
                 .listen(SocketAddress.domainSocketAddress(socket.toString()))
@@ -73,7 +83,7 @@ final class FakeCriServer {
                 });
     }
 
-    Future<Void> close() {
+    public Future<Void> close() {
         return http == null ? Future.succeededFuture() : http.close();
     }
 }

@@ -17,7 +17,9 @@ import java.util.List;
 
 /**
  * The node agent's jobs for simulated nodes: per node, the agent's ContainerRecreateRequest job ({@link CrrAgent}) and
- * its PodProbeMarker prober ({@link dev.kruisevertx.agent.podprobe.PodProbeAgent}),
+ * its PodProbeMarker prober ({@link dev.kruisevertx.agent.podprobe.PodProbeAgent}), its container-meta job
+ * ({@link dev.kruisevertx.agent.containermeta.ContainerMetaAgent}: {@code apps.kruise.io/runtime-containers-meta} and
+ * restarts for env-from-metadata changes, reading each container's env from the simulated runtime's ExecSync),
  * with the agent's own CRI client ({@link GrpcCriClient}) on that node's simulated runtime socket. This is what a
  * kruise-daemon pod on each node would be; {@code demo} and {@code sim-nodes} run it so CRR works there too.
  */
@@ -26,6 +28,7 @@ public final class SimNodeAgents {
 
     private final List<CrrAgent> agents = new ArrayList<>();
     private final List<dev.kruisevertx.agent.podprobe.PodProbeAgent> probers = new ArrayList<>();
+    private final List<dev.kruisevertx.agent.containermeta.ContainerMetaAgent> containerMetas = new ArrayList<>();
     private final List<GrpcCriClient> clients = new ArrayList<>();
 
     private SimNodeAgents() {
@@ -50,6 +53,11 @@ public final class SimNodeAgents {
                     new dev.kruisevertx.agent.podprobe.PodProbeAgent(vertx, kube, cri, server.node());
             all.probers.add(prober);
             started.add(prober.start());
+            // Gates DaemonWatchingPod and InPlaceUpdateEnvFromMetadata at their defaults (on), as a default daemon.
+            dev.kruisevertx.agent.containermeta.ContainerMetaAgent meta =
+                    new dev.kruisevertx.agent.containermeta.ContainerMetaAgent(vertx, kube, cri, server.node(), true);
+            all.containerMetas.add(meta);
+            started.add(meta.start());
         }
         return Future.all(started)
                 .map(all)
@@ -65,6 +73,7 @@ public final class SimNodeAgents {
         List<Future<Void>> stopping = new ArrayList<>();
         agents.forEach(a -> stopping.add(a.stop()));
         probers.forEach(p -> stopping.add(p.stop()));
+        containerMetas.forEach(m -> stopping.add(m.stop()));
         return Future.join(stopping).transform(x -> {
             List<Future<Void>> closing = new ArrayList<>();
             clients.forEach(c -> closing.add(c.close()));

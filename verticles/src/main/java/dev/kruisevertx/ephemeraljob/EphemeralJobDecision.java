@@ -113,7 +113,11 @@ public final class EphemeralJobDecision {
             requeue = Duration.ofSeconds(Math.max(0, ttl));
         }
         boolean changed = !Objects.equals(ApiJson.toJson(old), ApiJson.toJson(status));
-        return new EphemeralJobPlan(addFinalizer, false, false, changed ? status : null, inject, requeue, reason);
+        List<dev.kruisevertx.controller.reason.BlockReason> holds = targets.isEmpty()
+                && status.getCompletionTime() == null && phase != EphemeralJobPhase.PAUSED
+                ? List.of(dev.kruisevertx.controller.reason.Reasons.noMatchingPods("spec.selector", "active"))
+                : List.of();
+        return new EphemeralJobPlan(addFinalizer, false, false, changed ? status : null, inject, requeue, reason, holds);
     }
 
     /** Whether the job has finished (it then only waits for its TTL). */

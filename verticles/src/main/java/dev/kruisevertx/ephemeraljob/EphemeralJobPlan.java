@@ -16,10 +16,16 @@ import java.util.List;
  * @param injectInto      names of the pods to add the template's ephemeral containers to, in order
  * @param requeueAfter    when to look again (deadline, TTL), null for never
  * @param reason          the decision in a few words, for the debug plan
+ * @param holds           what keeps the job from adding containers (for {@code kubectl kruise why})
  */
 public record EphemeralJobPlan(boolean addFinalizer, boolean removeFinalizer, boolean deleteJob,
                                EphemeralJobStatus status, List<String> injectInto, Duration requeueAfter,
-                               String reason) {
+                               String reason, List<dev.kruisevertx.controller.reason.BlockReason> holds) {
+
+    public EphemeralJobPlan(boolean addFinalizer, boolean removeFinalizer, boolean deleteJob,
+                            EphemeralJobStatus status, List<String> injectInto, Duration requeueAfter, String reason) {
+        this(addFinalizer, removeFinalizer, deleteJob, status, injectInto, requeueAfter, reason, List.of());
+    }
 
     static EphemeralJobPlan release(String reason) {
         return new EphemeralJobPlan(false, true, false, null, List.of(), null, reason);
@@ -31,7 +37,7 @@ public record EphemeralJobPlan(boolean addFinalizer, boolean removeFinalizer, bo
     }
 
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(reason).count("inject", injectInto.size());
+        PlanSummary.Builder b = PlanSummary.builder(reason).reasons(holds).count("inject", injectInto.size());
         if (status != null) {
             b.count("match", status.getMatch()).count("running", status.getRunning())
                     .count("succeeded", status.getSucceeded()).count("failed", status.getFailed())

@@ -22,6 +22,8 @@ public final class WorkloadKinds {
         register(new SidecarSetWorkloadKind());
         register(new WorkloadSpreadWorkloadKind());
         register(new UnitedDeploymentWorkloadKind());
+        register(new PodProbeMarkerWorkloadKind());
+        register(new EphemeralJobWorkloadKind());
     }
 
     /** Upstream kinds people may type by habit; the error points them to kubectl itself. */

@@ -182,7 +182,20 @@ public final class ManagerApp {
                             String raw = ppsWhiteList.get();
                             return raw == null ? CustomWorkloadWhiteList.EMPTY : CustomWorkloadWhiteList.parse(raw,
                                     WellKnown.PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY);
-                        })));
+                        }))
+                // EnablePodProbeMarkerOnServerless: pods are annotated with the probes of the cached markers.
+                .withPodProbeMarkers(new dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup() {
+                    @Override
+                    public List<dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker> inNamespace(String namespace) {
+                        return cache.resource(dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class).list(namespace);
+                    }
+
+                    @Override
+                    public Optional<dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker> get(String namespace, String name) {
+                        return Optional.ofNullable(cache.resource(dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class)
+                                .get(namespace, name));
+                    }
+                }));
         this.webhook = new WebhookVerticle(config.webhook(), client, admission, conversion, registry,
                 config.featureGates().enabled(Feature.EnableExternalCerts));
 
@@ -318,6 +331,26 @@ public final class ManagerApp {
         });
     }
 
+    /**
+     * The PodProbeMarker informer behind {@code /mutate-pod}'s serverless step (gate EnablePodProbeMarkerOnServerless),
+     * on every replica. Without the CRD nothing starts and pods pass without the probe annotations.
+     */
+    private Future<Void> startPodProbeMarkerInformer() {
+        if (!config.featureGates().enabled(Feature.PodWebhook)
+                || !config.featureGates().enabled(Feature.EnablePodProbeMarkerOnServerless)) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> cache.isServed(dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class), false)
+                .compose(served -> {
+                    if (!served) {
+                        LOG.info("PodProbeMarker CRD not installed: pods are admitted without serverless probe annotations");
+                        return Future.succeededFuture();
+                    }
+                    return Future.fromCompletionStage(cache.start(dev.kruisevertx.api.apps.v1alpha1.PodProbeMarker.class),
+                            vertx.getOrCreateContext());
+                });
+    }
+
     /** How /metrics is served; the certificate is read or made on a worker (file IO, key generation). */
     private Future<HttpEndpoints.MetricsSecurity> metricsSecurity() {
         if (!config.metricsSecure()) {
@@ -349,7 +382,8 @@ public final class ManagerApp {
                     return Future.all(
                             Future.fromCompletionStage(app.cache.start(Pod.class), app.vertx.getOrCreateContext()),
                             app.startSidecarSetInformers(), app.startBudgetCache(),
-                            app.startWorkloadSpreadInformer(), app.startPersistentPodStateInformer());
+                            app.startWorkloadSpreadInformer(), app.startPersistentPodStateInformer(),
+                            app.startPodProbeMarkerInformer());
                 })
                 .compose(v -> app.vertx.deployVerticle(app.webhook))
                 .compose(id -> app.webhook.ready().recover(e -> Future.failedFuture(

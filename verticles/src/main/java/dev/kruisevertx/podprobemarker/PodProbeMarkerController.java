@@ -116,7 +116,36 @@ public final class PodProbeMarkerController extends NamedControllerDefinition {
                     return Result.done();
                 });
             });
-        }, List.of(WatchSpec.of(PodProbeMarker.class, EventMapper.self()), WatchSpec.of(Pod.class, podToMarkers)));
+        }, List.of(WatchSpec.of(PodProbeMarker.class, EventMapper.self()), WatchSpec.of(Pod.class, podToMarkers),
+                WatchSpec.of(NodePodProbe.class, nodePodProbeToMarkers())));
+    }
+
+    /**
+     * Another writer changing a NodePodProbe's spec (say, dropping a pod's probes) brings the markers it named back
+     * to correct it; OpenKruise waits for the next pod or marker event. Bounded by the pods of one node; status-only
+     * updates (the prober's results) cost one comparison.
+     */
+    static EventMapper<NodePodProbe> nodePodProbeToMarkers() {
+        return (event, queue) -> {
+            NodePodProbe old = event.oldObject();
+            NodePodProbe now = event.newObject();
+            if (old == null || now == null || java.util.Objects.equals(old.getSpec(), now.getSpec())) {
+                return;
+            }
+            java.util.Set<Request> markers = new java.util.HashSet<>();
+            for (NodePodProbe npp : List.of(old, now)) {
+                for (var podProbe : npp.podProbes()) {
+                    for (var probe : podProbe.getProbes() == null ? List.<dev.kruisevertx.api.apps.v1alpha1.ContainerProbe>of()
+                            : podProbe.getProbes()) {
+                        int hash = probe.getName() == null ? -1 : probe.getName().indexOf('#');
+                        if (hash > 0) {
+                            markers.add(new Request(podProbe.getNamespace(), probe.getName().substring(0, hash)));
+                        }
+                    }
+                }
+            }
+            markers.forEach(queue::add);
+        };
     }
 
     private record Decided(PodProbeMarkerPlan plan, List<Pod> pods) {

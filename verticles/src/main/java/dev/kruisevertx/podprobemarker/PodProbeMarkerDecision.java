@@ -124,7 +124,10 @@ public final class PodProbeMarkerDecision {
         }
         String reason = matched + " matched pods on " + normalByNode.size() + " nodes, " + serverless.size()
                 + " serverless; " + writes.size() + " NodePodProbes to write";
-        return new PodProbeMarkerPlan(!hasFinalizer, false, writes, marks, status, reason);
+        List<dev.kruisevertx.controller.reason.BlockReason> holds = matched > 0 ? List.of()
+                : List.of(dev.kruisevertx.controller.reason.Reasons.noMatchingPods("spec.selector",
+                        "active, initialized and scheduled"));
+        return new PodProbeMarkerPlan(!hasFinalizer, false, writes, marks, status, reason, holds);
     }
 
     private static boolean isEmptySelector(PodProbeMarker ppm) {

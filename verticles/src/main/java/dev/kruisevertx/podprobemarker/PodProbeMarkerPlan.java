@@ -8,10 +8,17 @@ import java.util.Map;
 
 /**
  * What the podprobemarker controller does for one PodProbeMarker: its finalizer, the NodePodProbe specs to write (or
- * create), the marks of serverless pods, and the status; {@code reason} says why in one line.
+ * create), the marks of serverless pods, and the status; {@code reason} says why in one line, {@code holds} what
+ * keeps it from doing anything (for {@code kubectl kruise why}).
  */
 public record PodProbeMarkerPlan(boolean addFinalizer, boolean removeFinalizer, List<NodeWrite> nodeWrites,
-                                 List<PodMarks> serverlessMarks, Status status, String reason) {
+                                 List<PodMarks> serverlessMarks, Status status, String reason,
+                                 List<dev.kruisevertx.controller.reason.BlockReason> holds) {
+
+    public PodProbeMarkerPlan(boolean addFinalizer, boolean removeFinalizer, List<NodeWrite> nodeWrites,
+                              List<PodMarks> serverlessMarks, Status status, String reason) {
+        this(addFinalizer, removeFinalizer, nodeWrites, serverlessMarks, status, reason, List.of());
+    }
 
     /** A NodePodProbe to create (no resourceVersion) or to update over the resourceVersion it was computed from. */
     public record NodeWrite(String node, boolean create, String resourceVersion, NodePodProbeSpec spec) {
@@ -31,7 +38,7 @@ public record PodProbeMarkerPlan(boolean addFinalizer, boolean removeFinalizer, 
     }
 
     public PlanSummary debugSummary() {
-        PlanSummary.Builder b = PlanSummary.builder(reason)
+        PlanSummary.Builder b = PlanSummary.builder(reason).reasons(holds)
                 .count("nodePodProbeWrites", nodeWrites.size())
                 .count("serverlessPodMarks", serverlessMarks.size());
         if (addFinalizer) {

@@ -327,4 +327,13 @@ class EphemeralJobDecisionTest {
         garbled.setStatus(st);
         assertEquals("2026-11-24T12:00:00Z", decide(garbled, pod("a", 10).build()).status().getStartTime());
     }
+
+    /** {@code kubectl kruise why}: a job whose selector matches no active pod is held by NoMatchingPods. */
+    @Test
+    void aJobWithoutPodsIsHeldByNoMatchingPods() {
+        EphemeralJobPlan idle = decide(job());
+        assertEquals(List.of("NoMatchingPods: spec.selector matches no active pod"),
+                idle.holds().stream().map(r -> r.code() + ": " + r.message()).toList());
+        assertEquals(List.of(), decide(job(), pod("a", 10).build()).holds());
+    }
 }

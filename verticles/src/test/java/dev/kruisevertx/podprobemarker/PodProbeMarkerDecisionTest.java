@@ -195,4 +195,18 @@ class PodProbeMarkerDecisionTest {
         PodProbeMarkerPlan plan = PodProbeMarkerDecision.decide(c.ppm(), c.pods(), nodes::get, c.npps(), c.serverless());
         assertEquals(c.expected(), render(plan));
     }
+
+    /** {@code kubectl kruise why}: a marker that matches no pod it can probe says so; one that does holds nothing. */
+    @org.junit.jupiter.api.Test
+    void aMarkerWithoutPodsIsHeldByNoMatchingPods() {
+        Map<String, Node> nodes = Map.of("n1", node("n1"));
+        PodProbeMarkerPlan idle = PodProbeMarkerDecision.decide(healthy(), List.of(), nodes::get, List.of(), false);
+        assertEquals(List.of("NoMatchingPods: spec.selector matches no active, initialized and scheduled pod"),
+                idle.holds().stream().map(r -> r.code() + ": " + r.message()).toList());
+        assertEquals(List.of("NoMatchingPods: spec.selector matches no active, initialized and scheduled pod"),
+                idle.debugSummary().reasons().stream().map(r -> r.code() + ": " + r.message()).toList());
+        PodProbeMarkerPlan busy = PodProbeMarkerDecision.decide(healthy(), List.of(ip(pod("a", "n1"), "10.0.0.1")),
+                nodes::get, List.of(), false);
+        assertEquals(List.of(), busy.holds());
+    }
 }

@@ -202,4 +202,39 @@ class PodProbeMarkerEndToEndTest {
                 () -> client().resource(noProbes).create());
         assertTrue(empty.getMessage().contains("empty probes is not valid for PodProbeMarker."), empty.getMessage());
     }
+
+    /**
+     * Conflicting writers: another client flips the pod's probe condition and marker label and strips the pod's probes
+     * from its NodePodProbe; the controllers put back what the marker and the probe result say.
+     */
+    @Test
+    void anotherWriterFlippingTheConditionAndEditingTheNodePodProbeIsCorrected() {
+        Pod pod = runningPod("web-cw");
+        String node = pod.getSpec().getNodeName();
+        marker("contested-marker");
+        podWith("web-cw", "True", "true");
+        Await.waitFor("web-cw probed", WAIT, () -> probed(node, "web-cw", "contested-marker"));
+
+        // Another writer strips this pod's probes from the NodePodProbe (keeping the other pods' entries).
+        client().resources(NodePodProbe.class).withName(node).edit(npp -> {
+            npp.getSpec().getPodProbes().removeIf(p -> ns().equals(p.getNamespace()) && "web-cw".equals(p.getName()));
+            return npp;
+        });
+        Await.waitFor("the probes put back", WAIT, () -> probed(node, "web-cw", "contested-marker"));
+
+        // And flips the label and the condition the marker owns.
+        client().pods().inNamespace(ns()).withName("web-cw").edit(p -> {
+            p.getMetadata().getLabels().put("healthy", "false");
+            return p;
+        });
+        client().pods().inNamespace(ns()).withName("web-cw").editStatus(p -> {
+            p.getStatus().getConditions().stream().filter(c -> CONDITION.equals(c.getType()))
+                    .forEach(c -> {
+                        c.setStatus("False");
+                        c.setMessage("written by someone else");
+                    });
+            return p;
+        });
+        podWith("web-cw", "True", "true");
+    }
 }

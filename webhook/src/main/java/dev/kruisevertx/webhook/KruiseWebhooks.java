@@ -84,6 +84,10 @@ public final class KruiseWebhooks {
             pipeline.register(PodMutationStage.PERSISTENT_POD_STATE,
                     new dev.kruisevertx.webhook.pod.PersistentPodStateStep(deps.persistentPodStates()));
         }
+        if (gates.enabled(Feature.PodWebhook) && gates.enabled(Feature.EnablePodProbeMarkerOnServerless)) {
+            pipeline.register(PodMutationStage.POD_PROBE_MARKER_SERVERLESS,
+                    new dev.kruisevertx.webhook.pod.PodProbeMarkerServerlessStep(deps.podProbeMarkers()));
+        }
         registerDeletionProtection(registry, deps);
         return pipeline;
     }

@@ -36,6 +36,8 @@ public final class WebhookDependencies {
     private PubGuard pubGuard;
     private dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup persistentPodStates =
             dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup.NONE;
+    private dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup podProbeMarkers =
+            dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup.NONE;
 
     private WebhookDependencies(FeatureGates gates) {
         this.gates = Objects.requireNonNull(gates, "gates");
@@ -62,6 +64,7 @@ public final class WebhookDependencies {
         c.budgets = budgets;
         c.pubGuard = pubGuard;
         c.persistentPodStates = persistentPodStates;
+        c.podProbeMarkers = podProbeMarkers;
         return c;
     }
 
@@ -179,5 +182,16 @@ public final class WebhookDependencies {
 
     public dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateLookup persistentPodStates() {
         return persistentPodStates;
+    }
+
+    /** The PodProbeMarkers of the serverless step of {@code /mutate-pod} (gate EnablePodProbeMarkerOnServerless). */
+    public WebhookDependencies withPodProbeMarkers(dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup markers) {
+        WebhookDependencies c = copy();
+        c.podProbeMarkers = Objects.requireNonNull(markers, "podProbeMarkers");
+        return c;
+    }
+
+    public dev.kruisevertx.webhook.podprobemarker.PodProbeMarkerLookup podProbeMarkers() {
+        return podProbeMarkers;
     }
 }

@@ -40,7 +40,9 @@ public enum ReasonCode {
     /** concurrencyPolicy Forbid holds a scheduled run while an earlier one is active (AdvancedCronJob). */
     CONCURRENCY_POLICY("ConcurrencyPolicy", true),
     /** A scheduled run is not started: its startingDeadlineSeconds passed, or too many starts were missed. */
-    MISSED_START("MissedStart", false);
+    MISSED_START("MissedStart", false),
+    /** The selector matches no pod it can act on (PodProbeMarker, EphemeralJob): nothing to do until one appears. */
+    NO_MATCHING_PODS("NoMatchingPods", true);
 
     private final String wireName;
     private final boolean intended;

@@ -120,6 +120,12 @@ public final class Reasons {
                 + verb(waiting, "waits", "wait") + " for a pod", numbers("waiting", waiting), List.of());
     }
 
+    /** {@code selectorField} matches no pod that qualifies ({@code qualifies}: e.g. "running and initialized"). */
+    public static BlockReason noMatchingPods(String selectorField, String qualifies) {
+        return new BlockReason(ReasonCode.NO_MATCHING_PODS, selectorField + " matches no " + qualifies + " pod",
+                numbers("matched", 0), List.of());
+    }
+
     /** {@code field} ({@code max}) is used up by {@code active} pods; {@code waiting} nodes wait for a pod. */
     public static BlockReason parallelism(String field, long max, List<String> active, long activeCount,
                                           List<String> waiting, long waitingCount) {

@@ -24,6 +24,7 @@ public final class FakeCriServer {
     private final Path socket;
     private final GrpcServer grpc;
     private final AtomicInteger calls = new AtomicInteger();
+    private final java.util.Map<String, AtomicInteger> callsByMethod = new java.util.concurrent.ConcurrentHashMap<>();
     private HttpServer http;
 
     public FakeCriServer(Vertx vertx, Path socket) {
@@ -33,19 +34,19 @@ public final class FakeCriServer {
     }
 
     public <Req, Resp> FakeCriServer answer(ServiceMethod<Req, Resp> method, Resp response) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> req.response().end(response))));
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> req.response().end(response))));
         return this;
     }
 
     public <Req, Resp> FakeCriServer fail(ServiceMethod<Req, Resp> method, GrpcStatus status, String message) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> req.response()
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> req.response()
                 .status(status).statusMessage(message).end())));
         return this;
     }
 
     /** Reads the request and never answers: a hung runtime. */
     public <Req, Resp> FakeCriServer hang(ServiceMethod<Req, Resp> method) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> { })));
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> { })));
         return this;
     }
 
@@ -54,7 +55,7 @@ public final class FakeCriServer {
      * a future that never completes (a hung call).
      */
     public <Req, Resp> FakeCriServer handle(ServiceMethod<Req, Resp> method, Function<Req, Future<Resp>> respond) {
-        grpc.callHandler(method, counted(req -> req.handler(msg -> respond.apply(msg).onComplete(ar -> {
+        grpc.callHandler(method, counted(method, req -> req.handler(msg -> respond.apply(msg).onComplete(ar -> {
             if (ar.succeeded()) {
                 req.response().end(ar.result());
             } else if (ar.cause() instanceof Failure f) {
@@ -76,15 +77,24 @@ public final class FakeCriServer {
         }
     }
 
-    private <Req, Resp> Handler<GrpcServerRequest<Req, Resp>> counted(Handler<GrpcServerRequest<Req, Resp>> h) {
+    private <Req, Resp> Handler<GrpcServerRequest<Req, Resp>> counted(ServiceMethod<Req, Resp> method,
+                                                                      Handler<GrpcServerRequest<Req, Resp>> h) {
+        AtomicInteger mine = callsByMethod.computeIfAbsent(method.methodName(), k -> new AtomicInteger());
         return req -> {
             calls.incrementAndGet();
+            mine.incrementAndGet();
             h.handle(req);
         };
     }
 
     public int calls() {
         return calls.get();
+    }
+
+    /** Calls of one method, by its name ({@code "StopContainer"}). */
+    public int calls(String methodName) {
+        AtomicInteger n = callsByMethod.get(methodName);
+        return n == null ? 0 : n.get();
     }
 
     public CriEndpoint endpoint() {

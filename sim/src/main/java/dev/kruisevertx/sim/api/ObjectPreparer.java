@@ -212,6 +212,20 @@ final class ObjectPreparer {
             } else {
                 next.set("status", status);
             }
+            if (!type.custom() && type.group().isEmpty() && type.kind().equals("Pod")) {
+                // kube-apiserver's pod status strategy resets only the spec, deletionTimestamp and ownerReferences:
+                // labels and annotations written through pods/status are kept (kruise-daemon's
+                // runtime-containers-meta relies on it). Other kinds' status writes change only the status.
+                ObjectNode nextMeta = JsonPaths.metadata(next);
+                for (String field : new String[]{"labels", "annotations"}) {
+                    JsonNode value = meta.get(field);
+                    if (value == null || value.isNull()) {
+                        nextMeta.remove(field);
+                    } else {
+                        nextMeta.set(field, value);
+                    }
+                }
+            }
         } else {
             next = proposed;
             if (type.statusSubresource()) {

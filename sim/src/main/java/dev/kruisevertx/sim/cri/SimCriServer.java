@@ -202,9 +202,13 @@ public final class SimCriServer {
                         + c.id() + " is in " + state(c).name() + " state"));
             }
             int exitCode = nodes.execExitCode(List.copyOf(request.getCmdList()));
-            return Future.succeededFuture(ExecSyncResponse.newBuilder().setExitCode(exitCode)
+            ExecSyncResponse.Builder out = ExecSyncResponse.newBuilder().setExitCode(exitCode)
                     .setStderr(com.google.protobuf.ByteString.copyFromUtf8(exitCode == 0 ? ""
-                            : "command exited with " + exitCode)).build());
+                            : "command exited with " + exitCode));
+            if (exitCode == 0 && isEnv(request.getCmdList())) {
+                out.setStdout(com.google.protobuf.ByteString.copyFromUtf8(renderEnv(c.env())));
+            }
+            return Future.succeededFuture(out.build());
         }
 
         @Override
@@ -223,6 +227,20 @@ public final class SimCriServer {
             }
             return Future.succeededFuture(StopContainerResponse.getDefaultInstance());
         }
+    }
+
+    /** {@code env} (or {@code /usr/bin/env}) alone: prints the environment the container started with. */
+    static boolean isEnv(List<String> command) {
+        return command.size() == 1 && (command.get(0).equals("env") || command.get(0).endsWith("/env"));
+    }
+
+    /** {@code env}'s output: one {@code NAME=value} line per variable. */
+    static String renderEnv(Map<String, String> env) {
+        StringBuilder out = new StringBuilder();
+        if (env != null) {
+            env.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+        }
+        return out.toString();
     }
 
     private Future<SimContainer> find(String id) {

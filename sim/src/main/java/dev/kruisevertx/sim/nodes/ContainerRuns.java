@@ -42,6 +42,8 @@ final class ContainerRuns {
     private final Map<String, String> policies = new ConcurrentHashMap<>();
     /** Containers stopped in a pod whose restartPolicy does not start them again (Never, OnFailure after exit 0). */
     private final Map<String, Ended> stoppedForGood = new ConcurrentHashMap<>();
+    /** Pod uid to the pod as last synced: a container started again after a stop takes its env from it. */
+    private final Map<String, Pod> pods = new ConcurrentHashMap<>();
     private final ContainerTable table;
     private final Function<String, ImageRule> rules;
     private final Duration restartDelay;
@@ -61,6 +63,7 @@ final class ContainerRuns {
         runs.keySet().removeIf(k -> k.startsWith(podUid + "/"));
         stoppedForGood.keySet().removeIf(k -> k.startsWith(podUid + "/"));
         policies.remove(podUid);
+        pods.remove(podUid);
     }
 
     /** How {@code c} ended when it was stopped for good (a stop under restartPolicy Never or OnFailure), if it was. */
@@ -77,6 +80,7 @@ final class ContainerRuns {
         if (pod.getSpec().getRestartPolicy() != null) {
             policies.put(pod.getMetadata().getUid(), pod.getSpec().getRestartPolicy());
         }
+        pods.put(pod.getMetadata().getUid(), pod);
         Run run = runs.get(key);
         if (run != null && run.image().equals(c.getImage())) {
             return run;
@@ -111,7 +115,22 @@ final class ContainerRuns {
         Run next = new Run(run.image(), now.plus(delay), Kubelet.newContainerId(), run.restartCount() + 1,
                 new Ended(run.containerId(), startedAt, now, 0));
         runs.put(key, next);
-        table.createLike(stopped.id(), Kubelet.runtimeId(next.containerId()), next.restartCount(), now, next.startAt());
+        table.createLike(stopped.id(), Kubelet.runtimeId(next.containerId()), next.restartCount(), now, next.startAt(),
+                envNow(stopped));
+    }
+
+    /** The env a container started again now gets: resolved from its pod as last synced (null: as before). */
+    private Map<String, String> envNow(SimContainer stopped) {
+        Pod pod = pods.get(stopped.podUid());
+        if (pod == null || pod.getSpec() == null || pod.getSpec().getContainers() == null) {
+            return null;
+        }
+        for (Container c : pod.getSpec().getContainers()) {
+            if (c.getName().equals(stopped.containerName())) {
+                return SimEnv.resolve(pod, c);
+            }
+        }
+        return null;
     }
 
     /**
@@ -133,7 +152,8 @@ final class ContainerRuns {
             Run next = new Run(run.image(), exitAt.plus(gap), Kubelet.newContainerId(), run.restartCount() + 1,
                     new Ended(run.containerId(), run.startAt(), exitAt, exit.code()));
             runs.put(key(pod, c), next);
-            if (!table.createLike(endedId, Kubelet.runtimeId(next.containerId()), next.restartCount(), now, next.startAt())) {
+            if (!table.createLike(endedId, Kubelet.runtimeId(next.containerId()), next.restartCount(), now, next.startAt(),
+                    SimEnv.resolve(pod, c))) {
                 create(next, pod, c, now);
             }
             run = next;

@@ -24,11 +24,13 @@ final class ContainerTable {
 
     /** What a container is, fixed when the runtime creates it. */
     private record Identity(String id, String node, String podUid, String podNamespace, String podName,
-            String containerName, String image, int attempt, Instant createdAt, Instant startAt) {
-        /** The next container of the same pod container, on the same node. */
-        Identity next(String nextId, int nextAttempt, Instant nextCreatedAt, Instant nextStartAt) {
+            String containerName, String image, int attempt, Instant createdAt, Instant startAt,
+            Map<String, String> env) {
+        /** The next container of the same pod container, on the same node; null env: the same as this one's. */
+        Identity next(String nextId, int nextAttempt, Instant nextCreatedAt, Instant nextStartAt,
+                      Map<String, String> nextEnv) {
             return new Identity(nextId, node, podUid, podNamespace, podName, containerName, image, nextAttempt,
-                    nextCreatedAt, nextStartAt);
+                    nextCreatedAt, nextStartAt, nextEnv == null ? env : nextEnv);
         }
     }
 
@@ -62,19 +64,21 @@ final class ContainerTable {
         }
         containers.put(id, new Entry(new Identity(id, node, pod.getMetadata().getUid(),
                 pod.getMetadata().getNamespace(), pod.getMetadata().getName(), c.getName(), c.getImage(), attempt,
-                createdAt, startAt)));
+                createdAt, startAt, SimEnv.resolve(pod, c))));
     }
 
     /**
      * Creates the next container of the same pod container as {@code likeId}, on the same node; false when the
-     * table has no {@code likeId}.
+     * table has no {@code likeId}. {@code env}: what the new container starts with (resolved from the pod as it is
+     * now), or null for the same as {@code likeId}'s.
      */
-    boolean createLike(String likeId, String id, int attempt, Instant createdAt, Instant startAt) {
+    boolean createLike(String likeId, String id, int attempt, Instant createdAt, Instant startAt,
+                       Map<String, String> env) {
         Entry like = containers.get(likeId);
         if (like == null) {
             return false;
         }
-        containers.put(id, new Entry(like.is.next(id, attempt, createdAt, startAt)));
+        containers.put(id, new Entry(like.is.next(id, attempt, createdAt, startAt, env)));
         return true;
     }
 
@@ -174,6 +178,6 @@ final class ContainerTable {
         }
         Identity is = e.is;
         return new SimContainer(is.id(), is.node(), is.podUid(), is.podNamespace(), is.podName(), is.containerName(),
-                is.image(), is.attempt(), is.createdAt(), started, finished, exitCode, state);
+                is.image(), is.attempt(), is.createdAt(), started, finished, exitCode, state, is.env());
     }
 }

@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -91,6 +94,28 @@ class SubresourceTest {
         pod.getStatus().setPhase("Running");
         client.pods().inNamespace("default").resource(pod).updateStatus();
         assertEquals("Running", client.pods().inNamespace("default").withName("ps").get().getStatus().getPhase());
+    }
+
+    /** As kube-apiserver's pod status strategy: pods/status keeps label and annotation changes, never the spec's. */
+    @Test
+    void podStatusWritesCarryLabelsAndAnnotations() {
+        client.pods().inNamespace("default").resource(CrudTest.pod("psm")).create();
+        Pod patched = client.pods().inNamespace("default").withName("psm").subresource("status")
+                .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"metadata\":{\"annotations\":{\"a\":\"1\"},"
+                        + "\"labels\":{\"l\":\"x\"}},\"spec\":{\"activeDeadlineSeconds\":5},"
+                        + "\"status\":{\"phase\":\"Running\"}}");
+        assertEquals("1", patched.getMetadata().getAnnotations().get("a"));
+        assertEquals("x", patched.getMetadata().getLabels().get("l"));
+        assertEquals("Running", patched.getStatus().getPhase());
+        assertNull(patched.getSpec().getActiveDeadlineSeconds(), "the spec is not written through pods/status");
+
+        Deployment d = client.apps().deployments().inNamespace("default").resource(deployment("dsm")).create();
+        Deployment after = client.apps().deployments().inNamespace("default").withName("dsm").subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"a\":\"1\"}},"
+                        + "\"status\":{\"replicas\":1}}");
+        assertNull(after.getMetadata().getAnnotations() == null ? null : after.getMetadata().getAnnotations().get("a"),
+                "other kinds' status writes change only the status");
+        assertEquals(d.getMetadata().getUid(), after.getMetadata().getUid());
     }
 
     @Test

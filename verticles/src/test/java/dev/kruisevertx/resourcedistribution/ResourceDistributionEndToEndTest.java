@@ -9,6 +9,7 @@ import dev.kruisevertx.api.apps.v1alpha1.ResourceDistributionTargetNamespaces;
 import dev.kruisevertx.api.apps.v1alpha1.ResourceDistributionTargets;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -144,11 +145,11 @@ class ResourceDistributionEndToEndTest {
         assertNull(cm("rd1-d", "shared"));
 
         // Edited by hand: restored; an extra label someone added is kept (OpenKruise's metadata merge).
-        product.client().configMaps().inNamespace("rd1-a").withName("shared").edit(c -> {
+        ConflictRetry.run(() -> product.client().configMaps().inNamespace("rd1-a").withName("shared").edit(c -> {
             c.getData().put("key", "hacked");
             c.getMetadata().getLabels().put("added", "by-hand");
             return c;
-        });
+        }));
         waitValue("rd1-a", "shared", "v1");
         // Deleted by hand: created again.
         product.client().configMaps().inNamespace("rd1-b").withName("shared").delete();
@@ -162,23 +163,23 @@ class ResourceDistributionEndToEndTest {
         assertNotNullCopy("rd1-ghost");
 
         // A namespace stops matching: its copy is removed; one starts matching: it gets one.
-        product.client().namespaces().withName("rd1-b").edit(n -> {
+        ConflictRetry.run(() -> product.client().namespaces().withName("rd1-b").edit(n -> {
             n.getMetadata().getLabels().remove("rd1");
             return n;
-        });
-        product.client().namespaces().withName("rd1-d").edit(n -> {
+        }));
+        ConflictRetry.run(() -> product.client().namespaces().withName("rd1-d").edit(n -> {
             n.getMetadata().getLabels().put("rd1", "yes");
             return n;
-        });
+        }));
         Await.waitFor("rd1-b/shared removed", WAIT, () -> cm("rd1-b", "shared") == null);
         waitValue("rd1-d", "shared", "v1");
 
         // The source changes: every copy follows, with the new hash.
         String oldHash = cm("rd1-a", "shared").getMetadata().getAnnotations().get(ResourceDistribution.HASH_ANNOTATION);
-        distribution("rd1").edit(r -> {
+        ConflictRetry.run(() -> distribution("rd1").edit(r -> {
             r.getSpec().setResource(configMap("shared", "v2"));
             return r;
-        });
+        }));
         for (String ns : List.of("rd1-a", "rd1-d", "rd1-ghost")) {
             waitValue(ns, "shared", "v2");
         }

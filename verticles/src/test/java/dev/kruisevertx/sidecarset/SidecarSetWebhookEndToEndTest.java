@@ -1,6 +1,7 @@
 package dev.kruisevertx.sidecarset;
 
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -181,12 +182,13 @@ class SidecarSetWebhookEndToEndTest {
                 {"apiVersion":"apps.kruise.io/v1beta1","kind":"SidecarSet","metadata":{"name":"%s"},
                  "spec":{"selector":{"matchLabels":{"app":"web"}},"containers":[{"name":"proxy","image":"envoy:1"}]}}
                 """.formatted(name));
-        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> product.client()
-                .genericKubernetesResources(BETA, "SidecarSet").withName(name).edit(r -> {
+        // A 409 (the controller's status write between edit's read and write) is retried: the webhook's answer is asked.
+        KubernetesClientException e = assertThrows(KubernetesClientException.class, () -> ConflictRetry.run(() ->
+                product.client().genericKubernetesResources(BETA, "SidecarSet").withName(name).edit(r -> {
                     ((java.util.List<Map<String, Object>>) at(r, "spec", "containers")).get(0)
                             .put("upgradeStrategy", Map.of("upgradeType", "HotUpgrade", "hotUpgradeEmptyImage", "empty:1"));
                     return r;
-                }));
+                })));
         assertTrue(e.getMessage().contains("container proxy upgradeType is immutable"), e.getMessage());
     }
 }

@@ -93,4 +93,17 @@ class CustomWorkloadRecordingTest {
         assertFalse(PpsWorkloads.supported("game.example.com/v1", "GameServerSet", CustomWorkloadWhiteList.EMPTY));
         assertFalse(PpsWorkloads.supported("game.example.com/v1", "GameServerSet", null));
     }
+
+    @Test
+    void anAnnotatedCustomWorkloadGetsAGeneratedStateTargetingItsKind() {
+        GenericKubernetesResource g = game(2, false);
+        g.getMetadata().setUid("uid-1");
+        g.getMetadata().setAnnotations(Map.of(PersistentPodState.AUTO_GENERATE_ANNOTATION, "true",
+                PersistentPodState.REQUIRED_TOPOLOGY_ANNOTATION, ZONE));
+        var d = AutoGeneration.decide(g, "game.example.com/v1", "GameServerSet", null);
+        assertEquals(AutoGeneration.Action.CREATE, d.action());
+        assertEquals("GameServerSet", d.desired().spec().targetRef().getKind());
+        assertEquals("game.example.com/v1", d.desired().spec().targetRef().getApiVersion());
+        assertEquals(List.of(ZONE), d.desired().getSpec().getRequiredPersistentTopology().keys());
+    }
 }

@@ -56,6 +56,30 @@ public final class PpsWorkloads {
                 && Objects.equals(a.getName(), b.getName());
     }
 
+    /**
+     * A whitelisted custom workload as the recording decision sees it (OpenKruise's getPodStatefulSetLike): its
+     * ordinals are 0 to {@code spec.replicas - 1}, and {@code spec.replicas} counts as 0 when it is absent or not a
+     * whole number, so the states of its gone pods are then dropped under {@code WhenScaled}.
+     */
+    public static PodStateRecording.Workload customWorkload(io.fabric8.kubernetes.api.model.GenericKubernetesResource w) {
+        long replicas = customReplicas(w);
+        return new PodStateRecording.Workload(i -> i >= 0 && i < replicas,
+                w.getMetadata() != null && w.getMetadata().getDeletionTimestamp() != null);
+    }
+
+    /** {@code spec.replicas} of a custom workload; 0 when absent, negative or not a whole number. */
+    public static long customReplicas(io.fabric8.kubernetes.api.model.GenericKubernetesResource w) {
+        Object spec = w.getAdditionalProperties() == null ? null : w.getAdditionalProperties().get("spec");
+        if (!(spec instanceof java.util.Map<?, ?> m)) {
+            return 0;
+        }
+        Object r = m.get("replicas");
+        if (r instanceof Integer || r instanceof Long || r instanceof Short) {
+            return Math.max(0, ((Number) r).longValue());
+        }
+        return 0;
+    }
+
     /** The first PersistentPodState of the namespace's list that targets the workload and is not being deleted. */
     public static Optional<PersistentPodState> select(List<PersistentPodState> inNamespace, TargetReference workload) {
         for (PersistentPodState pps : inNamespace) {

@@ -16,7 +16,11 @@ import dev.kruisevertx.controller.Request;
 import dev.kruisevertx.controller.Result;
 import dev.kruisevertx.controller.WatchSpec;
 import dev.kruisevertx.kube.ApiErrors;
+import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.podutil.Pods;
+import dev.kruisevertx.workloadspread.CustomWorkloadWatches;
+import dev.kruisevertx.workloadspread.CustomWorkloadWhiteList;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -40,8 +44,21 @@ import java.util.Optional;
 public final class PersistentPodStateController extends NamedControllerDefinition {
     public static final String NAME = "persistentpodstate";
 
+    private final String kruiseNamespace;
+
     public PersistentPodStateController() {
+        this(kruiseNamespaceFromEnv());
+    }
+
+    /** @param kruiseNamespace where ConfigMap {@code kruise-configuration} (custom workload whitelist) is read */
+    public PersistentPodStateController(String kruiseNamespace) {
         super(NAME, PersistentPodState.class);
+        this.kruiseNamespace = kruiseNamespace;
+    }
+
+    static String kruiseNamespaceFromEnv() {
+        String ns = System.getenv("POD_NAMESPACE");
+        return ns == null || ns.isEmpty() ? "kruise-system" : ns;
     }
 
     @Override
@@ -58,10 +75,23 @@ public final class PersistentPodStateController extends NamedControllerDefinitio
         CachedResource<StatefulSet> stses = ctx.cache().resource(StatefulSet.class);
         CachedResource<dev.kruisevertx.api.apps.v1beta1.StatefulSet> asts =
                 ctx.cache().resource(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class);
+        // Whitelisted custom kinds (PPS_Watch_Custom_Workload_WhiteList): the ConfigMap is watched by name and each
+        // kind gets the shared cache's informer for it, as WorkloadSpread's whitelist is followed.
+        CustomWorkloadWatches custom = new CustomWorkloadWatches(ctx.client(), ctx.cache(), ctx.vertx(),
+                kruiseNamespace, WellKnown.PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY, "PersistentPodState",
+                (group, kind) -> !PpsWorkloads.supported(group.isEmpty() ? "v1" : group + "/v1", kind, null),
+                w -> workloadEvents(ppss, apiVersion(w), w.kind()),
+                (kind, queue) -> enqueueCustomTargets(ppss, kind, queue));
+        Targets targets = new Targets(stses, asts, custom);
         return new Controller(request -> {
             TargetReference generate = AutoGeneration.parseRequestName(request.name());
             if (generate != null) {
-                return generate(ctx, ppss, workload(stses, asts, request.namespace(), generate), generate, request);
+                return ctx.vertx().executeBlocking(() -> targets.find(request.namespace(), generate), false)
+                        .compose(w -> generate(ctx, ppss, w, generate, request), t -> {
+                            // A custom kind's whitelist or informer not ready: its events enqueue the request again.
+                            ctx.plans().record(NAME, request, PlanSummary.of("skipped: " + t.getMessage()));
+                            return Future.succeededFuture(Result.done());
+                        });
             }
             PersistentPodState pps = ppss.get(request.namespace(), request.name());
             if (pps == null) {
@@ -69,28 +99,78 @@ public final class PersistentPodStateController extends NamedControllerDefinitio
                 return Future.succeededFuture(Result.done());
             }
             // Walks the workload's pods: on a worker.
-            return ctx.vertx().executeBlocking(() -> record(pps, stses, asts, pods, nodes), false).compose(plan -> {
+            return ctx.vertx().executeBlocking(() -> {
+                try {
+                    return record(pps, targets, pods, nodes);
+                } catch (IllegalArgumentException e) {
+                    // Waiting for the whitelist or a custom kind's informer, or a malformed entry: keep the states.
+                    return null;
+                }
+            }, false).compose(plan -> {
+                if (plan == null) {
+                    ctx.plans().record(NAME, request, PlanSummary.of("skipped: custom workload not readable yet"));
+                    return Future.succeededFuture(Result.done());
+                }
                 ctx.plans().record(NAME, request, PlanSummary.builder(plan.reason()).build());
                 return writeStatus(ctx, pps, plan.status());
             });
         }, List.of(WatchSpec.of(PersistentPodState.class, EventMapper.self()),
-                WatchSpec.of(Pod.class, podToState(ppss)),
+                WatchSpec.of(Pod.class, podToState(ppss, custom::current)),
                 WatchSpec.of(StatefulSet.class, workloadEvents(ppss, "apps/v1", "StatefulSet")),
                 WatchSpec.of(dev.kruisevertx.api.apps.v1beta1.StatefulSet.class,
-                        workloadEvents(ppss, "apps.kruise.io/v1beta1", "StatefulSet"))));
+                        workloadEvents(ppss, "apps.kruise.io/v1beta1", "StatefulSet"))), custom);
+    }
+
+    private static String apiVersion(CustomWorkloadWhiteList.Workload w) {
+        return w.group().isEmpty() ? w.version() : w.group() + "/" + w.version();
+    }
+
+    /** Enqueues the PersistentPodStates whose target is a custom kind ({@code kind}, or any when null). */
+    static void enqueueCustomTargets(CachedResource<PersistentPodState> ppss, String kind,
+                                     dev.kruisevertx.controller.Enqueuer queue) {
+        for (PersistentPodState pps : ppss.list()) {
+            TargetReference ref = pps.spec().targetRef();
+            if (ref != null && !PpsWorkloads.supported(ref.getApiVersion(), ref.getKind(), null)
+                    && (kind == null || Objects.equals(kind, ref.getKind()))) {
+                queue.add(Request.of(pps));
+            }
+        }
+    }
+
+    /** The target workloads: StatefulSets from their typed informers, whitelisted kinds from their generic ones. */
+    record Targets(CachedResource<StatefulSet> stses,
+                   CachedResource<dev.kruisevertx.api.apps.v1beta1.StatefulSet> asts, CustomWorkloadWatches custom) {
+        /**
+         * Null when gone or neither a StatefulSet nor whitelisted.
+         *
+         * @throws IllegalArgumentException while the whitelist or the kind's informer is not ready, or the entry is
+         *                                  malformed
+         */
+        HasMetadata find(String namespace, TargetReference ref) {
+            HasMetadata sts = workload(stses, asts, namespace, ref);
+            if (sts != null || ref.getName() == null
+                    || PpsWorkloads.supported(ref.getApiVersion(), ref.getKind(), null)) {
+                return sts;
+            }
+            Optional<String> group = PpsWorkloads.group(ref.getApiVersion());
+            if (group.isEmpty() || !custom.get().permits(group.get(), ref.getKind() == null ? "" : ref.getKind())) {
+                return null;
+            }
+            return custom.get(namespace, ref.getApiVersion(), ref.getKind(), ref.getName());
+        }
     }
 
     /** The snapshot and the pure decision for one PersistentPodState. */
-    static PodStateRecording.Plan record(PersistentPodState pps, CachedResource<StatefulSet> stses,
-                                         CachedResource<dev.kruisevertx.api.apps.v1beta1.StatefulSet> asts,
-                                         CachedResource<Pod> pods, CachedResource<Node> nodes) {
+    static PodStateRecording.Plan record(PersistentPodState pps, Targets targets, CachedResource<Pod> pods,
+                                         CachedResource<Node> nodes) {
         TargetReference ref = pps.spec().targetRef();
         String ns = pps.getMetadata().getNamespace();
-        HasMetadata target = workload(stses, asts, ns, ref);
+        HasMetadata target = targets.find(ns, ref);
         PodStateRecording.Workload workload = null;
         Map<String, Pod> owned = new LinkedHashMap<>();
         if (target != null) {
-            workload = new PodStateRecording.Workload(inReplicas(target),
+            workload = target instanceof GenericKubernetesResource g ? PpsWorkloads.customWorkload(g)
+                    : new PodStateRecording.Workload(inReplicas(target),
                     target.getMetadata().getDeletionTimestamp() != null);
             for (Pod p : pods.controlledBy(target.getMetadata().getUid())) {
                 owned.put(p.getMetadata().getName(), p);
@@ -104,7 +184,7 @@ public final class PersistentPodStateController extends NamedControllerDefinitio
 
     /**
      * The target workload from the cache: an apps/v1 or apps.kruise.io StatefulSet (any version of the group), null
-     * when it does not exist or is of another kind (custom workloads are not recorded by this controller yet).
+     * when it does not exist or is of another kind (whitelisted custom kinds: {@link Targets}).
      */
     static HasMetadata workload(CachedResource<StatefulSet> stses,
                                 CachedResource<dev.kruisevertx.api.apps.v1beta1.StatefulSet> asts, String namespace,
@@ -153,7 +233,8 @@ public final class PersistentPodStateController extends NamedControllerDefinitio
      * A pod that became ready, started terminating, or is gone: the PersistentPodState it was injected from, else
      * the one of its controller (OpenKruise's enqueueRequestForPod). O(PersistentPodStates of the namespace).
      */
-    static EventMapper<Pod> podToState(CachedResource<PersistentPodState> ppss) {
+    static EventMapper<Pod> podToState(CachedResource<PersistentPodState> ppss,
+                                       java.util.function.Supplier<CustomWorkloadWhiteList> whiteList) {
         return (event, queue) -> {
             Pod pod = event.type() == CacheEvent.Type.DELETED ? event.oldObject() : event.newObject();
             if (pod == null || event.type() == CacheEvent.Type.ADDED) {
@@ -170,7 +251,7 @@ public final class PersistentPodStateController extends NamedControllerDefinitio
             }
             Optional<OwnerReference> owner = Pods.controllerOf(pod);
             if (owner.isEmpty() || !PpsWorkloads.supported(owner.get().getApiVersion(), owner.get().getKind(),
-                    null)) {
+                    whiteList.get())) {
                 return;
             }
             String ns = pod.getMetadata().getNamespace();

@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  * retrying). A malformed entry is an {@link IllegalArgumentException} naming the entry. Handlers only enqueue;
  * discovery and informer creation run on a worker thread.
  */
-final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, ExternalSource,
+public final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, ExternalSource,
         WorkloadSpreadTargets.CustomReader {
     private static final Logger LOG = LoggerFactory.getLogger(CustomWorkloadWatches.class);
 
@@ -46,7 +46,12 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
     private final WatchCache cache;
     private final Vertx vertx;
     private final String namespace;
-    private final CachedResource<WorkloadSpread> spreads;
+    private final String whiteListKey;
+    private final String consumer;
+    private final java.util.function.BiPredicate<String, String> isCustom;
+    private final java.util.function.Function<CustomWorkloadWhiteList.Workload,
+            dev.kruisevertx.controller.EventMapper<GenericKubernetesResource>> mapperFor;
+    private final java.util.function.BiConsumer<String, Enqueuer> enqueueCustomTargets;
     /** Handlers attached to the shared informers, per kind (removed on stop; the informers stay in the cache). */
     private final Map<String, Attached> attached = new ConcurrentHashMap<>();
     /** Whitelisted kinds discovery did not find (their workloads count as gone until the ConfigMap changes). */
@@ -63,11 +68,43 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
 
     CustomWorkloadWatches(KubernetesClient client, WatchCache cache, Vertx vertx, String namespace,
                           CachedResource<WorkloadSpread> spreads) {
+        this(client, cache, vertx, namespace, WellKnown.WORKLOADSPREAD_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY,
+                "WorkloadSpread", WorkloadSpreadTargets::isCustom,
+                w -> WorkloadSpreadController.<GenericKubernetesResource>workloadToSpreads(spreads, w.kind()),
+                (kind, q) -> enqueueCustomSpreads(spreads, kind, q));
+    }
+
+    /**
+     * For any controller following a whitelist entry of {@code kruise-configuration} with the same shape
+     * (PersistentPodState's {@value WellKnown#PPS_WATCH_CUSTOM_WORKLOAD_WHITELIST_KEY}).
+     *
+     * @param consumer             who follows the entry, named in log lines
+     * @param isCustom             whether a group and kind need an informer (built-in kinds are watched already)
+     * @param mapperFor            the handler of a whitelisted kind's events (only enqueues)
+     * @param enqueueCustomTargets enqueues the objects targeting a kind (any custom kind when null): called when the
+     *                             whitelist changed or a kind's informer has listed
+     */
+    public CustomWorkloadWatches(KubernetesClient client, WatchCache cache, Vertx vertx, String namespace,
+                                 String whiteListKey, String consumer,
+                                 java.util.function.BiPredicate<String, String> isCustom,
+                                 java.util.function.Function<CustomWorkloadWhiteList.Workload,
+                                         dev.kruisevertx.controller.EventMapper<GenericKubernetesResource>> mapperFor,
+                                 java.util.function.BiConsumer<String, Enqueuer> enqueueCustomTargets) {
         this.client = client;
         this.cache = cache;
         this.vertx = vertx;
         this.namespace = namespace;
-        this.spreads = spreads;
+        this.whiteListKey = whiteListKey;
+        this.consumer = consumer;
+        this.isCustom = isCustom;
+        this.mapperFor = mapperFor;
+        this.enqueueCustomTargets = enqueueCustomTargets;
+    }
+
+    /** The whitelist as last read; empty until the ConfigMap has been read or while its entry is malformed. */
+    public CustomWorkloadWhiteList current() {
+        CustomWorkloadWhiteList current = whiteList;
+        return current == null || malformed != null ? CustomWorkloadWhiteList.EMPTY : current;
     }
 
     @Override
@@ -119,9 +156,9 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
             }
             if (!unreadableLogged) {
                 unreadableLogged = true;
-                LOG.info("ConfigMap {}/{} not readable ({}): no custom workloads for WorkloadSpread until it is",
+                LOG.info("ConfigMap {}/{} not readable ({}): no custom workloads for {} until it is",
                         namespace, WellKnown.KRUISE_CONFIGURATION_CONFIGMAP,
-                        t instanceof KubernetesClientException k ? k.getCode() : t.getClass().getSimpleName());
+                        t instanceof KubernetesClientException k ? k.getCode() : t.getClass().getSimpleName(), consumer);
             }
             return true;
         });
@@ -165,11 +202,11 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
     /** On the informer's thread: parse (cheap), then attach new kinds on a worker. */
     private void changed(ConfigMap cm) {
         try {
-            whiteList = CustomWorkloadWhiteList.fromConfigMapData(cm == null ? null : cm.getData());
+            whiteList = CustomWorkloadWhiteList.fromConfigMapData(cm == null ? null : cm.getData(), whiteListKey);
             malformed = null;
         } catch (IllegalArgumentException e) {
             if (malformed == null) {
-                LOG.info("{}: WorkloadSpreads with custom targets are not counted", e.getMessage());
+                LOG.info("{}: {} objects with custom targets are not handled", e.getMessage(), consumer);
             }
             malformed = e;
         }
@@ -192,7 +229,7 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
     private void attach(CustomWorkloadWhiteList.Workload w) {
         String key = key(w);
         if (stopped || attached.containsKey(key) || w.version().isEmpty() || w.kind().isEmpty()
-                || !WorkloadSpreadTargets.isCustom(w.group(), w.kind())) {
+                || !isCustom.test(w.group(), w.kind())) {
             return;
         }
         var resource = cache.generic(w.group(), w.version(), w.kind());
@@ -203,7 +240,7 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
             return;
         }
         unserved.remove(key);
-        var mapper = WorkloadSpreadController.<GenericKubernetesResource>workloadToSpreads(spreads, w.kind());
+        var mapper = mapperFor.apply(w);
         CacheListener<GenericKubernetesResource> listener = event -> {
             Enqueuer q = queue;
             if (q != null && !stopped) {
@@ -214,17 +251,21 @@ final class CustomWorkloadWatches implements Supplier<CustomWorkloadWhiteList>, 
             return;
         }
         resource.get().addListener(listener);
-        LOG.info("watching whitelisted workload kind {} for WorkloadSpread", key);
+        LOG.info("watching whitelisted workload kind {} for {}", key, consumer);
         // WorkloadSpreads whose workload does not exist were skipped while the informer listed: decide them now.
         resource.get().informer().start().thenRun(() -> enqueueCustomTargets(w.kind()));
     }
 
-    /** Enqueues the WorkloadSpreads with a custom target (of {@code kind}, or any when null). */
     private void enqueueCustomTargets(String kind) {
         Enqueuer q = queue;
         if (q == null || stopped) {
             return;
         }
+        enqueueCustomTargets.accept(kind, q);
+    }
+
+    /** Enqueues the WorkloadSpreads with a custom target (of {@code kind}, or any when null). */
+    private static void enqueueCustomSpreads(CachedResource<WorkloadSpread> spreads, String kind, Enqueuer q) {
         for (WorkloadSpread ws : spreads.list()) {
             TargetReference ref = ws.getSpec() == null ? null : ws.getSpec().getTargetRef();
             if (ref != null && WorkloadSpreadTargets.isCustom(WorkloadSpreadTargets.group(ref.getApiVersion()),

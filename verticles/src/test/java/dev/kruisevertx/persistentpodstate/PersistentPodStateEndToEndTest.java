@@ -457,4 +457,76 @@ class PersistentPodStateEndToEndTest {
         assertTrue(moved.getMessage().contains("targetRef cannot be modified"), moved.getMessage());
         assertFalse(product.app() == null, "the manager is still running");
     }
+
+    /**
+     * Issue 26: a whitelisted custom kind's pods are recorded (its own informer, from the shared cache), and a gone
+     * pod's ordinal beyond the kind's spec.replicas loses its state (WhenScaled).
+     */
+    @Test
+    void aWhitelistedCustomWorkloadsPodsAreRecorded() throws Exception {
+        var client = product.client();
+        dev.kruisevertx.sim.testing.ManifestApplier.apply(client, """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: gameserversets.pps.example.com}
+                spec:
+                  group: pps.example.com
+                  scope: Namespaced
+                  names: {plural: gameserversets, singular: gameserverset, kind: GameServerSet, listKind: GameServerSetList}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                """);
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("kruise-system").endMetadata().build())
+                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        client.configMaps().inNamespace("kruise-system").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName("kruise-configuration").endMetadata()
+                .addToData("PPS_Watch_Custom_Workload_WhiteList", "{\"workloads\":[{\"Group\":"
+                        + "\"pps.example.com\",\"Version\":\"v1\",\"Kind\":\"GameServerSet\"}]}")
+                .build()).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        // The webhook reads the whitelist at start-up.
+        product.restartManager();
+        var games = client.genericKubernetesResources("pps.example.com/v1", "GameServerSet").inNamespace(ns());
+        var game = Await.waitFor("gameserversets served", WAIT, () -> {
+            try {
+                return games.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                        .withApiVersion("pps.example.com/v1").withKind("GameServerSet").withNewMetadata()
+                        .withName("game").withNamespace(ns()).endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("replicas", 2)).build()).create();
+            } catch (KubernetesClientException e) {
+                return null;
+            }
+        }, java.util.Objects::nonNull);
+        PersistentPodState pps = pps("game", "game", null);
+        pps.getSpec().setTargetReference(new TargetReference("pps.example.com/v1", "GameServerSet", "game"));
+        Await.waitFor("the PersistentPodState admitted", WAIT, () -> {
+            try {
+                return state("game").create(pps);
+            } catch (KubernetesClientException e) {
+                return null;
+            }
+        }, java.util.Objects::nonNull);
+        for (int i = 0; i < 2; i++) {
+            client.pods().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                    .withName("game-" + i).addToLabels("app", "game").addNewOwnerReference()
+                    .withApiVersion("pps.example.com/v1").withKind("GameServerSet").withName("game")
+                    .withUid(game.getMetadata().getUid()).withController(true).endOwnerReference().endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("game:1").endContainer().endSpec()
+                    .build()).create();
+        }
+        waitReady("game", 2);
+        Map<String, PodState> recorded = waitStates("game", "2 pods recorded", s -> s.size() == 2);
+        assertRecordsMatchNodes("game", recorded);
+
+        // Scaled to 1 and game-1 gone: its ordinal is outside spec.replicas, so its state goes (WhenScaled).
+        games.withName("game").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":1}}");
+        client.pods().inNamespace(ns()).withName("game-1").withGracePeriod(0).delete();
+        Map<String, PodState> after = waitStates("game", "game-1's state dropped", s -> s.size() == 1);
+        assertEquals(Set.of("game-0"), after.keySet());
+        assertEquals(recorded.get("game-0"), after.get("game-0"));
+    }
 }

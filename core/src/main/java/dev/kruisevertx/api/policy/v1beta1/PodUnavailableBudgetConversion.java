@@ -1,0 +1,188 @@
+package dev.kruisevertx.api.policy.v1beta1;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kruisevertx.api.common.WellKnown;
+import dev.kruisevertx.api.policy.v1alpha1.PubOperation;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Converts PodUnavailableBudgets between v1alpha1 (the hub, stored) and v1beta1 (served), as JSON trees so that fields
+ * this model does not know pass through untouched. The versions differ only in two v1alpha1 annotations that v1beta1
+ * spells as typed spec fields:
+ * <ul>
+ *   <li>{@link WellKnown#PUB_PROTECT_OPERATIONS_ANNOTATION} {@code "DELETE,EVICT"} is
+ *       {@code spec.protectOperations: [DELETE, EVICT]};</li>
+ *   <li>{@link WellKnown#PUB_PROTECT_TOTAL_REPLICAS_ANNOTATION} {@code "5"} is {@code spec.protectTotalReplicas: 5}.</li>
+ * </ul>
+ * Going to v1alpha1, a field is written to its annotation and an annotation the field stood for is removed when the
+ * field is unset or empty, as OpenKruise's master does. Unlike OpenKruise (which refuses the conversion), an
+ * annotation whose text is not the canonical spelling of a field value ({@code "DELETE, EVICT"}, {@code "007"},
+ * {@code "abc"}) stays an annotation in v1beta1, so round trips in either direction change nothing. An empty
+ * {@code protectOperations} list reads back as unset (the same meaning: the default operations).
+ */
+public final class PodUnavailableBudgetConversion {
+    public static final String GROUP = dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.GROUP;
+    public static final String ALPHA = dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.API_VERSION;
+    public static final String BETA = GROUP + "/v1beta1";
+    private static final String OPS = WellKnown.PUB_PROTECT_OPERATIONS_ANNOTATION;
+    private static final String TOTAL = WellKnown.PUB_PROTECT_TOTAL_REPLICAS_ANNOTATION;
+
+    private PodUnavailableBudgetConversion() {
+    }
+
+    /** A v1alpha1 PodUnavailableBudget as v1beta1; the input is not modified. */
+    public static ObjectNode toV1beta1(JsonNode alpha) {
+        ObjectNode out = copyOf(alpha, ALPHA);
+        out.put("apiVersion", BETA);
+        ObjectNode metadata = out.get("metadata") instanceof ObjectNode m ? m : null;
+        ObjectNode annotations = metadata != null && metadata.get("annotations") instanceof ObjectNode a ? a : null;
+        if (annotations == null) {
+            return out;
+        }
+        JsonNode spec = out.get("spec");
+        if (spec != null && !spec.isNull() && !spec.isObject()) {
+            return out; // not an object: left for validation to name
+        }
+        ObjectNode specObject = spec instanceof ObjectNode s ? s : null;
+        ArrayNode ops = canonicalOperations(annotations.get(OPS));
+        if (ops != null) {
+            specObject = specObject != null ? specObject : out.putObject("spec");
+            specObject.set("protectOperations", ops);
+            annotations.remove(OPS);
+        }
+        Integer total = canonicalInt(annotations.get(TOTAL));
+        if (total != null) {
+            specObject = specObject != null ? specObject : out.putObject("spec");
+            specObject.put("protectTotalReplicas", total);
+            annotations.remove(TOTAL);
+        }
+        if (annotations.isEmpty()) {
+            metadata.remove("annotations");
+        }
+        return out;
+    }
+
+    /**
+     * A v1beta1 PodUnavailableBudget as v1alpha1; the input is not modified.
+     *
+     * @throws IllegalArgumentException for a typed field v1alpha1 cannot hold (say a non-string operation)
+     */
+    public static ObjectNode toV1alpha1(JsonNode beta) {
+        ObjectNode out = copyOf(beta, BETA);
+        out.put("apiVersion", ALPHA);
+        JsonNode specNode = out.get("spec");
+        ObjectNode spec = specNode instanceof ObjectNode s ? s : null;
+        JsonNode ops = spec == null ? null : spec.remove("protectOperations");
+        JsonNode total = spec == null ? null : spec.remove("protectTotalReplicas");
+        ObjectNode metadata = out.get("metadata") instanceof ObjectNode m ? m : null;
+        String opsText = operationsText(ops);
+        String totalText = totalText(total);
+        if (opsText != null || totalText != null) {
+            metadata = metadata != null ? metadata : out.putObject("metadata");
+            ObjectNode annotations = metadata.get("annotations") instanceof ObjectNode a ? a
+                    : metadata.putObject("annotations");
+            if (opsText != null) {
+                annotations.put(OPS, opsText);
+            }
+            if (totalText != null) {
+                annotations.put(TOTAL, totalText);
+            }
+        }
+        if (metadata != null && metadata.get("annotations") instanceof ObjectNode annotations) {
+            // The unset field means "no such setting": an annotation it would have been read from goes; a
+            // non-canonical one was never the field and is kept.
+            if (opsText == null && canonicalOperations(annotations.get(OPS)) != null) {
+                annotations.remove(OPS);
+            }
+            if (totalText == null && canonicalInt(annotations.get(TOTAL)) != null) {
+                annotations.remove(TOTAL);
+            }
+            if (annotations.isEmpty()) {
+                metadata.remove("annotations");
+            }
+        }
+        return out;
+    }
+
+    /** The operations an annotation lists when its text is their canonical spelling ("A,B", known names), else null. */
+    static ArrayNode canonicalOperations(JsonNode annotation) {
+        if (annotation == null || !annotation.isTextual() || annotation.asText().isEmpty()) {
+            return null;
+        }
+        ArrayNode ops = JsonNodeFactory.instance.arrayNode();
+        for (String part : annotation.asText().split(",", -1)) {
+            if (PubOperation.fromValue(part).isEmpty()) {
+                return null;
+            }
+            ops.add(part);
+        }
+        return ops;
+    }
+
+    private static String operationsText(JsonNode ops) {
+        if (ops == null || ops.isNull()) {
+            return null;
+        }
+        if (!ops.isArray()) {
+            throw new IllegalArgumentException("spec.protectOperations: Invalid value: " + shown(ops)
+                    + ": must be a list of strings");
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode op : ops) {
+            if (!op.isTextual()) {
+                throw new IllegalArgumentException("spec.protectOperations: Invalid value: " + shown(op)
+                        + ": must be a string");
+            }
+            if (!op.asText().isEmpty()) {
+                values.add(op.asText());
+            }
+        }
+        return values.isEmpty() ? null : String.join(",", values);
+    }
+
+    private static String totalText(JsonNode total) {
+        if (total == null || total.isNull()) {
+            return null;
+        }
+        if (!total.isIntegralNumber() || !total.canConvertToInt()) {
+            throw new IllegalArgumentException("spec.protectTotalReplicas: Invalid value: " + shown(total)
+                    + ": must be a 32-bit integer");
+        }
+        return Integer.toString(total.intValue());
+    }
+
+    private static Integer canonicalInt(JsonNode annotation) {
+        if (annotation == null || !annotation.isTextual()) {
+            return null;
+        }
+        String text = annotation.asText();
+        try {
+            int n = Integer.parseInt(text);
+            return Integer.toString(n).equals(text) ? n : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String shown(JsonNode v) {
+        String s = v.toString();
+        return s.length() > 64 ? s.substring(0, 64) + "..." : s;
+    }
+
+    private static ObjectNode copyOf(JsonNode object, String expected) {
+        if (object == null || !object.isObject()) {
+            throw new IllegalArgumentException("a PodUnavailableBudget to convert must be a JSON object");
+        }
+        String apiVersion = object.path("apiVersion").asText("");
+        if (!apiVersion.equals(expected)) {
+            throw new IllegalArgumentException("expected a PodUnavailableBudget of " + expected + ", got apiVersion '"
+                    + apiVersion + "'");
+        }
+        return ((ObjectNode) object).deepCopy();
+    }
+}

@@ -281,4 +281,102 @@ class ImagePullJobEndToEndTest {
         job("keeps-running").delete();
         Await.waitFor("the last reference gone: copy deleted", WAIT, () -> copyOf("shared") == null);
     }
+
+    /**
+     * Issue 24: another client edits every NodeImage's spec (a bystander image's tag) and overwrites the job's status
+     * counts while the job pulls; the controller's writes meet 409s and stale caches, yet the job completes with the
+     * right counts and the bystander's tag survives the controller's NodeImage writes.
+     */
+    @Test
+    void conflictingWritersOnNodeImagesAndTheJobStatusStillCompleteWithTheRightCounts() throws Exception {
+        nodeImagesExist();
+        create("v1beta1", "contended", "registry.local/contended:slow", s -> s.setParallelism(new IntOrString(1)));
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger specWrites = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger statusWrites = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<String> lastSpecError = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread specWriter = new Thread(() -> {
+            for (int i = 0; !stop.get() && i < 300; i++) {
+                int timeout = 600 + i % 2;
+                for (String node : nodes()) {
+                    try {
+                        product.client().resources(NodeImage.class).withName(node).edit(ni -> {
+                            withBystanderTag(ni, timeout);
+                            return ni;
+                        });
+                        specWrites.incrementAndGet();
+                    } catch (KubernetesClientException e) {
+                        // 409s are the point: the controller writes the same NodeImages meanwhile.
+                        lastSpecError.set(e.getCode() + " " + e.getMessage());
+                    }
+                }
+            }
+        });
+        Thread statusWriter = new Thread(() -> {
+            for (int i = 0; !stop.get() && i < 300; i++) {
+                try {
+                    ImagePullJob j = job("contended").get();
+                    if (j.getStatus() == null || j.getStatus().getCompletionTime() != null) {
+                        Thread.sleep(50);
+                        continue;
+                    }
+                    j.getStatus().setSucceeded(0);
+                    j.getStatus().setActive(0);
+                    j.getStatus().setMessage("overwritten by another client");
+                    // Locked on the read resourceVersion: it only lands on a status the controller has not moved past.
+                    product.client().resources(ImagePullJob.class).inNamespace(product.namespace()).resource(j)
+                            .updateStatus();
+                    statusWrites.incrementAndGet();
+                    Thread.sleep(100);
+                } catch (KubernetesClientException e) {
+                    // 409: the controller wrote first.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        });
+        specWriter.start();
+        statusWriter.start();
+        ImagePullJob done;
+        try {
+            done = completed("contended");
+        } finally {
+            stop.set(true);
+            specWriter.join(60_000);
+            statusWriter.join(60_000);
+        }
+        assertTrue(specWrites.get() > 0, "the spec writer never wrote: " + lastSpecError.get());
+        assertTrue(statusWrites.get() > 0, "the status writer never wrote");
+        assertEquals(3, done.getStatus().getDesired());
+        assertEquals(3, done.getStatus().getSucceeded());
+        assertEquals(0, done.getStatus().getFailed());
+        assertEquals(0, done.getStatus().getActive());
+        assertEquals("job has completed", done.getStatus().getMessage());
+        for (String node : nodes()) {
+            assertEquals("Succeeded", tagStatus(node, "registry.local/contended", "slow").getPhase(), node);
+            NodeImage ni = product.client().resources(NodeImage.class).withName(node).get();
+            assertTrue(ni.getSpec().images().containsKey("registry.local/bystander"), node + ": " + ni.getSpec().images().keySet());
+        }
+    }
+
+    /** Sets the bystander image's one tag with the given timeout, adding the image when it is not there yet. */
+    static void withBystanderTag(NodeImage ni, int timeoutSeconds) {
+        if (ni.getSpec() == null) {
+            ni.setSpec(new dev.kruisevertx.api.apps.v1beta1.NodeImageSpec());
+        }
+        Map<String, dev.kruisevertx.api.apps.v1beta1.ImageSpec> images = new java.util.LinkedHashMap<>(ni.getSpec().images());
+        dev.kruisevertx.api.apps.v1beta1.ImageTagSpec tag = new dev.kruisevertx.api.apps.v1beta1.ImageTagSpec();
+        tag.setTag("1");
+        tag.setCreatedAt("2026-11-24T00:00:00Z");
+        dev.kruisevertx.api.apps.v1beta1.ImageTagPullPolicy policy = new dev.kruisevertx.api.apps.v1beta1.ImageTagPullPolicy();
+        policy.setTimeoutSeconds(timeoutSeconds);
+        policy.setBackoffLimit(3);
+        policy.setTtlSecondsAfterFinished(3600);
+        tag.setPullPolicy(policy);
+        dev.kruisevertx.api.apps.v1beta1.ImageSpec image = new dev.kruisevertx.api.apps.v1beta1.ImageSpec();
+        image.setTags(List.of(tag));
+        images.put("registry.local/bystander", image);
+        ni.getSpec().setImages(images);
+    }
 }

@@ -277,7 +277,8 @@ class HostileAdmissionInputTest {
         KruiseWebhooks.registerAll(registry, WebhookDependencies.of(FeatureGates.parse(
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
                         + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
-                        + "PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true", Map.of()))
+                        + "PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true"
+                        + ",ImagePullJobGate=true", Map.of()))
                 .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(POD)
                         : "web-1".equals(name) ? Optional.of(HostileTarget.protectedPod()) : Optional.empty())
                 // /validate-pod decides and records over in-memory budgets, as over the API server.
@@ -586,8 +587,51 @@ class HostileAdmissionInputTest {
                         "/spec/template/ephemeralContainers/0/restartPolicy"));
     }
 
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void imagePullJob() throws Exception {
+        assertNoFailures("ImagePullJob", "imagepulljobs", "v1beta1", HostileTarget.IMAGEPULLJOB, IMAGE_PULL_PATHS,
+                List.of("/metadata/generateName", "/spec/podSelector", "/spec/selector/matchLabels",
+                        "/spec/completionPolicy/type"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void imagePullJobV1alpha1() throws Exception {
+        assertNoFailures("ImagePullJob", "imagepulljobs", "v1alpha1", HostileTarget.IMAGEPULLJOB_ALPHA,
+                IMAGE_PULL_PATHS, List.of("/spec/selector", "/spec/pullSecrets", "/spec/sandboxConfig"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void imageListPullJob() throws Exception {
+        assertNoFailures("ImageListPullJob", "imagelistpulljobs", "v1beta1", HostileTarget.IMAGELISTPULLJOB,
+                List.of(dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.ILPJ_MUTATE_PATH,
+                        dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.ILPJ_VALIDATE_PATH),
+                List.of("/metadata/generateName", "/spec/selector/names", "/spec/podSelector"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void nodeImage() throws Exception {
+        assertNoFailures("NodeImage", "nodeimages", "v1beta1", HostileTarget.NODEIMAGE,
+                List.of(dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.NODE_IMAGE_MUTATE_PATH,
+                        dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.NODE_IMAGE_VALIDATE_PATH),
+                List.of("/spec/images/busybox", "/spec/images/nginx/tags/0/tag", "/metadata/generateName"));
+    }
+
+    static final List<String> IMAGE_PULL_PATHS = List.of(
+            dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.IPJ_MUTATE_PATH,
+            dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.IPJ_VALIDATE_PATH);
+
     void assertNoFailures(String kind, String resource, String validJson, List<String> paths, List<String> absent)
             throws Exception {
+        assertNoFailures(kind, resource, "v1", validJson, paths, absent);
+    }
+
+    /** As above with the kind's version in request.kind (kinds that answer 400 to a version they do not serve). */
+    void assertNoFailures(String kind, String resource, String version, String validJson, List<String> paths,
+                          List<String> absent) throws Exception {
         ObjectNode valid = (ObjectNode) Json.MAPPER.readTree(validJson);
         List<String> found = new ArrayList<>();
         JsonTrees.collectPointers(valid, "", found);
@@ -602,8 +646,8 @@ class HostileAdmissionInputTest {
         List<Request> requests = new ArrayList<>();
         for (ObjectNode variant : variants) {
             for (String path : paths) {
-                requests.add(new Request(path, "CREATE", variant, null));
-                requests.add(new Request(path, "UPDATE", variant, valid));
+                requests.add(new Request(path, "CREATE", variant, null, "", "x", version));
+                requests.add(new Request(path, "UPDATE", variant, valid, "", "x", version));
             }
         }
         assertAnswered(kind, resource, requests);
@@ -634,9 +678,13 @@ class HostileAdmissionInputTest {
     }
 
     record Request(String path, String operation, ObjectNode object, ObjectNode old, String subResource,
-                   String name) {
+                   String name, String version) {
         Request(String path, String operation, ObjectNode object, ObjectNode old) {
             this(path, operation, object, old, "", "x");
+        }
+
+        Request(String path, String operation, ObjectNode object, ObjectNode old, String subResource, String name) {
+            this(path, operation, object, old, subResource, name, "v1");
         }
 
         String describe() {
@@ -653,8 +701,8 @@ class HostileAdmissionInputTest {
         if (!r.subResource().isEmpty()) {
             q.put("subResource", r.subResource());
         }
-        q.putObject("kind").put("group", "apps.kruise.io").put("version", "v1").put("kind", kind);
-        q.putObject("resource").put("group", "apps.kruise.io").put("version", "v1").put("resource", resource);
+        q.putObject("kind").put("group", "apps.kruise.io").put("version", r.version()).put("kind", kind);
+        q.putObject("resource").put("group", "apps.kruise.io").put("version", r.version()).put("resource", resource);
         if (r.object() != null) {
             q.set("object", r.object());
         }

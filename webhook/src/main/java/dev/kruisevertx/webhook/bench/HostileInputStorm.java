@@ -85,7 +85,8 @@ public final class HostileInputStorm {
                 "KruisePodReadinessGate=true,TemplateNoDefaults=false,KruiseDaemon=true,"
                         + "StatefulSetAutoDeletePVC=true,StatefulSetAutoResizePVCGate=true,"
                         + "ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true,"
-                        + "PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true", Map.of()))
+                        + "PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true"
+                        + ",ImagePullJobGate=true", Map.of()))
                 .withPods((ns, name) -> "web-0".equals(name) ? Optional.of(pod)
                         : "web-1".equals(name) ? Optional.of(protectedPod) : Optional.empty())
                 .withPubGuard(new InMemoryBudgets().put(HostileTarget.protectingBudget()).guard(vertx))

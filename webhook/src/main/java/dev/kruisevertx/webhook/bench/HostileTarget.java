@@ -267,6 +267,45 @@ public record HostileTarget(String name, String path, boolean conversion, String
                  "env":[{"name":"MODE","value":"trace"}],"targetContainerName":"app"}]}}}
             """;
 
+    public static final String IMAGEPULLJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"ImagePullJob",
+             "metadata":{"name":"pull-nginx","namespace":"default"},
+             "spec":{"image":"nginx:1.27","pullSecrets":["regcred"],"selector":{"names":["node-a","node-b"]},
+               "parallelism":2,"pullPolicy":{"timeoutSeconds":300,"backoffLimit":2},
+               "completionPolicy":{"type":"Always","activeDeadlineSeconds":1200,"ttlSecondsAfterFinished":300},
+               "sandboxConfig":{"labels":{"team":"a"},"annotations":{"example.com/owner":"a"}},
+               "imagePullPolicy":"IfNotPresent"}}
+            """;
+    public static final String IMAGEPULLJOB_ALPHA = """
+            {"apiVersion":"apps.kruise.io/v1alpha1","kind":"ImagePullJob",
+             "metadata":{"name":"pull-busybox","namespace":"default","finalizers":["apps.kruise.io/deletion-protection"]},
+             "spec":{"image":"registry.example.com:5000/tools/busybox@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+               "podSelector":{"matchLabels":{"app":"web"},
+                 "matchExpressions":[{"key":"tier","operator":"In","values":["front"]}]},
+               "parallelism":"3","pullPolicy":{"timeoutSeconds":60,"backoffLimit":1},
+               "completionPolicy":{"type":"Never"},"imagePullPolicy":"Always"}}
+            """;
+    public static final String IMAGELISTPULLJOB = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"ImageListPullJob",
+             "metadata":{"name":"pull-list","namespace":"default"},
+             "spec":{"images":["nginx:1.27","busybox:1.36"],"pullSecrets":["regcred"],
+               "selector":{"matchLabels":{"pool":"a"},
+                 "matchExpressions":[{"key":"zone","operator":"NotIn","values":["b"]}]},
+               "parallelism":4,"pullPolicy":{"timeoutSeconds":120,"backoffLimit":3},
+               "completionPolicy":{"type":"Always","activeDeadlineSeconds":600,"ttlSecondsAfterFinished":60}}}
+            """;
+    public static final String NODEIMAGE = """
+            {"apiVersion":"apps.kruise.io/v1beta1","kind":"NodeImage",
+             "metadata":{"name":"node-a","labels":{"kubernetes.io/hostname":"node-a"}},
+             "spec":{"images":{"nginx":{"pullSecrets":[{"namespace":"default","name":"regcred"}],
+                 "sandboxConfig":{"labels":{"team":"a"}},
+                 "tags":[{"tag":"1.27","createdAt":"2026-01-01T00:00:00Z","version":1,"imagePullPolicy":"IfNotPresent",
+                   "pullPolicy":{"timeoutSeconds":600,"backoffLimit":3,"ttlSecondsAfterFinished":300,
+                     "activeDeadlineSeconds":1200},
+                   "ownerReferences":[{"apiVersion":"apps.kruise.io/v1beta1","kind":"ImagePullJob",
+                     "namespace":"default","name":"pull-nginx","uid":"ipj-uid"}]}]}}}}
+            """;
+
     /**
      * Every path the webhook serves as {@link dev.kruisevertx.webhook.KruiseWebhooks#registerAll} registers it (the
      * chart's webhook configurations point at these), the StatefulSet paths once per served version, and
@@ -345,6 +384,21 @@ public record HostileTarget(String name, String path, boolean conversion, String
         targets.add(kruise("persistentpodstate",
                 dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.VALIDATE_PATH, "v1alpha1",
                 "PersistentPodState", "persistentpodstates", PERSISTENTPODSTATE));
+        for (String path : List.of(dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.IPJ_MUTATE_PATH,
+                dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.IPJ_VALIDATE_PATH)) {
+            targets.add(kruise("imagepulljob-v1beta1", path, "v1beta1", "ImagePullJob", "imagepulljobs", IMAGEPULLJOB));
+            targets.add(kruise("imagepulljob-v1alpha1", path, "v1alpha1", "ImagePullJob", "imagepulljobs",
+                    IMAGEPULLJOB_ALPHA));
+        }
+        for (String path : List.of(dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.ILPJ_MUTATE_PATH,
+                dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.ILPJ_VALIDATE_PATH)) {
+            targets.add(kruise("imagelistpulljob", path, "v1beta1", "ImageListPullJob", "imagelistpulljobs",
+                    IMAGELISTPULLJOB));
+        }
+        for (String path : List.of(dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.NODE_IMAGE_MUTATE_PATH,
+                dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.NODE_IMAGE_VALIDATE_PATH)) {
+            targets.add(kruise("nodeimage", path, "v1beta1", "NodeImage", "nodeimages", NODEIMAGE));
+        }
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());

@@ -66,6 +66,10 @@ public final class ImagePullJobWebhooks {
             ObjectNode before = Json.toTree(job);
             ImagePullJobDefaults.apply(job.getSpec(), true);
             if (request.isCreate() && "v1alpha1".equals(request.version())) {
+                if (job.getMetadata() == null) {
+                    // The API server always sends metadata; a hand-made review without it still gets its finalizer.
+                    job.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+                }
                 List<String> finalizers = job.getMetadata().getFinalizers() == null ? new ArrayList<>()
                         : new ArrayList<>(job.getMetadata().getFinalizers());
                 if (!finalizers.contains(ImagePullJobDefaults.PROTECTION_FINALIZER)) {

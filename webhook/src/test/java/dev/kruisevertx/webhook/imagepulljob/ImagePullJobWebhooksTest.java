@@ -235,4 +235,31 @@ class ImagePullJobWebhooksTest {
         assertEquals(600, ni.at("/spec/images/nginx/tags/0/pullPolicy/timeoutSeconds").asInt());
         assertEquals(3, ni.at("/spec/images/nginx/tags/0/pullPolicy/backoffLimit").asInt());
     }
+
+    /** Issue 24 hostile input: a v1alpha1 CREATE whose metadata is null got a 500 (NullPointerException) before. */
+    @Test
+    void anAlphaCreateWithoutMetadataStillGetsItsFinalizer() {
+        ObjectNode alpha = object("v1alpha1", "ImagePullJob", "{\"image\": \"nginx\"}");
+        alpha.putNull("metadata");
+        JsonNode a = patched(ImagePullJobWebhooks.mutatingImagePullJob(),
+                request("v1alpha1", "ImagePullJob", "CREATE", alpha, null));
+        assertEquals("[\"apps.kruise.io/deletion-protection\"]", a.at("/metadata/finalizers").toString());
+        assertEquals("Always", a.at("/spec/completionPolicy/type").asText());
+    }
+
+    /** The hostile storms vary these objects, so each must be one the validating webhook admits as it stands. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"IMAGEPULLJOB,v1beta1", "IMAGEPULLJOB_ALPHA,v1alpha1", "IMAGELISTPULLJOB,v1beta1", "NODEIMAGE,v1beta1"})
+    void theHostileSeedsAreValid(String sample, String version) throws Exception {
+        ObjectNode object = (ObjectNode) Json.MAPPER.readTree(
+                (String) dev.kruisevertx.webhook.bench.HostileTarget.class.getField(sample).get(null));
+        String kind = object.path("kind").asText();
+        AdmissionHandler handler = switch (kind) {
+            case "ImagePullJob" -> ImagePullJobWebhooks.validatingImagePullJob(ON);
+            case "ImageListPullJob" -> ImagePullJobWebhooks.validatingImageListPullJob(ON);
+            default -> ImagePullJobWebhooks.validatingNodeImage(ON);
+        };
+        AdmissionResponse r = handler.handle(request(version, kind, "CREATE", object, null)).result();
+        assertTrue(r.allowed(), sample + ": " + r.message());
+    }
 }

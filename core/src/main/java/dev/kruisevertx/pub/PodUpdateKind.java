@@ -99,8 +99,9 @@ public final class PodUpdateKind {
         }
         try {
             return x.getNumericalAmount().compareTo(y.getNumericalAmount()) != 0;
-        } catch (IllegalArgumentException unparsable) {
-            return !Objects.equals(x, y);
+        } catch (IllegalArgumentException | ArithmeticException unparsable) {
+            // Quantity.equals parses too (it threw on "null", hostile-input storm seed 63507754845015): compare text.
+            return !(Objects.equals(x.getAmount(), y.getAmount()) && Objects.equals(x.getFormat(), y.getFormat()));
         }
     }
 

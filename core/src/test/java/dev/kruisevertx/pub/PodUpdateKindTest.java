@@ -69,7 +69,11 @@ class PodUpdateKindTest {
                 Arguments.of("null init container entry", (UnaryOperator<Pod>) p -> {
                     p.getSpec().setInitContainers(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
                     return p;
-                }, true, false));
+                }, true, false),
+                // Hostile input: a quantity no parser reads ("null"): compared as text, a cpu change (Quantity.equals
+                // threw NumberFormatException, answered as a failed check: hostile-input storm seed 63507754845015).
+                Arguments.of("unparsable cpu request", edit(b -> b.editSpec().editFirstContainer().editResources()
+                        .addToRequests("cpu", new Quantity("null")).endResources().endContainer().endSpec()), true, true));
     }
 
     @ParameterizedTest(name = "{0}")

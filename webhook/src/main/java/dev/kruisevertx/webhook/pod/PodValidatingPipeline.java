@@ -47,7 +47,9 @@ public final class PodValidatingPipeline implements AdmissionHandler {
                 break;
             }
         }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        // A runtime failure without a message (a parser's NumberFormatException) would show only its class name.
+        return e.getMessage() == null || e.getMessage().isBlank() ? "the check failed on a value it could not read"
+                : e.getMessage();
     }
 
     private Future<AdmissionResponse> run(int i, AdmissionRequest request) {

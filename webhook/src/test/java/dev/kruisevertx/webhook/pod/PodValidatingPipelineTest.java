@@ -51,4 +51,15 @@ class PodValidatingPipelineTest {
         assertEquals(500, r.code());
         assertEquals("pod name is too long", r.message());
     }
+
+    /** A parser's failure without a message (BigDecimal's NumberFormatException) shows no class name. */
+    @Test
+    void aFailureWithoutAMessageShowsNoClassName() {
+        PodValidatingPipeline pipeline = new PodValidatingPipeline().register(request -> {
+            throw new NumberFormatException();
+        });
+        AdmissionResponse r = pipeline.handle(null).result();
+        assertEquals(500, r.code());
+        assertEquals("the check failed on a value it could not read", r.message());
+    }
 }

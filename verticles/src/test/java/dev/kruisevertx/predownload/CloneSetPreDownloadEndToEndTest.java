@@ -232,9 +232,10 @@ class CloneSetPreDownloadEndToEndTest {
                 assertTrue(done.getStatus().getDesired() >= 1, "targets the nodes of old pods");
                 assertEquals(done.getStatus().getDesired(), done.getStatus().getSucceeded());
             }
-            CloneSet rolled = Await.waitFor("rolled out", WAIT, () -> resource(name).get(), cs -> cs.getStatus()
-                    .getUpdatedReadyReplicas() == 4 && rev.equals(cs.getStatus().getCurrentRevision()));
-            assertEquals(4, rolled.getStatus().getAvailableReplicas());
+            // minReadySeconds: available only a second after ready, and the rollout waits for that.
+            Await.waitFor("rolled out and available", WAIT, () -> resource(name).get(), cs -> cs.getStatus()
+                    .getUpdatedReadyReplicas() == 4 && cs.getStatus().getAvailableReplicas() == 4
+                    && rev.equals(cs.getStatus().getCurrentRevision()));
 
             assertTrue(order.firstJob.get() < order.firstUpdatedPod.get(), "the job (rv " + order.firstJob
                     + ") before the first pod at " + rev + " (rv " + order.firstUpdatedPod + ")");

@@ -136,9 +136,9 @@ class CloneSetPreDownloadEndToEndTest {
     /** Records, by resourceVersion, when the first job appeared and when the first pod reached a given revision. */
     static final class Order implements AutoCloseable {
         final AtomicLong firstJob = new AtomicLong(Long.MAX_VALUE);
-        final AtomicLong firstUpdatedPod = new AtomicLong(Long.MAX_VALUE);
+        /** Every pod version seen: resourceVersion and revision label. */
+        final java.util.Queue<Map.Entry<Long, String>> podVersions = new java.util.concurrent.ConcurrentLinkedQueue<>();
         final Set<String> pullingNodes = ConcurrentHashMap.newKeySet();
-        volatile String revision = "";
         private final Watch jobs;
         private final Watch pods;
         private final Watch nodeImages;
@@ -148,9 +148,7 @@ class CloneSetPreDownloadEndToEndTest {
                 firstJob.accumulateAndGet(rv(j), Math::min);
             }));
             pods = product.client().pods().inNamespace(product.namespace()).withLabel("app", app).watch(watcher(p -> {
-                if (revision.equals(Pods.revisionLabel(p))) {
-                    firstUpdatedPod.accumulateAndGet(rv(p), Math::min);
-                }
+                podVersions.add(Map.entry(rv(p), String.valueOf(Pods.revisionLabel(p))));
             }));
             nodeImages = product.client().resources(NodeImage.class).watch(watcher(ni -> {
                 if (ni.getStatus() == null || ni.getStatus().imageStatuses().get(IMAGE) == null) {
@@ -162,6 +160,11 @@ class CloneSetPreDownloadEndToEndTest {
                     }
                 }
             }));
+        }
+
+        long firstPodAt(String revision) {
+            return podVersions.stream().filter(e -> revision.equals(e.getValue())).mapToLong(Map.Entry::getKey).min()
+                    .orElse(Long.MAX_VALUE);
         }
 
         static <T> Watcher<T> watcher(Consumer<T> seen) {
@@ -204,7 +207,6 @@ class CloneSetPreDownloadEndToEndTest {
             edit(name, cs -> cs.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(IMAGE + ":2"));
             CloneSet updating = newRevision(name);
             String rev = updating.getStatus().getUpdateRevision();
-            order.revision = rev;
             ImagePullJob job = Await.waitFor("the pre-download job", WAIT, () -> product.client()
                     .resources(ImagePullJob.class).inNamespace(product.namespace()).withName(rev + "-main").get(),
                     j -> j != null);
@@ -237,8 +239,10 @@ class CloneSetPreDownloadEndToEndTest {
                     .getUpdatedReadyReplicas() == 4 && cs.getStatus().getAvailableReplicas() == 4
                     && rev.equals(cs.getStatus().getCurrentRevision()));
 
-            assertTrue(order.firstJob.get() < order.firstUpdatedPod.get(), "the job (rv " + order.firstJob
-                    + ") before the first pod at " + rev + " (rv " + order.firstUpdatedPod + ")");
+            long firstPod = order.firstPodAt(rev);
+            assertTrue(firstPod < Long.MAX_VALUE, "pods seen at " + rev);
+            assertTrue(order.firstJob.get() < firstPod, "the job (rv " + order.firstJob
+                    + ") before the first pod at " + rev + " (rv " + firstPod + ")");
             assertFalse(order.pullingNodes.isEmpty(), "the simulated puller was seen pulling " + IMAGE + ":2");
             for (Pod p : product.client().pods().inNamespace(product.namespace()).withLabel("app", name).list()
                     .getItems()) {
@@ -337,6 +341,13 @@ class CloneSetPreDownloadEndToEndTest {
                 cs.getStatus().getObservedGeneration() == cs.getMetadata().getGeneration());
         assertEquals(List.of(), jobs().stream().map(j -> j.getMetadata().getName()).toList());
         assertNull(revision(rev).getMetadata().getLabels().get(PreDownloadJobs.CREATED_LABEL));
+        String waiting = "ImagePreDownload: image pre-download waits for 2 updated ready pods "
+                + "(apps.kruise.io/image-predownload-min-updated-ready-pods), 1 so far";
+        String[] shown = new String[1];
+        Await.waitFor("why shows the pre-download waiting", WAIT, () -> {
+            shown[0] = why("cloneset/" + name);
+            return shown[0].contains(waiting);
+        });
 
         // A second pod updated and ready: the job comes for the two left.
         edit(name, cs -> cs.getSpec().getUpdateStrategy().setPartition(new IntOrString(2)));
@@ -363,5 +374,18 @@ class CloneSetPreDownloadEndToEndTest {
             }
         }
         assertNull(resource("hostile").get());
+    }
+
+    /** {@code kubectl kruise why TARGET} against the embedded cluster. */
+    static String why(String target) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = dev.kruisevertx.kubectl.KubectlKruise.run(new String[]{"-n", product.namespace(), "why", target},
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8),
+                p -> dev.kruisevertx.kube.KubeClients.forTest(new io.fabric8.kubernetes.client.ConfigBuilder(
+                        product.cluster().clientConfig()).withHttp2Disable(true).build()));
+        return code + ": " + out.toString(java.nio.charset.StandardCharsets.UTF_8)
+                + err.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

@@ -73,6 +73,9 @@ final class CloneSetReconciler implements Reconciler {
     private final WriteRejections rejections = new WriteRejections();
     private final CloneSetPubGate pubGate;
     private final RolloutWatch rollouts;
+    /** Null when image pre-download is off (gates KruiseDaemon, PreDownloadImageForInPlaceUpdate). */
+    private final dev.kruisevertx.predownload.PreDownloadJobsCache preDownloadJobs;
+    private final dev.kruisevertx.predownload.PreDownloadActuator preDownload;
 
     CloneSetReconciler(ControllerContext ctx, ScaleExpectations scaleExpectations,
                        ResourceVersionExpectations versionExpectations, OrphanCandidates orphans, Clock clock,
@@ -91,6 +94,11 @@ final class CloneSetReconciler implements Reconciler {
         this.events = new CloneSetEvents(ctx.client(), ctx.kube(), clock);
         this.rollouts = new RolloutWatch(CloneSet.KIND, ctx.registry());
         this.pubGate = CloneSetPubGate.of(ctx, clock);
+        this.preDownloadJobs = ctx.gates().enabled(Feature.KruiseDaemon)
+                && ctx.gates().enabled(Feature.PreDownloadImageForInPlaceUpdate)
+                ? new dev.kruisevertx.predownload.PreDownloadJobsCache(ctx.cache(), clock, CloneSetController.NAME) : null;
+        this.preDownload = new dev.kruisevertx.predownload.PreDownloadActuator(ctx.client(), ctx.kube(),
+                versionExpectations);
         this.actuator = new CloneSetActuator(ctx.client(), ctx.kube(), scaleExpectations, versionExpectations,
                 events, clock, ctx.gates().enabled(Feature.CloneSetShortHash),
                 clonesets::get);
@@ -244,8 +252,33 @@ final class CloneSetReconciler implements Reconciler {
         CloneSetPlanner.State state = new CloneSetPlanner.State(cs, owned, claims, currentRevision, currentTemplate,
                 updateRevision, options, clock.instant(), terminatingIds, withCreated(history, revs), this::nodeLabels);
         // Off the event loop: the decision grows with the pods (and, up to its bound, with the pods to create).
-        return ctx.vertx().executeBlocking(() -> CloneSetPlanner.plan(state, random), false)
+        // Image pre-download comes first, as in OpenKruise, and never holds the update back.
+        return ctx.vertx().executeBlocking(() -> decidePreDownload(cs, revs, options), false)
+                .compose(pre -> preDownload.execute(cs, revs.update(), pre,
+                        (reason, message) -> events.normal(cs, reason, message)).map(pre))
+                .compose(pre -> ctx.vertx().executeBlocking(() -> {
+                    CloneSetPlan plan = CloneSetPlanner.plan(state, random);
+                    return pre.why() == null ? plan : plan.withReasons(List.of(pre.why()));
+                }, false))
                 .compose(plan -> act(request, cs, owned, history, revs, plan));
+    }
+
+    /** OpenKruise's pre-download step (on a worker: the first call may ask the API server whether the CRD exists). */
+    private dev.kruisevertx.predownload.PreDownloadPlan decidePreDownload(CloneSet cs, RevisionResolution revs,
+                                                                         CloneSetPlanner.Options options) {
+        if (preDownloadJobs == null) {
+            return dev.kruisevertx.predownload.PreDownloadPlan.none("image pre-download is off");
+        }
+        ControllerRevision update = revs.update();
+        if (update.getMetadata().getUid() != null && !versionExpectations.isSatisfied(update)) {
+            // Our label on the revision is not in the cache yet: deciding again would only repeat it.
+            return dev.kruisevertx.predownload.PreDownloadPlan.none("waiting for the cache to see revision "
+                    + update.getMetadata().getName() + " labelled");
+        }
+        boolean ready = preDownloadJobs.ready();
+        var inPlace = new dev.kruisevertx.inplace.InPlaceUpdateOptions(0, options.envFromMetadata(), null);
+        return dev.kruisevertx.predownload.CloneSetPreDownload.decide(ready, cs, revs.current(), update,
+                preDownloadJobs.controlledBy(cs.getMetadata().getUid()), inPlace);
     }
 
     private Future<Result> act(Request request, CloneSet cs, List<Pod> owned, List<ControllerRevision> history,

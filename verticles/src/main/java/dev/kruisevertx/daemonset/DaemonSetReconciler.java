@@ -68,6 +68,12 @@ final class DaemonSetReconciler implements Reconciler {
     private final FailedPodBackoff failedPods = new FailedPodBackoff();
     private final RolloutWatch rollouts;
     private final WriteRejections rejections = new WriteRejections();
+    /** The pre-download reason of the last reconcile, by set key, shown with the plan. */
+    private final java.util.Map<String, BlockReason> preDownloadWhy = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Null when image pre-download is off (gates KruiseDaemon, PreDownloadImageForDaemonSetUpdate). */
+    private final dev.kruisevertx.predownload.PreDownloadJobsCache preDownloadJobs;
+    private final dev.kruisevertx.predownload.PreDownloadActuator preDownload;
+    private final dev.kruisevertx.kube.EventRecorder events;
 
     DaemonSetReconciler(ControllerContext ctx, ScaleExpectations scale, ResourceVersionExpectations versions, Clock clock) {
         this.ctx = ctx;
@@ -80,6 +86,13 @@ final class DaemonSetReconciler implements Reconciler {
         this.clock = clock;
         this.actuator = new DaemonSetActuator(ctx, scale, versions, clock, sets::get);
         this.rollouts = new RolloutWatch(DaemonSet.KIND, ctx.registry());
+        this.preDownloadJobs = ctx.gates().enabled(dev.kruisevertx.features.Feature.KruiseDaemon)
+                && ctx.gates().enabled(dev.kruisevertx.features.Feature.PreDownloadImageForDaemonSetUpdate)
+                ? new dev.kruisevertx.predownload.PreDownloadJobsCache(ctx.cache(), clock, DaemonSetController.NAME)
+                : null;
+        this.preDownload = new dev.kruisevertx.predownload.PreDownloadActuator(ctx.client(), ctx.kube(), versions);
+        this.events = new dev.kruisevertx.kube.EventRecorder(ctx.client(), ctx.kube(), clock, "daemonset-controller",
+                DaemonSet.API_VERSION, DaemonSet.KIND);
     }
 
     /**
@@ -101,6 +114,7 @@ final class DaemonSetReconciler implements Reconciler {
             rejections.clear(request.key());
             rollouts.forget(request.namespace(), request.name());
             ctx.plans().forget(DaemonSetController.NAME, request);
+            preDownloadWhy.remove(request.key());
             return Future.succeededFuture(Result.done());
         }
         if (set.getMetadata().getDeletionTimestamp() != null) {
@@ -164,7 +178,43 @@ final class DaemonSetReconciler implements Reconciler {
                 return Future.succeededFuture(Result.requeueAfter(STALE_CACHE_RECHECK));
             }
             return writeRevision(set, DaemonSetRevisions.resolve(set, read.history()))
+                    .compose(revs -> preDownload(set, read, revs).map(revs))
                     .compose(revs -> sync(request, set, read, revs));
+        });
+    }
+
+    /**
+     * OpenKruise's pre-download step before the rollout (its plan's reason is kept for {@code why}); on a worker:
+     * the first call may ask the API server whether the ImagePullJob CRD exists.
+     */
+    private Future<Void> preDownload(DaemonSet set, Read read, TemplateRevisions.Resolution revs) {
+        if (preDownloadJobs == null) {
+            preDownloadWhy.remove(Request.of(set).key());
+            return Future.succeededFuture();
+        }
+        ControllerRevision update = revs.update();
+        return ctx.vertx().executeBlocking(() -> {
+            if (update.getMetadata().getUid() != null && !versions.isSatisfied(update)) {
+                return dev.kruisevertx.predownload.PreDownloadPlan.none("waiting for the cache to see revision "
+                        + update.getMetadata().getName() + " labelled");
+            }
+            List<ControllerRevision> old = new ArrayList<>();
+            for (ControllerRevision r : read.history()) {
+                if (!r.getMetadata().getName().equals(update.getMetadata().getName())) {
+                    old.add(r);
+                }
+            }
+            boolean ready = preDownloadJobs.ready();
+            return dev.kruisevertx.predownload.DaemonSetPreDownload.decide(ready, set, old, update, revs.hash(),
+                    preDownloadJobs.controlledBy(set.getMetadata().getUid()));
+        }, false).compose(pre -> {
+            if (pre.why() == null) {
+                preDownloadWhy.remove(Request.of(set).key());
+            } else {
+                preDownloadWhy.put(Request.of(set).key(), pre.why());
+            }
+            return preDownload.execute(set, update, pre,
+                    (reason, message) -> events.emit(set, dev.kruisevertx.kube.EventRecorder.NORMAL, reason, message));
         });
     }
 
@@ -227,7 +277,9 @@ final class DaemonSetReconciler implements Reconciler {
 
     private Future<Result> act(Request request, DaemonSet set, Read read, TemplateRevisions.Resolution revs, Decided d) {
         DaemonSetPlan plan = d.plan();
-        DaemonSetPlan decided = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
+        BlockReason preDownloadReason = preDownloadWhy.get(request.key());
+        DaemonSetPlan rejected = rejections.last(request.key()).map(r -> plan.withReasons(List.of(r))).orElse(plan);
+        DaemonSetPlan decided = preDownloadReason == null ? rejected : rejected.withReasons(List.of(preDownloadReason));
         ctx.plans().record(DaemonSetController.NAME, request, decided.debugSummary());
         if (plan.phase() == DaemonSetPlan.Phase.SKIPPED) {
             return Future.succeededFuture(Result.done());

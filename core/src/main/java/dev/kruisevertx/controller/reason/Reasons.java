@@ -102,6 +102,16 @@ public final class Reasons {
                 + " nodes", numbers("done", done, "total", total), List.of());
     }
 
+    /**
+     * Image pre-download for the update revision waits until {@code min} pods of it are updated and ready
+     * ({@code apps.kruise.io/image-predownload-min-updated-ready-pods}); {@code ready} are so far.
+     */
+    public static BlockReason imagePreDownloadWaiting(long min, long ready) {
+        return new BlockReason(ReasonCode.IMAGE_PRE_DOWNLOAD, "image pre-download waits for " + min
+                + " updated ready " + noun(min, "pod") + " (apps.kruise.io/image-predownload-min-updated-ready-pods), "
+                + ready + " so far", numbers("minUpdatedReady", min, "updatedReady", ready), List.of());
+    }
+
     /** An admission webhook refused {@code write} (e.g. "create pod web-x"); the API server's message. */
     public static BlockReason webhookRejection(String write, String object, String message) {
         return new BlockReason(ReasonCode.WEBHOOK_REJECTION, write + " refused: " + quoted(message), Map.of(),

@@ -41,6 +41,11 @@ class ReasonsTest {
         assertEquals("PodUnavailableBudget: delete pod web-a refused: pub web-pub: 0 of 2 may be unavailable",
                 Reasons.podUnavailableBudget("delete", "web-a", "pub web-pub: 0 of 2 may be unavailable").text());
         assertEquals("ImagePreDownload: image pre-download done on 2 of 5 nodes", Reasons.imagePreDownload(2, 5).text());
+        assertEquals("ImagePreDownload: image pre-download waits for 1 updated ready pod "
+                + "(apps.kruise.io/image-predownload-min-updated-ready-pods), 0 so far",
+                Reasons.imagePreDownloadWaiting(1, 0).text());
+        assertEquals(java.util.Map.of("minUpdatedReady", 3L, "updatedReady", 2L),
+                Reasons.imagePreDownloadWaiting(3, 2).numbers());
         assertEquals("Unschedulable: 2 pods cannot be scheduled (a, b): 0/3 nodes are available",
                 Reasons.unschedulable(List.of("a", "b"), 2, "0/3 nodes are available").text());
         assertEquals("MinReadySeconds: 1 ready pod not yet available (a): minReadySeconds 30, the next in 12s",

@@ -138,7 +138,7 @@ class ShardedManagersEndToEndTest {
         assertTrue(debugControllers(holder0).contains("\"held\":[0]"), debugControllers(holder0));
 
         // A rollout in shard 1 is under way when its holder dies without releasing anything.
-        Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns1).withName("web").edit(r -> {
+        edit(ns1, r -> {
             ((java.util.Map<String, Object>) ((java.util.List<Object>) ((java.util.Map<String, Object>) ((java.util.Map<String, Object>)
                     ((java.util.Map<String, Object>) r.getAdditionalProperties().get("spec")).get("template")).get("spec"))
                     .get("containers")).get(0)).put("image", "nginx:2.0");
@@ -170,7 +170,7 @@ class ShardedManagersEndToEndTest {
 
         // Work still flows in both shards after the hand-backs.
         for (String ns : List.of(ns0, ns1)) {
-            Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName("web").edit(r -> {
+            edit(ns, r -> {
                 ((java.util.Map<String, Object>) r.getAdditionalProperties().get("spec")).put("replicas", 2);
                 return r;
             });
@@ -181,6 +181,22 @@ class ShardedManagersEndToEndTest {
         Thread.sleep(6000);
         checker.settle(System.currentTimeMillis(), true);
         assertEquals(List.of(), checker.violations(), "reliability invariants: " + checker.violationCounts());
+    }
+
+    /** The user's edit races the controllers' status writes (a conflicting writer): retried on 409 as kubectl would. */
+    private static void edit(String ns, java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.GenericKubernetesResource> change)
+            throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName("web").edit(change);
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 20) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     private static void assertLeaseHolders(ManagerUnderTest x, ManagerUnderTest y) {

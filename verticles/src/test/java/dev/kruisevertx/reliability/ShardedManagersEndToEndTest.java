@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -144,10 +145,16 @@ class ShardedManagersEndToEndTest {
                     .get("containers")).get(0)).put("image", "nginx:2.0");
             return r;
         });
+        // A second CloneSet of shard 1, deleted while the shard has no live holder (the owner deleted mid-operation).
+        client.resource(Workloads.yaml(VARIANT, ns1, "doomed", 2, "nginx:1.0")).create();
         Thread.sleep(1500);
         long killedAt = System.nanoTime();
         holder1.killHard();
         managers.remove(holder1);
+        JsonNode doomed = Workloads.get(client, WorkloadKind.CLONESET, ns1, "doomed");
+        checker.expectWorkloadDeletion(doomed.path("metadata").path("uid").asText());
+        retryingWebhook(() -> Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns1).withName("doomed")
+                .delete());
         await("the survivor takes shard 1", LEASE.plus(Duration.ofSeconds(30)),
                 () -> holder0.app().shards().holds(1), () -> holder0.app().shards().held());
         Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
@@ -157,6 +164,9 @@ class ShardedManagersEndToEndTest {
         awaitReady(ns1, "web", "nginx:2.0");
         assertTrue(plans(holder0).contains(ns1 + "/web"), "the survivor reconciles shard 1's CloneSet");
         assertTrue(counter(holder0, "kruise_manager_shard_handovers_total", "gained") >= 2.0);
+        await("the deleted CloneSet's pods gone", Duration.ofSeconds(60), () -> client.pods().inNamespace(ns1).list()
+                .getItems().stream().noneMatch(p -> p.getMetadata().getName().startsWith("doomed-")), () -> "pods left");
+        assertTrue(Workloads.get(client, WorkloadKind.CLONESET, ns1, "doomed") == null);
 
         // A new replica joins: the survivor gives one shard back, once.
         ManagerUnderTest c = startManager(3);
@@ -183,12 +193,34 @@ class ShardedManagersEndToEndTest {
         assertEquals(List.of(), checker.violations(), "reliability invariants: " + checker.violationCounts());
     }
 
+    /**
+     * The embedded cluster calls one webhook endpoint, the one last registered: right after a kill it may still be
+     * the dead manager's until the survivor registers its own again (a Service in front of every replica has no such
+     * gap). Retried for up to 60 s, as the reliability suite does.
+     */
+    private static void retryingWebhook(Runnable call) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                call.run();
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (System.nanoTime() > deadline || e.getMessage() == null
+                        || !e.getMessage().contains("failed calling webhook")) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
     /** The user's edit races the controllers' status writes (a conflicting writer): retried on 409 as kubectl would. */
     private static void edit(String ns, java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.GenericKubernetesResource> change)
             throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName("web").edit(change);
+                retryingWebhook(() -> Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName("web")
+                        .edit(change));
                 return;
             } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == 20) {
@@ -239,6 +271,7 @@ class ShardedManagersEndToEndTest {
 
     private static long activePods(String ns) {
         return client.pods().inNamespace(ns).list().getItems().stream()
+                .filter(p -> p.getMetadata().getName().startsWith("web-"))
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).count();
     }
 

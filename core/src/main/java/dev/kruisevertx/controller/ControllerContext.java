@@ -7,7 +7,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 
-/** Everything a controller is built from. The cache is shared by every controller and the webhook. */
+/**
+ * Everything a controller is built from. The cache is shared by every controller and the webhook; {@code shards}
+ * says which keys this replica reconciles ({@code --shards}).
+ */
 public record ControllerContext(
         Vertx vertx,
         WatchCache cache,
@@ -16,5 +19,12 @@ public record ControllerContext(
         FeatureGates gates,
         MeterRegistry registry,
         PlanRecorder plans,
-        ManagerSettings settings) {
+        ManagerSettings settings,
+        Shards shards) {
+
+    /** A context without sharding: one shard, every key owned. */
+    public ControllerContext(Vertx vertx, WatchCache cache, KubernetesClient client, KubeExecutor kube,
+                             FeatureGates gates, MeterRegistry registry, PlanRecorder plans, ManagerSettings settings) {
+        this(vertx, cache, client, kube, gates, registry, plans, settings, Shards.single());
+    }
 }

@@ -70,6 +70,11 @@ public final class ControllerVerticle extends VerticleBase {
             consumers.add(subscribe(watch));
         }
         externalSourceStop = controller.externalSource().start(enqueuerFor(() -> "run-time watch"));
+        Shards shards = controllerContext.shards();
+        if (shards.sharded()) {
+            consumers.add(vertx.eventBus().<io.vertx.core.json.JsonArray>localConsumer(Shards.GAINED_ADDRESS,
+                    message -> replayShards(message.body())));
+        }
         // The informers synced (and published their initial events) before this verticle existed — on start-up,
         // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
         // so idle objects are reconciled too; the queue folds duplicates with events arriving meanwhile.
@@ -89,21 +94,58 @@ public final class ControllerVerticle extends VerticleBase {
         return Future.succeededFuture();
     }
 
-    /** An enqueuer that remembers which event put a key in the queue. */
+    /**
+     * An enqueuer that remembers which event put a key in the queue and, with {@code --shards}, takes only keys of
+     * the shards this replica holds (every controller filters here, none on its own).
+     */
     private Enqueuer enqueuerFor(java.util.function.Supplier<String> trigger) {
+        return enqueuerFor(trigger, controllerContext.shards()::owns);
+    }
+
+    private Enqueuer enqueuerFor(java.util.function.Supplier<String> trigger,
+                                 java.util.function.Predicate<Request> accepts) {
         return new Enqueuer() {
             @Override
             public void add(Request request) {
+                if (!accepts.test(request)) {
+                    return;
+                }
                 triggers.computeIfAbsent(request, r -> trigger.get());
                 queue.add(request);
             }
 
             @Override
             public void addAfter(Request request, Duration delay) {
+                if (!accepts.test(request)) {
+                    return;
+                }
                 triggers.computeIfAbsent(request, r -> trigger.get());
                 queue.addAfter(request, delay);
             }
         };
+    }
+
+    /**
+     * Shards just won: their keys are enqueued from the cache, as on start (the objects of the other held shards
+     * are mapped too, but only keys of the won shards are taken).
+     */
+    private void replayShards(io.vertx.core.json.JsonArray gained) {
+        if (stopping || queue == null) {
+            return;
+        }
+        java.util.Set<Integer> won = new java.util.HashSet<>();
+        for (int i = 0; i < gained.size(); i++) {
+            won.add(gained.getInteger(i));
+        }
+        Shards shards = controllerContext.shards();
+        Enqueuer enqueuer = enqueuerFor(() -> "replay of shard(s) " + won + " won",
+                request -> shards.in(request, won) && shards.owns(request));
+        List<Runnable> replays = new ArrayList<>();
+        for (WatchSpec<?> watch : controller.watches()) {
+            replays.addAll(replay(watch, enqueuer));
+        }
+        replayInSlices(replays, 0, () -> LOG.info("controller {}: keys of shard(s) {} queued from the cache",
+                definition.name(), won));
     }
 
     private static String describe(CacheEvent<?> event, Class<?> type) {
@@ -129,10 +171,13 @@ public final class ControllerVerticle extends VerticleBase {
 
     /** One task per cached object of the watched kind (the cache's list taken now: it is a snapshot). */
     private <T extends HasMetadata> List<Runnable> replay(WatchSpec<T> watch) {
+        return replay(watch, enqueuerFor(() -> "replay of cached " + watch.type().getSimpleName() + "s"));
+    }
+
+    private <T extends HasMetadata> List<Runnable> replay(WatchSpec<T> watch, Enqueuer enqueuer) {
         if (controllerContext.cache() == null) {
             return List.of();
         }
-        Enqueuer enqueuer = enqueuerFor(() -> "replay of cached " + watch.type().getSimpleName() + "s");
         List<T> objects = controllerContext.cache().resource(watch.type()).list();
         List<Runnable> tasks = new ArrayList<>(objects.size());
         for (T object : objects) {
@@ -172,6 +217,15 @@ public final class ControllerVerticle extends VerticleBase {
             return;
         }
         queue.next(key -> {
+            if (key != null && !controllerContext.shards().owns(key)) {
+                // Its shard was lost since it was queued: dropped here (the new holder replays its cache).
+                triggers.remove(key);
+                queue.forget(key);
+                queue.done(key);
+                // Through the event loop: the queue may deliver synchronously, and many dropped keys would recurse.
+                context.runOnContext(v -> nextItem());
+                return;
+            }
             if (key != null) {
                 // Each reconcile runs on a context of its own that carries its ReconcileContext (see there).
                 String trigger = triggers.remove(key);

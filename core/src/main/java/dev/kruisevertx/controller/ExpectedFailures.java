@@ -64,6 +64,9 @@ public final class ExpectedFailures {
     public static Classified classify(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+            if (t instanceof KubeExecutor.ShardNotHeldException) {
+                return new Classified(Kind.NOT_LEADER, t.getMessage());
+            }
             if (t instanceof KubeExecutor.NotLeaderException) {
                 return new Classified(Kind.NOT_LEADER, "write refused: this manager is not the leader");
             }

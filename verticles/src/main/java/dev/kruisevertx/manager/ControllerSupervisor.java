@@ -143,6 +143,11 @@ public final class ControllerSupervisor {
         }
     }
 
+    /** Whether controllers are meant to run here (leading, or holding a shard). */
+    public boolean leading() {
+        return leading;
+    }
+
     /** Leadership gained: run every ready controller. */
     public Future<Void> startLeading() {
         leading = true;

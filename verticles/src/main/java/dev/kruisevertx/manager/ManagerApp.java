@@ -53,6 +53,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
+import dev.kruisevertx.controller.Shards;
 
 /**
  * The running manager: one Vert.x instance, one shared watch cache, the HTTP endpoints, leader election and the
@@ -73,6 +75,9 @@ public final class ManagerApp {
     private final ControllerSupervisor supervisor;
     private final HttpEndpoints endpoints;
     private final LeaderElection election;
+    /** With --shards N > 1: the per-shard election (then {@link #election} is null). */
+    private final ShardElection shardElection;
+    private final Shards shards;
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final MetricsAccessReview metricsAccess;
@@ -102,29 +107,69 @@ public final class ManagerApp {
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
                 config.syncPeriod(), config.cacheMutationDetector()));
         PlanRecorder plans = new PlanRecorder();
-        if (config.leaderElection()) {
-            this.election = new LeaderElection(client, config.leaderElectionSettings(), new LeaderElection.Listener() {
-                private final Context ctx = vertx.getOrCreateContext();
-
-                @Override
-                public void startedLeading() {
-                    ctx.runOnContext(v -> supervisor.startLeading());
-                }
-
-                @Override
-                public void stoppedLeading() {
-                    ctx.runOnContext(v -> supervisor.stopLeading());
-                }
-            }, registry);
-        } else {
+        int shardCount = Integer.parseInt(config.settings().extra().getOrDefault(ManagerCommand.SHARDS_FLAG, "1"));
+        if (config.leaderElection() && shardCount > 1) {
+            // --shards N: one lease per shard; the write fence is per key (its shard held and renewed in time).
+            this.shards = new Shards(shardCount, config.leaderElectionSettings().renewDeadline().toNanos(),
+                    System::nanoTime);
             this.election = null;
-            // Without election this replica is the leader from the start.
-            LeaderElection.registerLeaderGauge(registry, () -> true);
+            this.shardElection = new ShardElection(client, config.leaderElectionSettings(), shards,
+                    new ShardElection.Listener() {
+                        private final Context ctx = vertx.getOrCreateContext();
+
+                        @Override
+                        public void gained(Set<Integer> won) {
+                            ctx.runOnContext(v -> {
+                                if (!supervisor.leading()) {
+                                    supervisor.startLeading();
+                                } else {
+                                    vertx.eventBus().publish(Shards.GAINED_ADDRESS,
+                                            new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(won)));
+                                }
+                            });
+                        }
+
+                        @Override
+                        public void lost(Set<Integer> gone) {
+                            // Keys of lost shards are dropped by the runtime when taken; controllers stop only when
+                            // no shard is left.
+                            ctx.runOnContext(v -> {
+                                if (!shards.holdsAny() && supervisor.leading()) {
+                                    supervisor.stopLeading();
+                                }
+                            });
+                        }
+                    }, registry);
+            LeaderElection.registerLeaderGauge(registry, shards::holdsAny);
+            this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
+                    (KubeExecutor.WriteFence) key -> !closed.get() && shards.mayWrite(key));
+        } else {
+            this.shards = Shards.single();
+            this.shardElection = null;
+            if (config.leaderElection()) {
+                this.election = new LeaderElection(client, config.leaderElectionSettings(), new LeaderElection.Listener() {
+                    private final Context ctx = vertx.getOrCreateContext();
+
+                    @Override
+                    public void startedLeading() {
+                        ctx.runOnContext(v -> supervisor.startLeading());
+                    }
+
+                    @Override
+                    public void stoppedLeading() {
+                        ctx.runOnContext(v -> supervisor.stopLeading());
+                    }
+                }, registry);
+            } else {
+                this.election = null;
+                // Without election this replica is the leader from the start.
+                LeaderElection.registerLeaderGauge(registry, () -> true);
+            }
+            this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
+                    () -> !closed.get() && (election == null || election.isLeader()));
         }
-        this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
-                () -> !closed.get() && (election == null || election.isLeader()));
         ControllerContext context = new ControllerContext(vertx, cache, client, kube, config.featureGates(), registry,
-                plans, config.settings());
+                plans, config.settings(), shards);
         this.supervisor = new ControllerSupervisor(context, controllers, config.cacheSyncTimeout());
 
         // The webhook runs on every replica (not only the leader) and reads pods from the shared cache.
@@ -405,6 +450,8 @@ public final class ManagerApp {
                     }
                     if (app.election != null) {
                         app.election.start();
+                    } else if (app.shardElection != null) {
+                        app.shardElection.start();
                     } else {
                         LOG.info("leader election disabled: running controllers at once");
                         app.supervisor.startLeading();
@@ -427,6 +474,16 @@ public final class ManagerApp {
     /** {@code /debug/controllers}: each controller's status, and the takeover check's report under "takeover". */
     private Map<String, Object> controllersView() {
         Map<String, Object> out = new java.util.LinkedHashMap<>(supervisor.view());
+        if (shardElection != null) {
+            Map<String, Object> view = new java.util.LinkedHashMap<>();
+            view.put("count", shards.count());
+            view.put("identity", shardElection.identity());
+            view.put("held", List.copyOf(shards.held()));
+            Map<String, String> holders = new java.util.LinkedHashMap<>();
+            shardElection.holders().forEach((shard, holder) -> holders.put(Integer.toString(shard), holder));
+            view.put("holders", holders);
+            out.put("shards", view);
+        }
         dev.kruisevertx.takeover.TakeoverCheck.Report report = takeover;
         if (report != null) {
             out.put("takeover", report.view());
@@ -458,8 +515,17 @@ public final class ManagerApp {
         return client;
     }
 
+    /** Leads (one shard) or holds at least one shard (--shards). */
     public boolean isLeader() {
+        if (shardElection != null) {
+            return shards.holdsAny();
+        }
         return election == null || election.isLeader();
+    }
+
+    /** The shards this replica holds (every key owned with one shard). */
+    public Shards shards() {
+        return shards;
     }
 
     public int webhookPort() {
@@ -486,6 +552,9 @@ public final class ManagerApp {
         }
         if (election != null) {
             election.close();
+        }
+        if (shardElection != null) {
+            shardElection.close();
         }
         // Contextless: when close() runs on one of this Vert.x's event loops (a failed start-up), listeners bound to
         // that loop would never run once it stops, and the caller would wait for ever.

@@ -75,6 +75,15 @@ public class ManagerCommand {
     @Option(names = "--leader-election-retry-period", defaultValue = "2s")
     String retryPeriod;
 
+    @Option(names = "--shards", defaultValue = "1",
+            description = "Split the controllers' keys into N shards by namespace, one Lease each (<leader-election-id>-shard-<i>); "
+                    + "every replica runs the controllers for the shards it holds. 1: one leader, as OpenKruise. Default: ${DEFAULT-VALUE}")
+    int shards;
+
+    /** Each shard costs every replica one lease write per retry period. */
+    public static final int MAX_SHARDS = 256;
+    public static final String SHARDS_FLAG = "shards";
+
     @Option(names = "--namespace", defaultValue = "", description = "Restrict the cache to one namespace (all when empty).")
     String namespace;
 
@@ -243,7 +252,8 @@ public class ManagerCommand {
                         dev.kruisevertx.imagepulljob.ImagePullJobController.DEFAULT_TTL_FOR_ALWAYS_FLAG,
                         Integer.toString(nonNegative("--default-ttlseconds-for-always-nodeimage",
                                 defaultTtlSecondsForAlwaysNodeImage)),
-                        dev.kruisevertx.takeover.TakeoverStartup.DRY_RUN_FLAG, Boolean.toString(takeoverDryRun)));
+                        dev.kruisevertx.takeover.TakeoverStartup.DRY_RUN_FLAG, Boolean.toString(takeoverDryRun),
+                        SHARDS_FLAG, Integer.toString(shards(enableLeaderElection))));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {
@@ -282,6 +292,17 @@ public class ManagerCommand {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
         }
+    }
+
+    private int shards(boolean election) {
+        if (shards < 1 || shards > MAX_SHARDS) {
+            throw new IllegalArgumentException("--shards: must be between 1 and " + MAX_SHARDS + ", got " + shards);
+        }
+        if (shards > 1 && !election) {
+            throw new IllegalArgumentException("--shards " + shards + " needs leader election (--enable-leader-election): "
+                    + "replicas share the shards through their leases");
+        }
+        return shards;
     }
 
     private static Duration positive(String flag, Duration d) {

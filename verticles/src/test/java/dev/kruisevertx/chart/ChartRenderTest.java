@@ -707,4 +707,23 @@ class ChartRenderTest {
                 "apps.kruise.io/persistentpodstates:delete", "apps.kruise.io/persistentpodstates/status:update",
                 "apps/statefulsets:watch", "apps.kruise.io/statefulsets:watch", "/nodes:get")), manager.toString());
     }
+
+    /** manager.shards (issue 28): the flag, and list/delete on leases only when sharded. */
+    @Test
+    void shardsValueReachesTheManagerAndWidensTheLeaseRuleOnlyWhenSharded() throws Exception {
+        HelmChart.Rendered sharded = chart.template("manager.shards=4");
+        JsonNode c = sharded.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0);
+        List<String> args = strings(c.path("args"));
+        assertTrue(args.contains("--shards=4"), args.toString());
+        assertEquals("4", parseManagerArgs(args).settings().extra().get(dev.kruisevertx.manager.ManagerCommand.SHARDS_FLAG));
+        assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
+                        "coordination.k8s.io/leases:update", "/events:create", "/events:patch",
+                        "coordination.k8s.io/leases:list", "coordination.k8s.io/leases:delete"),
+                rules(sharded.get("Role", "kruise-leader-election-role")));
+        JsonNode d = defaults.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0);
+        assertFalse(strings(d.path("args")).stream().anyMatch(a -> a.startsWith("--shards")), "1 is the flag's default");
+        chart.lint("manager.shards=4");
+    }
 }

@@ -133,6 +133,29 @@ class ManagerFlagsTest {
     }
 
     @Test
+    void shardsDefaultToOneAndHostileValuesAreRefusedNamingTheFlag() {
+        assertEquals("1", parse().settings().extra().get(ManagerCommand.SHARDS_FLAG), "one leader, as OpenKruise");
+        assertEquals("4", parse("--shards=4").settings().extra().get(ManagerCommand.SHARDS_FLAG));
+        assertEquals("--shards: must be between 1 and 256, got 0",
+                assertThrows(IllegalArgumentException.class, () -> parse("--shards=0")).getMessage());
+        assertEquals("--shards: must be between 1 and 256, got -2",
+                assertThrows(IllegalArgumentException.class, () -> parse("--shards=-2")).getMessage());
+        assertEquals("--shards: must be between 1 and 256, got 100000",
+                assertThrows(IllegalArgumentException.class, () -> parse("--shards=100000")).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> parse("--shards=2", "--enable-leader-election=false")).getMessage()
+                .contains("--shards 2 needs leader election"));
+        assertEquals("1", parse("--shards=1", "--enable-leader-election=false").settings().extra()
+                .get(ManagerCommand.SHARDS_FLAG));
+        Run r = run("manager", "--shards=two");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--shards"), r.err());
+        Run huge = run("manager", "--shards=99999999999");
+        assertEquals(2, huge.code());
+        assertTrue(huge.err().contains("--shards"), huge.err());
+    }
+
+    @Test
     void workloadProgressDeadlineDefaultsToTenMinutes() {
         assertEquals(java.time.Duration.ofMinutes(10),
                 dev.kruisevertx.controller.reason.RolloutWatch.defaultDeadline(parse().settings()));

@@ -1,0 +1,109 @@
+package dev.kruisevertx.controller;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShardsTest {
+    @Test
+    void fnv1a32MatchesThePublishedTestVectors() {
+        assertEquals(0x811c9dc5, Shards.fnv1a32("".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(0xe40c292c, Shards.fnv1a32("a".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(0xbf9cf968, Shards.fnv1a32("foobar".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void aNamespaceAlwaysMapsToTheSameShardAndClusterScopedKeysToShardZero() {
+        // FNV-1a 32 of "foobar" is 0xbf9cf968 = 3214735720; mod 4 = 0, mod 3 = 1, mod 7 = 3.
+        assertEquals(0, Shards.shardOf("foobar", 4));
+        assertEquals(1, Shards.shardOf("foobar", 3));
+        assertEquals(3214735720L % 7, Shards.shardOf("foobar", 7));
+        assertEquals(0, Shards.shardOf("", 4));
+        assertEquals(0, Shards.shardOf(null, 4));
+        assertEquals(0, Shards.shardOf("anything", 1));
+        Shards shards = new Shards(4, 1_000, () -> 0);
+        assertEquals(shards.shardOf(new Request("team-a", "web")), shards.shardOf(new Request("team-a", "api")),
+                "every key of a namespace is in one shard");
+        assertEquals(0, shards.shardOf(new Request("", "sidecarset-a")));
+    }
+
+    @Test
+    void namespacesSpreadOverTheShards() {
+        int[] counts = new int[4];
+        for (int i = 0; i < 4000; i++) {
+            counts[Shards.shardOf("ns-" + i, 4)]++;
+        }
+        for (int c : counts) {
+            assertTrue(c > 800 && c < 1200, "uneven spread: " + java.util.Arrays.toString(counts));
+        }
+    }
+
+    @Test
+    void oneShardOwnsEveryKeyAndNeverFences() {
+        Shards single = Shards.single();
+        assertFalse(single.sharded());
+        assertTrue(single.owns(new Request("any", "x")));
+        assertTrue(single.mayWrite("any/x"));
+        assertTrue(single.mayWrite(null));
+    }
+
+    @Test
+    void theFenceDropsWhenTheShardIsLostOrItsRenewalIsOlderThanTheRenewDeadline() {
+        AtomicLong now = new AtomicLong(1_000);
+        Shards shards = new Shards(2, 100, now::get);
+        String key0 = keyIn(0, 2);
+        String key1 = keyIn(1, 2);
+        assertFalse(shards.owns(Request.parse(key0)));
+        assertFalse(shards.mayWrite(key0));
+        assertFalse(shards.mayWrite(null), "no shard held: no write outside a reconcile either");
+
+        shards.renewed(0, 1_000);
+        assertTrue(shards.owns(Request.parse(key0)));
+        assertTrue(shards.mayWrite(key0));
+        assertFalse(shards.owns(Request.parse(key1)));
+        assertFalse(shards.mayWrite(key1), "a key of a shard held by another replica");
+        assertTrue(shards.mayWrite(null));
+        assertTrue(shards.mayWrite("cluster-scoped-name"), "cluster-scoped keys are shard 0");
+
+        now.set(1_099);
+        assertTrue(shards.mayWrite(key0));
+        now.set(1_100);
+        assertFalse(shards.mayWrite(key0), "renew deadline passed");
+        assertTrue(shards.owns(Request.parse(key0)), "still held until the elector gives it up");
+        shards.renewed(0, 1_100);
+        assertTrue(shards.mayWrite(key0));
+
+        shards.dropped(0);
+        assertFalse(shards.owns(Request.parse(key0)));
+        assertFalse(shards.mayWrite(key0));
+        assertEquals(Set.of(), shards.held());
+    }
+
+    @Test
+    void hostileShardNumbersAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Shards(0, 1, () -> 0));
+        assertThrows(IllegalArgumentException.class, () -> new Shards(-3, 1, () -> 0));
+        Shards shards = new Shards(2, 1, () -> 0);
+        assertThrows(IllegalArgumentException.class, () -> shards.renewed(2, 0));
+        assertThrows(IllegalArgumentException.class, () -> shards.renewed(-1, 0));
+        assertTrue(Shards.shardOf("x".repeat(100_000), 256) < 256);
+        assertEquals(List.of(), List.copyOf(shards.held()));
+    }
+
+    /** A namespaced key whose namespace hashes to {@code shard}. */
+    static String keyIn(int shard, int count) {
+        for (int i = 0; ; i++) {
+            if (Shards.shardOf("ns-" + i, count) == shard) {
+                return "ns-" + i + "/obj";
+            }
+        }
+    }
+}

@@ -276,7 +276,7 @@ class ImageListPullJobEndToEndTest {
             raw.setApiVersion(ImageListPullJob.API_VERSION);
             raw.setKind(ImageListPullJob.KIND);
             raw.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
-            raw.setAdditionalProperty("spec", dev.kruisevertx.api.common.ApiJson.serialization().readValue(body,
+            raw.setAdditionalProperty("spec", dev.kruisevertx.api.common.ApiJson.serialization().unmarshal(body,
                     Map.class));
             io.fabric8.kubernetes.client.KubernetesClientException refused = assertThrows(
                     io.fabric8.kubernetes.client.KubernetesClientException.class,

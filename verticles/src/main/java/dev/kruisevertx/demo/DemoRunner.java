@@ -36,6 +36,16 @@ public final class DemoRunner implements AutoCloseable {
     public static final String RUN_DIRECTORY_PREFIX = "kruise-demo-run-";
     /** How often the node agents look at a pod whose request is in progress. */
     private static final Duration AGENT_POLL = Duration.ofMillis(500);
+    /**
+     * Gates the demo turns on before the user's {@code --feature-gates} (which can still turn them off): the
+     * ImagePullJob sample needs ImagePullJobGate (alpha, off by default) and KruiseDaemon (NodeImages).
+     */
+    static final String DEMO_FEATURE_GATES = "KruiseDaemon=true,ImagePullJobGate=true";
+    /**
+     * NodeImages appear this long after a node turned Ready (the manager's default is 30s): the simulated nodes are
+     * Ready from the start, so the NodeImages exist before the ImagePullJob sample looks for its nodes.
+     */
+    static final String DEMO_NODEIMAGE_CREATION_DELAY = "1s";
     private final DemoOptions options;
     private final PrintStream out;
     // Blocked-thread warnings carry a stack trace, so a blocked event loop can be traced to its cause.
@@ -133,7 +143,9 @@ public final class DemoRunner implements AutoCloseable {
         ManagerCommand.addWorkerFlags(cl.getCommandSpec(), controllers);
         cl.parseArgs("--metrics-addr=" + options.metricsAddr(), "--health-probe-addr=" + options.healthProbeAddr(),
                 "--debug-addr=" + options.debugAddr(), "--enable-leader-election=false",
-                "--feature-gates=" + options.featureGates());
+                "--nodeimage-creation-delay=" + DEMO_NODEIMAGE_CREATION_DELAY,
+                "--feature-gates=" + DEMO_FEATURE_GATES
+                        + (options.featureGates() == null || options.featureGates().isBlank() ? "" : "," + options.featureGates()));
         // The webhook runs on localhost next to the embedded API server, which reaches it by URL.
         return command.toConfig(cl.getCommandSpec(), controllers,
                 EmbeddedProduct.localWebhookEnv(System.getenv(), certDir));

@@ -90,6 +90,8 @@ public final class NodeImageDecision {
             String name = e.getKey();
             ImageSpec image = e.getValue() == null ? new ImageSpec() : e.getValue();
             List<ImageTagSpec> tags = new ArrayList<>();
+            // One look-up per tag: scanning the image's statuses for each tag was quadratic in its tags.
+            Map<String, ImageTagStatus> reported = reportedTags(nodeImage, name);
             for (ImageTagSpec tag : image.tags()) {
                 String full = name + ":" + tag.getTag();
                 if (tag.getCreatedAt() == null) {
@@ -115,7 +117,7 @@ public final class NodeImageDecision {
                     keptTag = copyWithOwners(tag, live);
                 }
                 Integer ttl = tag.getPullPolicy() == null ? null : tag.getPullPolicy().getTtlSecondsAfterFinished();
-                String completed = ttl == null ? null : completionTime(nodeImage, name, tag);
+                String completed = ttl == null ? null : completionTime(reported, tag);
                 if (completed != null) {
                     Duration left = Duration.ofSeconds(ttl).minus(Duration.between(Instant.parse(completed), now));
                     if (left.compareTo(Duration.ZERO) <= 0) {
@@ -162,18 +164,25 @@ public final class NodeImageDecision {
         return copy;
     }
 
-    /** When the node agent finished this tag at its current version, or null. */
-    static String completionTime(NodeImage nodeImage, String name, ImageTagSpec tag) {
+    /** The node agent's status of each tag version of an image (the first one reported for it), by tag and version. */
+    static Map<String, ImageTagStatus> reportedTags(NodeImage nodeImage, String name) {
         ImageStatus status = nodeImage.getStatus() == null ? null : nodeImage.getStatus().imageStatuses().get(name);
         if (status == null) {
-            return null;
+            return Map.of();
         }
+        Map<String, ImageTagStatus> byTagVersion = new java.util.HashMap<>();
         for (ImageTagStatus t : status.tags()) {
-            if (Objects.equals(t.getTag(), tag.getTag()) && t.versionOrZero() == tag.versionOrZero()) {
-                return t.getCompletionTime();
+            if (t.getTag() != null) {
+                byTagVersion.putIfAbsent(t.getTag() + '\u0000' + t.versionOrZero(), t);
             }
         }
-        return null;
+        return byTagVersion;
+    }
+
+    /** When the node agent finished this tag at its current version, or null. */
+    static String completionTime(Map<String, ImageTagStatus> reported, ImageTagSpec tag) {
+        ImageTagStatus t = tag.getTag() == null ? null : reported.get(tag.getTag() + '\u0000' + tag.versionOrZero());
+        return t == null ? null : t.getCompletionTime();
     }
 
     static NodeCondition readyCondition(Node node) {

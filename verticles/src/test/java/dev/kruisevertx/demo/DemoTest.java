@@ -52,46 +52,52 @@ class DemoTest {
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("demo: applied pod default/sample-pod"), r.out());
         // The CloneSet sample rolls nginx 1.25 -> 1.26 in place in partition steps 80% -> 40% -> 0.
-        assertTrue(r.out().contains("demo: step 6/18: applying samples/13-cloneset-rollout-0.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 7/19: applying samples/13-cloneset-rollout-0.yaml"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 1/1 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 3/3 updated (converged)"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-web: 5/5 ready, 5/5 updated (converged)"), r.out());
-        assertTrue(r.out().contains("demo: all 13 samples converged"), r.out());
+        assertTrue(r.out().contains("demo: all 14 samples converged"), r.out());
+        // Before the rollout, an ImagePullJob pulls nginx 1.26 onto the nodes of the CloneSet's pods (podSelector)
+        // through NodeImages and the simulated nodes' image puller (the demo turns ImagePullJobGate on).
+        assertTrue(r.out().contains("demo: step 4/19: applying samples/10-image-pull-job-next-image.yaml"), r.out());
+        assertTrue(r.out().contains("demo: applied imagepulljob default/sample-web-next-image"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("demo: imagepulljob default/sample-web-next-image: "
+                + "([1-9])/\\1 nodes pulled, 0 pulling, 0 failed, job has completed \\(converged\\)")), r.out());
         // The SidecarSet sample injects a log-shipper into the CloneSet's 5 pods, then upgrades it in place.
-        assertTrue(r.out().contains("demo: step 7/18: applying samples/14-sidecarset-log-shipper-upgrade.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 8/19: applying samples/14-sidecarset-log-shipper-upgrade.yaml"), r.out());
         assertTrue(r.out().contains("sidecarset sample-log-shipper: 5 matched, 5 updated, 5 ready (converged)"), r.out());
         // The Advanced StatefulSet sample.
         assertTrue(r.out().contains("demo: applied statefulset default/sample-asts"), r.out());
         // The ContainerRecreateRequest sample restarts the sample pod's container through the node agent of its node,
         // which speaks the CRI to the simulated runtime: the request completes, the restart count goes to 1.
         assertTrue(r.out().contains("demo: node agent (ContainerRecreateRequest) running on each simulated node"), r.out());
-        assertTrue(r.out().contains("demo: step 9/18: applying samples/30-container-recreate-request.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 10/19: applying samples/30-container-recreate-request.yaml"), r.out());
         assertTrue(r.out().contains("containerrecreaterequest default/sample-pod-restart: Completed, main=Succeeded (converged)"),
                 r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: pod default/sample-pod: Running on ")
                 && l.endsWith(", ready, restarted main 1x (converged)")), r.out());
         // The Advanced DaemonSet sample: a pod on each of the 3 nodes, then nginx 1.27 in place on all but one.
         assertTrue(r.out().contains("daemonset default/sample-ads: 3/3 ready, 3/3 updated (converged)"), r.out());
-        assertTrue(r.out().contains("demo: step 11/18: applying samples/41-advanced-daemonset-rollout-partition.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 12/19: applying samples/41-advanced-daemonset-rollout-partition.yaml"), r.out());
         assertTrue(r.out().contains("daemonset default/sample-ads: 3/3 ready, 2/2 updated (converged)"), r.out());
         // The BroadcastJob sample runs on every node and completes; the AdvancedCronJob sample schedules its first Job.
         assertTrue(r.out().contains("broadcastjob default/sample-node-check: complete (converged)"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: advancedcronjob default/sample-cron: Job runs, last at ")
                 && l.endsWith("(converged)")), r.out());
         // The WorkloadSpread sample: the CloneSet's 4 pods go 2 to zone-a (the subset's limit) and 2 to zone-b.
-        assertTrue(r.out().contains("demo: step 15/18: applying samples/61-cloneset-spread.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 16/19: applying samples/61-cloneset-spread.yaml"), r.out());
         assertTrue(r.out().contains("cloneset default/sample-spread: 4/4 ready, 4/4 updated (converged)"), r.out());
         assertTrue(r.out().contains("workloadspread default/sample-spread: zone-a 2 pods (0 missing), zone-b 2 pods (converged)"),
                 r.out());
         // The UnitedDeployment sample: 2 pods in each of zone-a, zone-b and zone-c, one CloneSet each.
-        assertTrue(r.out().contains("demo: step 16/18: applying samples/62-united-deployment.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 17/19: applying samples/62-united-deployment.yaml"), r.out());
         assertTrue(r.out().contains("uniteddeployment default/sample-zones: 6/6 ready, 6/6 updated (converged)"), r.out());
         // The container launch priority sample: its containers start one after another, then the pod is ready.
-        assertTrue(r.out().contains("demo: step 17/18: applying samples/63-container-launch-priority.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 18/19: applying samples/63-container-launch-priority.yaml"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("demo: pod default/sample-launch-order: ")
                 && l.endsWith("(converged)")), r.out());
         // The PersistentPodState sample records the zone and node of the Advanced StatefulSet's 3 pods.
-        assertTrue(r.out().contains("demo: step 18/18: applying samples/64-persistent-pod-state.yaml"), r.out());
+        assertTrue(r.out().contains("demo: step 19/19: applying samples/64-persistent-pod-state.yaml"), r.out());
         assertTrue(r.out().contains("persistentpodstate default/sample-asts: 3 pod states recorded (converged)"),
                 r.out());
         String config = Files.readString(kubeconfig);

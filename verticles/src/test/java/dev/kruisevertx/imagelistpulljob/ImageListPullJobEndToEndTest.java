@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ImageListPullJob against the embedded cluster: one owned ImagePullJob per image, the summed status, list edits. */
@@ -39,6 +41,8 @@ class ImageListPullJobEndToEndTest {
     @BeforeAll
     static void rules() {
         product.cluster().nodes().addImageRule(new ImageRule("*:missing", Duration.ZERO, ContainerFailure.IMAGE_PULL_ERROR));
+        // Slow pulls keep a list running long enough to restart the manager, delete the list or edit a job mid-run.
+        product.cluster().nodes().addImageRule(new ImageRule("*:slow", Duration.ofSeconds(4), ContainerFailure.NONE));
         Await.waitFor("a NodeImage per node", WAIT, () -> product.cluster().nodes().nodeNames().stream().allMatch(n ->
                 product.client().resources(NodeImage.class).withName(n).get() != null));
     }
@@ -171,5 +175,160 @@ class ImageListPullJobEndToEndTest {
                 a -> a.getStatus() != null && "ImageListPullJob".equals(a.getStatus().getType()));
         product.client().resources(dev.kruisevertx.api.apps.v1beta1.AdvancedCronJob.class)
                 .inNamespace(product.namespace()).withName("pull-cron").delete();
+    }
+
+    static List<ImagePullJob> jobsInNamespace() {
+        return product.client().resources(ImagePullJob.class).inNamespace(product.namespace()).list().getItems();
+    }
+
+    static boolean running(ImageListPullJob j) {
+        return j != null && j.getStatus() != null && j.getStatus().getCompletionTime() == null;
+    }
+
+    static ImageListPullJob completed(String name) {
+        return Await.waitFor(name + " completed", WAIT, () -> list(name).get(),
+                j -> j != null && j.getStatus() != null && j.getStatus().getCompletionTime() != null);
+    }
+
+    /** Reads a while and fails as soon as {@code bad} holds: "nothing happens" checked for a bounded time. */
+    static void staysFalse(String what, Duration during, java.util.function.BooleanSupplier bad)
+            throws InterruptedException {
+        long end = System.nanoTime() + during.toNanos();
+        while (System.nanoTime() < end) {
+            assertTrue(!bad.getAsBoolean(), what);
+            Thread.sleep(500);
+        }
+    }
+
+    @Test
+    void aManagerRestartMidRunCreatesNoSecondJobPerImageAndTheListCompletes() throws Exception {
+        List<String> images = List.of("registry.local/restart-a:slow", "registry.local/restart-b:slow",
+                "registry.local/restart-c:slow");
+        ImageListPullJob created = create("restarted", images, s -> s.setParallelism(new IntOrString(1)));
+        Await.waitFor("a job per image, still running", WAIT, () -> owned(created).size() == 3
+                && running(list("restarted").get()));
+        List<String> before = owned(created).stream().map(j -> j.getMetadata().getName()).sorted().toList();
+
+        product.restartManager();
+
+        ImageListPullJob done = completed("restarted");
+        assertEquals(3, done.getStatus().getDesired());
+        assertEquals(3, done.getStatus().getSucceeded());
+        assertNull(done.getStatus().getFailedImageStatuses());
+        // The new manager adopted the jobs it found: same names, one per image, none created twice.
+        assertEquals(before, owned(created).stream().map(j -> j.getMetadata().getName()).sorted().toList());
+        assertEquals(3, jobsInNamespace().size(), "no second ImagePullJob for any image");
+        assertEquals(images, jobsInNamespace().stream().map(j -> j.getSpec().getImage()).sorted().toList());
+    }
+
+    @Test
+    void theListDeletedMidRunTakesItsJobsAndTheirTagsAndNothingIsCreatedAgain() throws Exception {
+        ImageListPullJob created = create("deleted", List.of("registry.local/gone-a:slow", "registry.local/gone-b:slow"),
+                s -> s.setParallelism(new IntOrString(1)));
+        Await.waitFor("a job per image, still running", WAIT, () -> owned(created).size() == 2
+                && running(list("deleted").get()));
+
+        list("deleted").delete();
+
+        Await.waitFor("the list and its ImagePullJobs gone", WAIT, () -> list("deleted").get() == null
+                && jobsInNamespace().isEmpty());
+        // The jobs' tags leave the NodeImages with their owners (the nodeimage controller's owner check).
+        Await.waitFor("no NodeImage keeps the deleted jobs' tags", WAIT, () -> product.client()
+                .resources(NodeImage.class).list().getItems().stream().noneMatch(ni -> ni.getSpec() != null
+                        && (ni.getSpec().images().containsKey("registry.local/gone-a")
+                        || ni.getSpec().images().containsKey("registry.local/gone-b"))));
+        staysFalse("an ImagePullJob was created again after the list was deleted", Duration.ofSeconds(6),
+                () -> !jobsInNamespace().isEmpty());
+    }
+
+    @Test
+    void hostileListsAreRefusedWithWhatIsWrongAndCreateNothing() throws Exception {
+        List<String> tenThousand = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            tenThousand.add("registry.local/many-" + i + ":1");
+        }
+        Map<String, Consumer<ImageListPullJobSpec>> refusedSpecs = new java.util.LinkedHashMap<>();
+        refusedSpecs.put("the maximum number of images cannot > 255", s -> s.setImages(tenThousand));
+        refusedSpecs.put("invalid image : repository name must have at least one component", s -> s.setImages(List.of("")));
+        refusedSpecs.put("image can not be empty", s -> s.setImages(List.of()));
+        refusedSpecs.put("images cannot have duplicate values", s -> s.setImages(List.of("nginx:1", "nginx:1")));
+        refusedSpecs.put("parallelism must be non-negative", s -> s.setParallelism(new IntOrString(-1)));
+        refusedSpecs.put("parallelism must be a valid integer: strconv.ParseInt: parsing \"99999999999\": value out "
+                + "of range", s -> s.setParallelism(new IntOrString("99999999999")));
+        refusedSpecs.put("completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds"
+                + "(default 600)", s -> s.getCompletionPolicy().setActiveDeadlineSeconds(-5L));
+        int n = 0;
+        for (Map.Entry<String, Consumer<ImageListPullJobSpec>> e : refusedSpecs.entrySet()) {
+            String name = "hostile-" + n++;
+            io.fabric8.kubernetes.client.KubernetesClientException refused = assertThrows(
+                    io.fabric8.kubernetes.client.KubernetesClientException.class,
+                    () -> create(name, List.of("nginx:1"), e.getValue()), e.getKey());
+            assertTrue(refused.getMessage().contains(e.getKey()), refused.getMessage());
+            assertTrue(refused.getMessage().length() < 2_000, "the refusal names the problem, not the object");
+            assertNull(list(name).get());
+        }
+        // Wrong types never reach the controller: the API server's schema or the webhook's decoding refuses them.
+        for (String body : List.of("{\"images\": \"nginx:1\"}", "{\"images\": [\"nginx:1\"], \"parallelism\": {\"x\": 1}}",
+                "{\"images\": [\"nginx:1\"], \"completionPolicy\": {\"type\": \"Always\", \"activeDeadlineSeconds\": \"soon\"}}")) {
+            String name = "hostile-" + n++;
+            io.fabric8.kubernetes.api.model.GenericKubernetesResource raw = new io.fabric8.kubernetes.api.model
+                    .GenericKubernetesResource();
+            raw.setApiVersion(ImageListPullJob.API_VERSION);
+            raw.setKind(ImageListPullJob.KIND);
+            raw.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(product.namespace()).build());
+            raw.setAdditionalProperty("spec", dev.kruisevertx.api.common.ApiJson.serialization().unmarshal(body,
+                    Map.class));
+            io.fabric8.kubernetes.client.KubernetesClientException refused = assertThrows(
+                    io.fabric8.kubernetes.client.KubernetesClientException.class,
+                    () -> product.client().resource(raw).create(), body);
+            assertTrue(refused.getCode() >= 400 && refused.getCode() < 500, refused.getCode() + " " + refused.getMessage());
+            assertTrue(!refused.getMessage().contains("java.") && !refused.getMessage().contains("Exception"),
+                    refused.getMessage());
+            assertNull(list(name).get());
+        }
+        staysFalse("a refused list created an ImagePullJob", Duration.ofSeconds(2), () -> !jobsInNamespace().isEmpty());
+    }
+
+    @Test
+    void anotherWriterOnAChildJobIsReconciledAndTheListStillCompletes() {
+        ImageListPullJob created = create("contested", List.of("registry.local/contested-a:slow",
+                "registry.local/contested-b:slow"), s -> s.setParallelism(new IntOrString(1)));
+        Await.waitFor("a job per image, still running", WAIT, () -> owned(created).size() == 2
+                && running(list("contested").get()));
+        ImagePullJob a = owned(created).stream().filter(j -> j.getSpec().getImage().contains("contested-a"))
+                .findFirst().orElseThrow();
+        ImagePullJob b = owned(created).stream().filter(j -> j.getSpec().getImage().contains("contested-b"))
+                .findFirst().orElseThrow();
+        // Another client takes the template hash off job a: the list no longer recognises it as its template's and
+        // replaces it. Another client raises job b's parallelism and labels it: b is the list's still, and kept.
+        dev.kruisevertx.sim.testing.ConflictRetry.run(() -> product.client().resources(ImagePullJob.class)
+                .inNamespace(product.namespace()).withName(a.getMetadata().getName()).edit(j -> {
+                    j.getMetadata().getLabels().remove(WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+                    return j;
+                }));
+        dev.kruisevertx.sim.testing.ConflictRetry.run(() -> product.client().resources(ImagePullJob.class)
+                .inNamespace(product.namespace()).withName(b.getMetadata().getName()).edit(j -> {
+                    j.getSpec().setParallelism(new IntOrString(2));
+                    j.getMetadata().getLabels().put("team", "other-writer");
+                    return j;
+                }));
+
+        ImageListPullJob done = completed("contested");
+        assertEquals(2, done.getStatus().getSucceeded());
+        String hash = done.getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL);
+        Await.waitFor("a replaced, b kept", WAIT, () -> {
+            List<ImagePullJob> now = jobsInNamespace();
+            return now.size() == 2 && now.stream().noneMatch(j -> j.getMetadata().getName()
+                    .equals(a.getMetadata().getName())) && now.stream().anyMatch(j -> j.getMetadata().getName()
+                    .equals(b.getMetadata().getName()));
+        });
+        for (ImagePullJob j : owned(created)) {
+            assertEquals(hash, j.getMetadata().getLabels().get(WellKnown.CONTROLLER_REVISION_HASH_LABEL),
+                    j.getMetadata().getName());
+        }
+        ImagePullJob keptB = product.client().resources(ImagePullJob.class).inNamespace(product.namespace())
+                .withName(b.getMetadata().getName()).get();
+        assertEquals(new IntOrString(2), keptB.getSpec().getParallelism(), "the other writer's edit stays");
+        assertEquals("other-writer", keptB.getMetadata().getLabels().get("team"));
     }
 }

@@ -187,6 +187,22 @@ class NodeImageDecisionTest {
     }
 
     @Test
+    void aStatusListingATagTwiceCountsTheEntryOfTheSpecsVersion() {
+        // Statuses are looked up by tag and version once per image (not scanned per tag): an older entry for the
+        // same tag listed first must not hide the one of the current version.
+        NodeImage ni = tag(nodeImage(null), "nginx", "1", 100, CREATED);
+        ni.getSpec().getImages().get("nginx").getTags().get(0).setVersion(1L);
+        completed(ni, "nginx", "1", NOW.minusSeconds(1_000));
+        completed(ni, "nginx", "1", NOW.minusSeconds(40));
+        ni.getStatus().getImageStatuses().get("nginx").getTags().get(1).setVersion(1L);
+        NodeImagePlan plan = NodeImageDecision.decide(node("True", NOW, null), ni, ALL_ALIVE, NOW, DELAY);
+        assertEquals(NodeImagePlan.Action.NONE, plan.action(), "version 1 finished 40 s ago: 60 s of its TTL left");
+        assertEquals(Duration.ofSeconds(60), plan.requeueAfter());
+        ni.getStatus().getImageStatuses().get("nginx").getTags().get(1).setCompletionTime(NOW.minusSeconds(200).toString());
+        assertEquals(Map.of(), tagsOf(NodeImageDecision.decide(node("True", NOW, null), ni, ALL_ALIVE, NOW, DELAY)));
+    }
+
+    @Test
     void noTtlOrNotCompletedKeepsTheTag() {
         NodeImage ni = completed(tag(nodeImage(null), "nginx", "1", null, CREATED), "nginx", "1", NOW.minusSeconds(1_000_000));
         assertEquals(NodeImagePlan.Action.NONE, NodeImageDecision.decide(node("True", NOW, null), ni, ALL_ALIVE, NOW, DELAY).action());

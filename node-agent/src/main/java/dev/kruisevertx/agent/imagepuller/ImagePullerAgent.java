@@ -1,14 +1,20 @@
 package dev.kruisevertx.agent.imagepuller;
 
 import dev.kruisevertx.agent.cri.CriClient;
+import dev.kruisevertx.api.apps.v1beta1.ImagePullPhase;
 import dev.kruisevertx.api.apps.v1beta1.ImageSpec;
 import dev.kruisevertx.api.apps.v1beta1.ImageStatus;
+import dev.kruisevertx.api.apps.v1beta1.ImageTagSpec;
 import dev.kruisevertx.api.apps.v1beta1.ImageTagStatus;
 import dev.kruisevertx.api.apps.v1beta1.NodeImage;
 import dev.kruisevertx.api.apps.v1beta1.NodeImageSpec;
 import dev.kruisevertx.api.apps.v1beta1.NodeImageStatus;
 import dev.kruisevertx.api.common.ApiJson;
+import dev.kruisevertx.image.EventSpamFilter;
+import dev.kruisevertx.image.PullEventRecorder;
+import dev.kruisevertx.image.PullEvents;
 import dev.kruisevertx.kube.ApiErrors;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -50,6 +56,7 @@ public final class ImagePullerAgent {
     private final Map<PullPlanner.TagKey, PullPlanner.Known> known = new LinkedHashMap<>();
     private final Map<PullPlanner.TagKey, TagPuller> workers = new HashMap<>();
     private final StatusWriter<NodeImageStatus> writer;
+    private final PullEventRecorder events;
     private NodeImageSpec spec = new NodeImageSpec();
     private Context context;
     private SharedIndexInformer<NodeImage> informer;
@@ -74,6 +81,7 @@ public final class ImagePullerAgent {
         this.secrets = new SecretSource(vertx, kube, clock);
         this.writer = new StatusWriter<>(vertx, writeQps, writeBurst, () -> PullPlanner.status(spec, known),
                 this::writeStatus);
+        this.events = new PullEventRecorder(kube, new EventSpamFilter(clock), clock);
     }
 
     public ImagePullerAgent(Vertx vertx, KubernetesClient kube, CriClient cri, String nodeName, int maxWorkers) {
@@ -235,7 +243,7 @@ public final class ImagePullerAgent {
         }
         TagPuller[] self = new TagPuller[1];
         TagPuller w = new TagPuller(vertx, cri, s.key(), s.tag(), image.getSandboxConfig(), auths, clock,
-                status -> context.runOnContext(v -> report(s.key(), self[0], status)));
+                status -> context.runOnContext(v -> report(s.key(), self[0], status, s.tag())));
         self[0] = w;
         TagPuller old = workers.put(s.key(), w);
         if (old != null) {
@@ -245,12 +253,35 @@ public final class ImagePullerAgent {
         slots.submit(w::run);
     }
 
-    private void report(PullPlanner.TagKey key, TagPuller from, ImageTagStatus status) {
+    private void report(PullPlanner.TagKey key, TagPuller from, ImageTagStatus status,
+                        ImageTagSpec tag) {
         if (stopped || workers.get(key) != from) {
             return;
         }
         known.put(key, new PullPlanner.Known(from.version(), status));
         writer.request();
+        recordEvents(key, from, status, tag);
+    }
+
+    /**
+     * kruise-daemon's Events for a finished pull: PullImageSucceed on the NodeImage, or PullImageFailed on each
+     * ImagePullJob owning the tag and on the NodeImage; written off the event loop, through the spam filter.
+     */
+    private void recordEvents(PullPlanner.TagKey key, TagPuller from, ImageTagStatus status,
+                              ImageTagSpec tag) {
+        boolean succeeded = ImagePullPhase.SUCCEEDED.value().equals(status.getPhase());
+        boolean failed = ImagePullPhase.FAILED.value().equals(status.getPhase());
+        if (!succeeded && !failed) {
+            return;
+        }
+        NodeImage ni = current();
+        ObjectReference ref = PullEvents.nodeImage(nodeName,
+                ni == null ? null : ni.getMetadata().getUid(), ni == null ? null : ni.getMetadata().getResourceVersion());
+        List<PullEvents.PullEvent> list = succeeded
+                ? PullEvents.succeeded(ref, key.image(), key.tag(), from.elapsed())
+                : PullEvents.failed(ref, tag.ownerReferences(), key.image(), key.tag(),
+                status.getMessage() == null ? "" : status.getMessage());
+        vertx.executeBlocking(() -> events.record(nodeName, list), false);
     }
 
     /** Another writer changed the status to something the agent does not report: write the agent's view again. */

@@ -92,6 +92,11 @@ final class TagPuller {
         return version;
     }
 
+    /** Time since the pull started (zero before it started). */
+    Duration elapsed() {
+        return started == null ? Duration.ZERO : Duration.between(started, clock.instant());
+    }
+
     /** The status before the pull starts. */
     ImageTagStatus waiting() {
         ImageTagStatus s = base();

@@ -409,4 +409,49 @@ class ImagePullerAgentTest {
         Await.waitFor("counts back", WAIT, () -> status(node).getFailed() == 0 && status(node).getSucceeded() == 1);
         assertEquals(1, runtime.pullsOf(name + ":v1"), "written back, not pulled again");
     }
+
+    static List<io.fabric8.kubernetes.api.model.Event> events(String namespace, String kind, String name, String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> kind.equals(e.getInvolvedObject().getKind()) && name.equals(e.getInvolvedObject().getName())
+                        && reason.equals(e.getReason())).toList();
+    }
+
+    @Test
+    void finishedPullsAreRecordedAsKruiseDaemonsEventsOnTheNodeImageAndTheOwnerJobs() {
+        String node = node();
+        io.fabric8.kubernetes.api.model.ObjectReference owner = new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
+                .withApiVersion("apps.kruise.io/v1beta1").withKind("ImagePullJob").withNamespace("default")
+                .withName("job-" + node).withUid("uid-" + node).build();
+        ImageTagSpec ok = tag("v1", 1);
+        ok.setOwnerReferences(List.of(owner));
+        String good = "reg.local/events-" + node;
+        String bad = "reg.local/missing-events-" + node;
+        ImageTagSpec failing = tag("v1", 1);
+        failing.setOwnerReferences(List.of(owner));
+        create(node, Map.of(good, image(ok), bad, image(failing)));
+        agent(node, -1);
+        awaitPhase(node, good, "v1", 1, "Succeeded");
+        awaitPhase(node, bad, "v1", 1, "Failed");
+
+        io.fabric8.kubernetes.api.model.Event succeeded = Await.waitFor("PullImageSucceed on the NodeImage", WAIT,
+                () -> events("default", "NodeImage", node, "PullImageSucceed"), l -> !l.isEmpty()).get(0);
+        assertEquals("Normal", succeeded.getType());
+        assertTrue(succeeded.getMessage().matches("Image " + good.replace(".", "\\.") + ":v1, ecalpsedTime [0-9.]+(µs|ms|s)"),
+                succeeded.getMessage());
+        assertEquals("kruise-daemon-imagepuller", succeeded.getSource().getComponent());
+        assertEquals(node, succeeded.getSource().getHost());
+        assertEquals(client.resources(NodeImage.class).withName(node).get().getMetadata().getUid(),
+                succeeded.getInvolvedObject().getUid());
+        String failure = "Image " + bad + ":v1 rpc error: code = NotFound desc = " + FakeImageRuntime.NOT_FOUND_TEXT;
+        io.fabric8.kubernetes.api.model.Event onNode = Await.waitFor("PullImageFailed on the NodeImage", WAIT,
+                () -> events("default", "NodeImage", node, "PullImageFailed"), l -> !l.isEmpty()).get(0);
+        assertEquals("Warning", onNode.getType());
+        assertEquals(failure, onNode.getMessage());
+        io.fabric8.kubernetes.api.model.Event onJob = Await.waitFor("PullImageFailed on the owner job", WAIT,
+                () -> events("default", "ImagePullJob", "job-" + node, "PullImageFailed"), l -> !l.isEmpty()).get(0);
+        assertEquals(failure, onJob.getMessage());
+        assertEquals("uid-" + node, onJob.getInvolvedObject().getUid());
+        assertTrue(events("default", "ImagePullJob", "job-" + node, "PullImageSucceed").isEmpty(),
+                "a success is recorded on the NodeImage only");
+    }
 }

@@ -44,6 +44,8 @@ final class SimImagePuller implements AutoCloseable {
     private final BiFunction<String, String, Optional<String>> pull;
     private final UnaryOperator<Runnable> guard;
     private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+    // As kruise-daemon's recorder: Events per object limited to 25, then one per 5 minutes.
+    private final dev.kruisevertx.image.PullEventRecorder events;
     private volatile SharedIndexInformer<NodeImage> informer;
 
     SimImagePuller(KubernetesClient client, ScheduledExecutorService worker, Function<String, ImageRule> rules,
@@ -53,6 +55,8 @@ final class SimImagePuller implements AutoCloseable {
         this.rules = rules;
         this.pull = pull;
         this.guard = guard;
+        this.events = new dev.kruisevertx.image.PullEventRecorder(client,
+                new dev.kruisevertx.image.EventSpamFilter(java.time.Clock.systemUTC()), java.time.Clock.systemUTC());
     }
 
     /** Starts watching once the cluster serves NodeImages; later calls do nothing. */
@@ -178,16 +182,20 @@ final class SimImagePuller implements AutoCloseable {
         }
         String ref = ref(image, tag.getTag());
         Duration delay = rules.apply(ref).startDelay();
+        Instant started = Instant.now();
         worker.schedule(guard.apply(() -> {
             scheduled.remove(key);
-            finish(node, image, tag.getTag(), version, ref);
+            finish(node, image, tag, version, ref, started);
         }), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
     }
 
-    private void finish(String node, String image, String tag, long version, String ref) {
+    private void finish(String node, String image, ImageTagSpec tagSpec, long version, String ref, Instant started) {
+        String tag = tagSpec.getTag();
         Optional<String> imageId = pull.apply(node, ref);
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        client.resources(NodeImage.class).withName(node).editStatus(live -> {
+        String failure = "rpc error: code = NotFound desc = failed to pull and unpack image \"" + ref + "\": not found";
+        boolean[] finished = new boolean[1];
+        NodeImage written = client.resources(NodeImage.class).withName(node).editStatus(live -> {
             if (live.getStatus() == null) {
                 return live;
             }
@@ -204,14 +212,22 @@ final class SimImagePuller implements AutoCloseable {
                 live.getStatus().setSucceeded(live.getStatus().getSucceeded() + 1);
             } else {
                 t.setPhase(ImagePullPhase.FAILED.value());
-                t.setMessage("rpc error: code = NotFound desc = failed to pull and unpack image \"" + ref
-                        + "\": not found");
+                t.setMessage(failure);
                 live.getStatus().setFailed(live.getStatus().getFailed() + 1);
             }
             t.setCompletionTime(now);
             live.getStatus().setPulling(Math.max(0, live.getStatus().getPulling() - 1));
+            finished[0] = true;
             return live;
         });
+        if (finished[0] && written != null) {
+            // kruise-daemon's Events for the finished pull (this runs on the simulation's worker, not an event loop).
+            io.fabric8.kubernetes.api.model.ObjectReference on = dev.kruisevertx.image.PullEvents.nodeImage(node,
+                    written.getMetadata().getUid(), written.getMetadata().getResourceVersion());
+            events.record(node, imageId.isPresent()
+                    ? dev.kruisevertx.image.PullEvents.succeeded(on, image, tag, Duration.between(started, Instant.now()))
+                    : dev.kruisevertx.image.PullEvents.failed(on, tagSpec.ownerReferences(), image, tag, failure));
+        }
     }
 
     private static String json(Object o) {

@@ -36,6 +36,9 @@ public record Readiness(boolean ready, String summary) {
         if (kind.equals("PersistentPodState")) {
             return persistentPodState(o, status);
         }
+        if (kind.equals("ImagePullJob")) {
+            return imagePullJob(status);
+        }
         boolean observed = !status.has("observedGeneration")
                 ? false : status.path("observedGeneration").asLong() >= o.path("metadata").path("generation").asLong(0);
         if (spec.has("replicas") || status.has("updatedReplicas") || status.has("readyReplicas")) {
@@ -116,10 +119,6 @@ public record Readiness(boolean ready, String summary) {
                 + " updated, " + readyCount + " ready" + (observed ? "" : ", generation not observed yet"));
     }
 
-    /**
-     * A WorkloadSpread has converged when its controller observed the current generation and no creation or deletion
-     * the pod webhook recorded is still waiting for the controller to see it; the summary counts each subset's pods.
-     */
     /** Converged once the controller has observed the spec and recorded at least one pod's state. */
     private static Readiness persistentPodState(JsonNode o, JsonNode status) {
         if (!status.has("observedGeneration")) {
@@ -131,6 +130,10 @@ public record Readiness(boolean ready, String summary) {
                 + " recorded" + (observed ? "" : ", generation not observed yet"));
     }
 
+    /**
+     * A WorkloadSpread has converged when its controller observed the current generation and no creation or deletion
+     * the pod webhook recorded is still waiting for the controller to see it; the summary counts each subset's pods.
+     */
     private static Readiness workloadSpread(JsonNode o, JsonNode status) {
         if (!status.has("observedGeneration") || !status.path("subsetStatuses").isArray()) {
             return new Readiness(false, "no status yet");
@@ -153,6 +156,26 @@ public record Readiness(boolean ready, String summary) {
         return new Readiness(observed && pending == 0, String.join(", ", parts)
                 + (pending == 0 ? "" : ", " + pending + " recorded creations/deletions not yet seen")
                 + (observed ? "" : ", generation not observed yet"));
+    }
+
+    /**
+     * An ImagePullJob has converged when it completed ({@code status.completionTime} set) with every target node
+     * succeeded. A job that found no nodes (desired 0) completes at once without pulling anything: that is not
+     * counted as converged, nor is one with failed nodes, so a sample that pulled nowhere shows as stuck.
+     */
+    private static Readiness imagePullJob(JsonNode status) {
+        if (!status.has("desired")) {
+            return new Readiness(false, "no status yet");
+        }
+        long desired = status.path("desired").asLong(0);
+        long succeeded = status.path("succeeded").asLong(0);
+        long failed = status.path("failed").asLong(0);
+        long active = status.path("active").asLong(0);
+        boolean completed = !status.path("completionTime").asText("").isEmpty();
+        String message = status.path("message").asText("");
+        return new Readiness(completed && desired > 0 && succeeded == desired, succeeded + "/" + desired
+                + " nodes pulled, " + active + " pulling, " + failed + " failed"
+                + (message.isEmpty() ? "" : ", " + message));
     }
 
     /** An AdvancedCronJob has converged once it scheduled a run (it never finishes). */

@@ -35,7 +35,7 @@ class SimImagePullerTest {
         SimNodesOptions nodes = new SimNodesOptions()
                 .addImageRule(new ImageRule("*:missing", Duration.ZERO, ContainerFailure.IMAGE_PULL_ERROR))
                 .addImageRule(new ImageRule("*:slow", Duration.ofSeconds(2), ContainerFailure.NONE));
-        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(1).setNodeOptions(nodes)
+        fixture = ClusterFixture.start(new EmbeddedClusterOptions().setNodes(2).setNodeOptions(nodes)
                 .setCrdDirectory(ClusterFixture.findCrdDirectory())
                 .setBuiltinControllers(false));
         client = fixture.client();
@@ -104,5 +104,51 @@ class SimImagePullerTest {
         Await.waitFor("1 pulled again at version 1", TIMEOUT, () -> status(node, "registry.local/app", "1"),
                 t -> t != null && t.versionOrZero() == 1 && "Succeeded".equals(t.getPhase()));
         Await.waitFor("statuses of removed tags dropped", TIMEOUT, () -> status(node, "registry.local/app", "missing") == null);
+    }
+
+    static List<io.fabric8.kubernetes.api.model.Event> events(String namespace, String kind, String name, String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> kind.equals(e.getInvolvedObject().getKind()) && name.equals(e.getInvolvedObject().getName())
+                        && reason.equals(e.getReason())).toList();
+    }
+
+    @Test
+    void finishedPullsAreRecordedAsKruiseDaemonsEvents() {
+        String node = fixture.cluster().nodes().nodeNames().get(1);
+        io.fabric8.kubernetes.api.model.ObjectReference owner = new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
+                .withApiVersion("apps.kruise.io/v1beta1").withKind("ImagePullJob").withNamespace("default")
+                .withName("events-job").withUid("uid-events-job").build();
+        ImageSpec app = new ImageSpec();
+        ImageTagSpec ok = tag("1", 0);
+        ImageTagSpec missing = tag("missing", 0);
+        ok.setOwnerReferences(List.of(owner));
+        missing.setOwnerReferences(List.of(owner));
+        app.setTags(new ArrayList<>(List.of(ok, missing)));
+        NodeImage ni = new NodeImage();
+        ni.setMetadata(new ObjectMetaBuilder().withName(node).build());
+        ni.setSpec(new NodeImageSpec());
+        ni.getSpec().setImages(new LinkedHashMap<>(Map.of("registry.local/events", app)));
+        client.resource(ni).create();
+
+        io.fabric8.kubernetes.api.model.Event succeeded = Await.waitFor("PullImageSucceed on the NodeImage", TIMEOUT,
+                () -> events("default", "NodeImage", node, "PullImageSucceed"), l -> !l.isEmpty()).get(0);
+        assertEquals("Normal", succeeded.getType());
+        assertTrue(succeeded.getMessage().matches("Image registry\\.local/events:1, ecalpsedTime [0-9.]+(ms|s)"),
+                succeeded.getMessage());
+        assertEquals("kruise-daemon-imagepuller", succeeded.getSource().getComponent());
+        assertEquals(node, succeeded.getSource().getHost());
+        String failure = "Image registry.local/events:missing rpc error: code = NotFound desc = failed to pull and "
+                + "unpack image \"registry.local/events:missing\": not found";
+        io.fabric8.kubernetes.api.model.Event onNode = Await.waitFor("PullImageFailed on the NodeImage", TIMEOUT,
+                () -> events("default", "NodeImage", node, "PullImageFailed"), l -> !l.isEmpty()).get(0);
+        assertEquals("Warning", onNode.getType());
+        assertEquals(failure, onNode.getMessage());
+        io.fabric8.kubernetes.api.model.Event onJob = Await.waitFor("PullImageFailed on the owner job", TIMEOUT,
+                () -> events("default", "ImagePullJob", "events-job", "PullImageFailed"), l -> !l.isEmpty()).get(0);
+        assertEquals(failure, onJob.getMessage());
+        assertEquals("uid-events-job", onJob.getInvolvedObject().getUid());
+        assertEquals(1, events("default", "NodeImage", node, "PullImageSucceed").size(), "one Event per finished pull");
+        assertTrue(events("default", "ImagePullJob", "events-job", "PullImageSucceed").isEmpty(),
+                "a success is recorded on the NodeImage only");
     }
 }

@@ -192,4 +192,41 @@ class ReadinessTest {
                 status: {observedGeneration: 1, podStates: {s-0: {nodeName: n}}}
                 """));
     }
+
+    @Test
+    void anImagePullJobConvergesWhenItCompletedWithEveryNodeSucceeded() {
+        assertEquals(new Readiness(false, "no status yet"), of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                spec: {image: nginx:1.26}
+                """));
+        assertEquals(new Readiness(false, "1/3 nodes pulled, 2 pulling, 0 failed, job is running, progress 33.3%"), of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                status: {desired: 3, active: 2, succeeded: 1, failed: 0, message: "job is running, progress 33.3%"}
+                """));
+        // Every node succeeded but the controller has not written completionTime yet.
+        assertFalse(of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                status: {desired: 3, active: 0, succeeded: 3, failed: 0}
+                """).ready());
+        assertEquals(new Readiness(true, "3/3 nodes pulled, 0 pulling, 0 failed, job has completed"), of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                status: {desired: 3, succeeded: 3, completionTime: "2026-11-24T20:00:00Z", message: job has completed}
+                """));
+        // Completed with a failed node, or completed without any node to pull on: stuck, not converged.
+        assertEquals(new Readiness(false, "2/3 nodes pulled, 0 pulling, 1 failed, job has completed"), of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                status: {desired: 3, succeeded: 2, failed: 1, failedNodes: [n2], completionTime: "2026-11-24T20:00:00Z",
+                  message: job has completed}
+                """));
+        assertFalse(of("""
+                kind: ImagePullJob
+                metadata: {name: j}
+                status: {desired: 0, succeeded: 0, completionTime: "2026-11-24T20:00:00Z", message: job has completed}
+                """).ready());
+    }
 }

@@ -87,10 +87,19 @@ public final class ImagePullJobValidation {
                 return Optional.of("invalid image " + image + ": " + ref.error());
             }
         }
+        // Stricter than OpenKruise, which checks neither here: each image's ImagePullJob carries this template and
+        // the ImagePullJob webhook refuses it for these two, so the list could never create a job.
+        Optional<String> parallelism = parallelism(spec.getParallelism());
+        if (parallelism.isPresent()) {
+            return parallelism;
+        }
         CompletionPolicy completion = spec.completionPolicy();
         String type = completion.getType() == null ? "" : completion.getType();
         return switch (type) {
-            case "Always" -> Optional.empty();
+            case "Always" -> completion.getActiveDeadlineSeconds() != null
+                    && spec.pullPolicy().timeoutOrDefault() > completion.getActiveDeadlineSeconds()
+                    ? Optional.of("completionPolicy.activeDeadlineSeconds must be greater than "
+                    + "pullPolicy.timeoutSeconds(default 600)") : Optional.empty();
             case "Never" -> neverChecks(completion);
             default -> Optional.of("unknown type of completionPolicy: " + type);
         };

@@ -167,9 +167,18 @@ class ImagePullJobWebhooksTest {
                 "the maximum number of images cannot > 255");
         refused(ilpj("{\"images\": [\"a:\"], \"completionPolicy\": {\"type\": \"Always\"}}"), 400,
                 "invalid image a:: invalid reference format");
-        // Always needs no deadline check for a list (OpenKruise leaves that to the ImagePullJobs).
-        assertTrue(ilpj("{\"images\": [\"a\"], \"completionPolicy\": {\"type\": \"Always\", \"activeDeadlineSeconds\": 1}}")
-                .allowed());
+        // OpenKruise leaves the template's deadline and parallelism to the ImagePullJobs, whose webhook then refuses
+        // every job the list creates: refused here up front, with the ImagePullJob's words.
+        refused(ilpj("{\"images\": [\"a\"], \"completionPolicy\": {\"type\": \"Always\", \"activeDeadlineSeconds\": 1}}"),
+                400, "completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds(default 600)");
+        assertTrue(ilpj("{\"images\": [\"a\"], \"pullPolicy\": {\"timeoutSeconds\": 1}, "
+                + "\"completionPolicy\": {\"type\": \"Always\", \"activeDeadlineSeconds\": 1}}").allowed());
+        refused(ilpj("{\"images\": [\"a\"], \"parallelism\": -1, \"completionPolicy\": {\"type\": \"Always\"}}"), 400,
+                "parallelism must be non-negative");
+        refused(ilpj("{\"images\": [\"a\"], \"parallelism\": \"50%\", \"completionPolicy\": {\"type\": \"Always\"}}"),
+                400, "parallelism does not support percentage value");
+        refused(ilpj("{\"images\": [\"\"], \"completionPolicy\": {\"type\": \"Always\"}}"), 400,
+                "invalid image : repository name must have at least one component");
         refused(ilpj("{\"images\": [\"a\"], \"completionPolicy\": {\"type\": \"Never\", \"ttlSecondsAfterFinished\": 1}}"),
                 400, "activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType");
         refused(ilpj("{\"images\": [\"a\"], \"completionPolicy\": {}}"), 400, "unknown type of completionPolicy: ");

@@ -68,7 +68,12 @@ public final class ApiHttpServer {
                 .setMaxWebSocketFrameSize(16 * 1024 * 1024).setMaxWebSocketMessageSize(64 * 1024 * 1024))
                 .webSocketHandler(this::webSocket)
                 .requestHandler(this::request);
-        return server.listen().map(HttpServer::actualPort);
+        // The protobuf descriptors take seconds to load on a busy machine: load them on a worker before the first
+        // request, or the first answer would load them on the event loop.
+        return vertx.executeBlocking(() -> {
+            KubeProtobuf.warmUp();
+            return null;
+        }).compose(v -> server.listen()).map(HttpServer::actualPort);
     }
 
     public Future<Void> close() {

@@ -59,6 +59,12 @@ public final class KubeProtobuf {
     private KubeProtobuf() {
     }
 
+    /** Loads the descriptor index and converters (class initialisation); cheap once done. */
+    static void warmUp() {
+        TO_PROTO.hashCode();
+        JSON.hashCode();
+    }
+
     static boolean hasMagic(byte[] body) {
         if (body.length < MAGIC.length) {
             return false;

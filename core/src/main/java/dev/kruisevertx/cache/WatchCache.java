@@ -45,6 +45,11 @@ public final class WatchCache implements AutoCloseable {
     public static final String RETRY_METRIC = "kruise_cache_informer_retries_total";
     /** How often the mutation detector compares (client-go uses one second too). */
     static final Duration MUTATION_CHECK_PERIOD = Duration.ofSeconds(1);
+    /**
+     * Objects per list page (client-go's reflector pages by 500 too): without a limit the first list of a large
+     * cluster is one response holding every object, decoded whole before the first is stored.
+     */
+    static final long LIST_PAGE_SIZE = 500;
 
     private static final Logger LOG = LoggerFactory.getLogger(WatchCache.class);
 
@@ -52,6 +57,8 @@ public final class WatchCache implements AutoCloseable {
     private final WatchCacheOptions options;
     private final MeterRegistry registry;
     private final CacheMutationDetector detector;
+    /** One transform (and so one interner) for every kind: namespaces and label keys repeat across kinds. */
+    private final LeanObjects lean;
     /** Keyed by the model class, or for kinds known only at run time by {@link #genericKey}. */
     private final ConcurrentMap<Object, InformerResource<?>> resources = new ConcurrentHashMap<>();
     /** Informers added at run time ({@link #generic}): their sync does not gate {@link #hasSynced}. */
@@ -70,6 +77,7 @@ public final class WatchCache implements AutoCloseable {
         this.detector = options.mutationDetector()
                 ? new CacheMutationDetector(client.getKubernetesSerialization(), registry, MUTATION_CHECK_PERIOD)
                 : null;
+        this.lean = options.leanObjects() ? LeanObjects.withDefaultInterner() : null;
     }
 
     public WatchCacheOptions options() {
@@ -248,8 +256,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = context.isNamespaceScoped();
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
-                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).runnableInformer(resyncMs)
-                : client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(resyncMs);
+                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs)
+                : client.genericKubernetesResources(context).inAnyNamespace().withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs);
         return configure(GenericKubernetesResource.class, kind, namespaced, informer);
     }
 
@@ -258,8 +266,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
-                ? client.resources(type).inNamespace(options.namespace()).runnableInformer(resyncMs)
-                : client.resources(type).inAnyNamespace().runnableInformer(resyncMs);
+                ? client.resources(type).inNamespace(options.namespace()).withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs)
+                : client.resources(type).inAnyNamespace().withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs);
         return configure(type, kind, namespaced, informer);
     }
 
@@ -276,6 +284,9 @@ public final class WatchCache implements AutoCloseable {
                     isStarted ? "while watching" : "before its first sync", t.toString());
             return true;
         });
+        if (lean != null) {
+            informer.itemStore(new LeanItemStore<>(lean));
+        }
         InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
         resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
         resource.addIndex(Indexes.ORPHAN_NAMESPACE, (Function<T, List<String>>) (Function<?, ?>) Indexes.ORPHAN_NAMESPACES);

@@ -12,10 +12,17 @@ import java.util.Map;
  *                         {@link Duration#ZERO} (the default) disables resync. fabric8 needs at least 1 s.
  * @param mutationDetector keep a copy of every cached object and report callers that change one
  *                         (debug mode; doubles memory and costs a serialization per event)
+ * @param leanObjects      put every cached object through {@link LeanObjects} (drop managedFields and Pods'
+ *                         last-applied annotation, share repeated strings); on by default
  */
-public record WatchCacheOptions(String namespace, Duration resyncPeriod, boolean mutationDetector) {
+public record WatchCacheOptions(String namespace, Duration resyncPeriod, boolean mutationDetector,
+                                boolean leanObjects) {
     /** Environment variable that switches the mutation detector on, as in client-go. */
     public static final String MUTATION_DETECTOR_ENV = "KUBE_CACHE_MUTATION_DETECTOR";
+
+    public WatchCacheOptions(String namespace, Duration resyncPeriod, boolean mutationDetector) {
+        this(namespace, resyncPeriod, mutationDetector, true);
+    }
 
     public WatchCacheOptions {
         if (namespace != null && namespace.isBlank()) {
@@ -42,14 +49,19 @@ public record WatchCacheOptions(String namespace, Duration resyncPeriod, boolean
     }
 
     public WatchCacheOptions withNamespace(String ns) {
-        return new WatchCacheOptions(ns, resyncPeriod, mutationDetector);
+        return new WatchCacheOptions(ns, resyncPeriod, mutationDetector, leanObjects);
     }
 
     public WatchCacheOptions withResyncPeriod(Duration period) {
-        return new WatchCacheOptions(namespace, period, mutationDetector);
+        return new WatchCacheOptions(namespace, period, mutationDetector, leanObjects);
     }
 
     public WatchCacheOptions withMutationDetector(boolean enabled) {
-        return new WatchCacheOptions(namespace, resyncPeriod, enabled);
+        return new WatchCacheOptions(namespace, resyncPeriod, enabled, leanObjects);
+    }
+
+    /** Turns the {@link LeanObjects} transform off (to measure its effect) or on. */
+    public WatchCacheOptions withLeanObjects(boolean enabled) {
+        return new WatchCacheOptions(namespace, resyncPeriod, mutationDetector, enabled);
     }
 }

@@ -45,11 +45,6 @@ public final class WatchCache implements AutoCloseable {
     public static final String RETRY_METRIC = "kruise_cache_informer_retries_total";
     /** How often the mutation detector compares (client-go uses one second too). */
     static final Duration MUTATION_CHECK_PERIOD = Duration.ofSeconds(1);
-    /**
-     * Objects per list page (client-go's reflector pages by 500 too): without a limit the first list of a large
-     * cluster is one response holding every object, decoded whole before the first is stored.
-     */
-    static final long LIST_PAGE_SIZE = 500;
 
     private static final Logger LOG = LoggerFactory.getLogger(WatchCache.class);
 
@@ -238,6 +233,11 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
+    /** Null (no limit) unless {@link WatchCacheOptions#listPageSize()} asks for pages. */
+    private Long pageSize() {
+        return options.listPageSize() > 0 ? options.listPageSize() : null;
+    }
+
     /** True the first time a kind is bridged to a Vert.x instance; see {@link CacheEventBus#bridge}. */
     boolean claimBridge(Object vertx, Class<?> type) {
         return bridges.add(List.of(vertx, type));
@@ -256,8 +256,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = context.isNamespaceScoped();
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
-                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs)
-                : client.genericKubernetesResources(context).inAnyNamespace().withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs);
+                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
+                : client.genericKubernetesResources(context).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
         return configure(GenericKubernetesResource.class, kind, namespaced, informer);
     }
 
@@ -266,8 +266,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
-                ? client.resources(type).inNamespace(options.namespace()).withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs)
-                : client.resources(type).inAnyNamespace().withLimit(LIST_PAGE_SIZE).runnableInformer(resyncMs);
+                ? client.resources(type).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
+                : client.resources(type).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
         return configure(type, kind, namespaced, informer);
     }
 

@@ -52,6 +52,8 @@ public final class WatchCache implements AutoCloseable {
     private final WatchCacheOptions options;
     private final MeterRegistry registry;
     private final CacheMutationDetector detector;
+    /** One transform (and so one interner) for every kind: namespaces and label keys repeat across kinds. */
+    private final LeanObjects lean;
     /** Keyed by the model class, or for kinds known only at run time by {@link #genericKey}. */
     private final ConcurrentMap<Object, InformerResource<?>> resources = new ConcurrentHashMap<>();
     /** Informers added at run time ({@link #generic}): their sync does not gate {@link #hasSynced}. */
@@ -70,6 +72,7 @@ public final class WatchCache implements AutoCloseable {
         this.detector = options.mutationDetector()
                 ? new CacheMutationDetector(client.getKubernetesSerialization(), registry, MUTATION_CHECK_PERIOD)
                 : null;
+        this.lean = options.leanObjects() ? LeanObjects.withDefaultInterner() : null;
     }
 
     public WatchCacheOptions options() {
@@ -230,6 +233,11 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
+    /** Null (no limit) unless {@link WatchCacheOptions#listPageSize()} asks for pages. */
+    private Long pageSize() {
+        return options.listPageSize() > 0 ? options.listPageSize() : null;
+    }
+
     /** True the first time a kind is bridged to a Vert.x instance; see {@link CacheEventBus#bridge}. */
     boolean claimBridge(Object vertx, Class<?> type) {
         return bridges.add(List.of(vertx, type));
@@ -248,8 +256,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = context.isNamespaceScoped();
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
-                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).runnableInformer(resyncMs)
-                : client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(resyncMs);
+                ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
+                : client.genericKubernetesResources(context).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
         return configure(GenericKubernetesResource.class, kind, namespaced, informer);
     }
 
@@ -258,8 +266,8 @@ public final class WatchCache implements AutoCloseable {
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
         long resyncMs = options.resyncPeriod().toMillis();
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
-                ? client.resources(type).inNamespace(options.namespace()).runnableInformer(resyncMs)
-                : client.resources(type).inAnyNamespace().runnableInformer(resyncMs);
+                ? client.resources(type).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
+                : client.resources(type).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
         return configure(type, kind, namespaced, informer);
     }
 
@@ -276,6 +284,9 @@ public final class WatchCache implements AutoCloseable {
                     isStarted ? "while watching" : "before its first sync", t.toString());
             return true;
         });
+        if (lean != null) {
+            informer.itemStore(new LeanItemStore<>(lean));
+        }
         InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
         resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
         resource.addIndex(Indexes.ORPHAN_NAMESPACE, (Function<T, List<String>>) (Function<?, ?>) Indexes.ORPHAN_NAMESPACES);

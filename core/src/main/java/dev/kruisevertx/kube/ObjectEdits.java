@@ -1,18 +1,25 @@
 package dev.kruisevertx.kube;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.common.ApiJson;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
  * "Change this object", with optimistic concurrency done once for every controller: start from the cached copy,
- * apply the change to a copy of it, write it guarded by the copy's resourceVersion, and when another writer came
- * first (409) read the live object and apply the change again, a bounded number of times. A 404 means the object is
+ * apply the change to a copy of it, write what changed guarded by the copy's resourceVersion, and when another writer
+ * came first (409) read the live object and apply the change again, a bounded number of times. The write is a JSON
+ * merge patch of the difference, never the whole copy: the lean watch cache drops fields the server keeps
+ * (managedFields, Pods' last-applied annotation, see {@code LeanObjects}), and a full update from the cached copy
+ * would erase them. A 404 means the object is
  * gone: there is nothing left to change. The change function must be pure (it may run more than once) and must
  * return its argument unchanged when nothing needs to change, so that no write is sent.
  *
@@ -55,9 +62,19 @@ public final class ObjectEdits {
                 if (changed == null || Objects.equals(changed, current)) {
                     return current;
                 }
-                // update() sends the resourceVersion the change was computed from: a newer object answers 409.
-                var target = namespace == null ? client.resource(changed) : client.resource(changed).inNamespace(namespace);
-                return part == Part.STATUS ? target.updateStatus() : target.update();
+                ObjectNode patch = MergePatches.diff(ApiJson.serialization().convertValue(current, JsonNode.class),
+                        ApiJson.serialization().convertValue(changed, JsonNode.class));
+                if (patch.isEmpty()) {
+                    return current;
+                }
+                String rv = current.getMetadata() == null ? null : current.getMetadata().getResourceVersion();
+                if (rv != null && !rv.isEmpty()) {
+                    // The resourceVersion the change was computed from: a newer object answers 409, as an update.
+                    patch.with("metadata").put("resourceVersion", rv);
+                }
+                PatchContext merge = PatchContext.of(PatchType.JSON_MERGE);
+                return part == Part.STATUS ? resource.subresource("status").patch(merge, patch.toString())
+                        : resource.patch(merge, patch.toString());
             } catch (KubernetesClientException e) {
                 if (ApiErrors.isNotFound(e)) {
                     return null;

@@ -1,0 +1,80 @@
+package dev.kruisevertx.bench.cache;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A minimal stand-in for the API server's pod endpoint: answers {@code GET /api/v1/pods} lists page by page
+ * ({@code limit}/{@code continue}), generating each page's pods on the fly so the benchmark's heap holds only what
+ * the cache keeps, and holds watches open without events (the cache is measured at rest after its first list).
+ */
+final class PagingPodServer implements AutoCloseable {
+    private final Vertx vertx = Vertx.vertx();
+    private final RealisticPods pods = new RealisticPods();
+    private final int total;
+    private final HttpServer server;
+
+    PagingPodServer(int total) throws Exception {
+        this.total = total;
+        // HTTP/1.1 only: the JDK client's h2c upgrade and HTTP/2 flow control would make the pages the bottleneck.
+        this.server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false))
+                .webSocketHandler(ws -> { /* a watch: held open, silent */ })
+                .requestHandler(this::handle)
+                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.actualPort();
+    }
+
+    private void handle(HttpServerRequest req) {
+        if (!req.path().equals("/api/v1/pods")) {
+            req.response().setStatusCode(404).end("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":404}");
+            return;
+        }
+        if ("true".equals(req.getParam("watch"))) {
+            req.response().setChunked(true).putHeader("content-type", "application/json").writeHead();
+            return;
+        }
+        int limit = req.getParam("limit") == null ? total : Integer.parseInt(req.getParam("limit"));
+        int from = req.getParam("continue") == null || req.getParam("continue").isEmpty() ? 0
+                : Integer.parseInt(req.getParam("continue"));
+        int to = (int) Math.min(total, (long) from + limit);
+        // Pages are built on a worker: 500 pods of JSON is ~5 MB of string work.
+        vertx.executeBlocking(() -> page(from, to)).onComplete(ar -> {
+            if (ar.failed()) {
+                req.response().setStatusCode(500).end();
+            } else {
+                req.response().putHeader("content-type", "application/json").end(ar.result());
+            }
+        });
+    }
+
+    private Buffer page(int from, int to) {
+        StringBuilder b = new StringBuilder((to - from) * 10_500 + 200);
+        b.append("{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"").append(5_000_000);
+        if (to < total) {
+            b.append("\",\"continue\":\"").append(to);
+        }
+        b.append("\"},\"items\":[");
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                b.append(',');
+            }
+            b.append(pods.json(i));
+        }
+        b.append("]}");
+        return Buffer.buffer(b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close().toCompletionStage().toCompletableFuture().get();
+        vertx.close().toCompletionStage().toCompletableFuture().get();
+    }
+}

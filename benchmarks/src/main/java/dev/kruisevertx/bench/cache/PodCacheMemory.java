@@ -1,0 +1,68 @@
+package dev.kruisevertx.bench.cache;
+
+import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.WatchCache;
+import dev.kruisevertx.cache.WatchCacheOptions;
+import dev.kruisevertx.kube.KubeClients;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Heap retained per cached Pod: the shared {@link WatchCache}'s Pod informer lists {@code n} realistic pods
+ * ({@link RealisticPods}, ~10 KB of JSON each) from a paging stand-in API server, exactly as it lists a real one
+ * (fabric8 decodes every page; the informer stores and indexes each pod). The list is paged by 500 (the manager lists
+ * whole, answered from the API server's watch cache; one 10 GB response would measure the list, not the cache). Reported: time from start to synced, used
+ * heap after full GCs before and after (the difference is the cache: objects, the item store and the built-in
+ * indexes), bytes per pod, and the total heap in use.
+ *
+ * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full]}; {@code full} turns the {@code LeanObjects} transform
+ * off (the cache as it was before it).
+ */
+public final class PodCacheMemory {
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        boolean lean = args.length <= 1 || !args[1].equals("full");
+        try (PagingPodServer server = new PagingPodServer(n);
+             KubernetesClient client = KubeClients.forTest(new ConfigBuilder().withMasterUrl(server.url())
+                     .withNamespace("default").withRequestTimeout(600_000).build())) {
+            long before = usedAfterGc();
+            long start = System.nanoTime();
+            WatchCache cache = new WatchCache(client, WatchCacheOptions.defaults().withLeanObjects(lean).withListPageSize(500),
+                    new SimpleMeterRegistry());
+            CachedResource<Pod> pods = cache.resource(Pod.class);
+            cache.start(Pod.class).toCompletableFuture().get(2, TimeUnit.HOURS);
+            double fillSeconds = (System.nanoTime() - start) / 1e9;
+            long after = usedAfterGc();
+            int cached = pods.list().size();
+            System.out.printf("%s cache: %,d pods cached in %.1f s (%,.0f pods/s)%n", lean ? "lean" : "full", cached,
+                    fillSeconds, cached / fillSeconds);
+            System.out.printf("  heap used after GC: %,.1f MiB before, %,.1f MiB after: cache %,.1f MiB = %,.0f bytes per pod%n",
+                    before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, (after - before) / (double) cached);
+            System.out.printf("  JVM: %s %s, max heap %,d MiB, GC %s%n", System.getProperty("java.vm.name"),
+                    System.getProperty("java.runtime.version"), Runtime.getRuntime().maxMemory() / 1048576,
+                    ManagementFactory.getGarbageCollectorMXBeans().get(0).getName());
+            cache.close();
+        }
+    }
+
+    private static long usedAfterGc() throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(100);
+            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    private PodCacheMemory() {
+    }
+}

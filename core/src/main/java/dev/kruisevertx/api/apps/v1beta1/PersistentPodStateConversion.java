@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code spec.requiredPersistentTopology} and in every {@code spec.preferredPersistentTopology[].preference}; the
  * status is the same. Every v1alpha1 field has its v1beta1 place and the other way round, so round trips change
  * nothing. Unlike OpenKruise's master (whose typed conversion drops fields it does not know and writes an empty
- * key list as missing), unknown fields and empty lists pass through; a term holding the other version's spelling as
+ * key list as null), unknown fields and empty lists pass through; a term holding the other version's spelling as
  * well (say {@code keys} in a v1alpha1 term) is refused, since it would take that field's place.
  */
 public final class PersistentPodStateConversion {

@@ -82,10 +82,31 @@ class WorkloadSpreadV1beta1EndToEndTest {
         });
     }
 
+    static void awaitCached(String name) {
+        Await.waitFor("the manager's cache holds WorkloadSpread " + name, WAIT, () -> product.app().cache()
+                .resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class).get(product.namespace(), name) != null);
+    }
+
+    static List<Pod> pods(String app) {
+        return product.client().pods().inNamespace(product.namespace()).withLabel("app", app).list().getItems()
+                .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    /** Subset name to the zones its pods run in, counted, once {@code count} pods are scheduled. */
     static Map<String, Map<String, Long>> placementOf(String app, int count) {
-        List<Pod> pods = Await.waitFor(count + " scheduled pods of " + app, WAIT,
-                () -> WorkloadSpreadEndToEndTest.pods(app), ps -> WorkloadSpreadEndToEndTest.allScheduled(ps, count));
-        return WorkloadSpreadEndToEndTest.placement(pods);
+        List<Pod> pods = Await.waitFor(count + " scheduled pods of " + app, WAIT, () -> pods(app),
+                ps -> ps.size() == count && ps.stream().allMatch(p -> p.getSpec().getNodeName() != null));
+        Map<String, String> zones = new java.util.HashMap<>();
+        product.client().nodes().list().getItems().forEach(n -> zones.put(n.getMetadata().getName(),
+                n.getMetadata().getLabels().get("topology.kubernetes.io/zone")));
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        for (Pod p : pods) {
+            MatchedWorkloadSpread matched = MatchedWorkloadSpread.of(p).orElseThrow(() -> new AssertionError(
+                    "pod " + p.getMetadata().getName() + " has no matched-workloadspread annotation"));
+            out.computeIfAbsent(matched.subset(), k -> new java.util.TreeMap<>())
+                    .merge(zones.get(p.getSpec().getNodeName()), 1L, Long::sum);
+        }
+        return out;
     }
 
     static JsonNode subsetStatus(JsonNode ws, String subset) {
@@ -98,6 +119,7 @@ class WorkloadSpreadV1beta1EndToEndTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void aV1beta1WorkloadSpreadIsStoredAsV1alpha1AndSpreadsACloneSetAcrossARestart() throws Exception {
         create("""
                 {"apiVersion":"apps.kruise.io/v1beta1","kind":"WorkloadSpread","metadata":{"name":"spread"},
@@ -117,7 +139,7 @@ class WorkloadSpreadV1beta1EndToEndTest {
         JsonNode alpha = tree(get(ALPHA, "spread"));
         assertEquals("zone-a", alpha.at("/spec/subsets/0/requiredNodeSelectorTerm/matchExpressions/0/values/0").asText());
         assertFalse(alpha.at("/spec/subsets/0").has("requiredNodeSelector"));
-        WorkloadSpreadEndToEndTest.awaitCached("spread");
+        awaitCached("spread");
 
         ManifestApplier.apply(product.client(), """
                 apiVersion: apps.kruise.io/v1alpha1
@@ -134,7 +156,7 @@ class WorkloadSpreadV1beta1EndToEndTest {
                 """.formatted(product.namespace()));
         assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 2L),
                 "subset-c", Map.of("zone-c", 1L)), placementOf("web", 5));
-        assertTrue(WorkloadSpreadEndToEndTest.pods("web").stream().filter(p -> "a".equals(p.getMetadata().getLabels()
+        assertTrue(pods("web").stream().filter(p -> "a".equals(p.getMetadata().getLabels()
                 .get("spread-subset"))).count() == 2, "subset-a's patch applied");
 
         // The controller's status, read through v1beta1.
@@ -160,7 +182,7 @@ class WorkloadSpreadV1beta1EndToEndTest {
                 .resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class).get(product.namespace(), "spread"),
                 ws -> ws.spec().getSubsets().get(1).getMaxReplicas().getIntVal() == 3);
         product.restartManager();
-        WorkloadSpreadEndToEndTest.awaitCached("spread");
+        awaitCached("spread");
         Await.waitFor("the restarted manager's cache has maxReplicas 3", WAIT, () -> product.app().cache()
                 .resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class).get(product.namespace(), "spread"),
                 ws -> ws.spec().getSubsets().get(1).getMaxReplicas().getIntVal() == 3);

@@ -3,11 +3,14 @@ package dev.kruisevertx.webhook.conversion;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
 
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One kind served in a second version next to its stored one, for webhooks that judge every object in the stored
@@ -23,6 +26,8 @@ import java.util.function.UnaryOperator;
  */
 public record StoredVersionView(String kind, String stored, String served, Function<JsonNode, ObjectNode> toStored,
                                 Function<JsonNode, ObjectNode> toServed, UnaryOperator<String> servedPath) {
+    /** A field path as messages spell it, e.g. {@code spec.subsets[0].requiredNodeSelectorTerm.matchExpressions}. */
+    private static final Pattern PATH = Pattern.compile("\\bspec(?:\\.[A-Za-z0-9_-]+|\\[\\d+\\])+");
 
     public boolean isServed(JsonNode object) {
         return object != null && served.equals(object.path("apiVersion").asText(""));
@@ -62,6 +67,25 @@ public record StoredVersionView(String kind, String stored, String served, Funct
             return field == null || field.equals(e.field()) ? e
                     : new FieldError(e.type(), field, e.value(), e.detail());
         }).toList();
+    }
+
+    /**
+     * A refusal about the stored form of an object sent in {@code sent}'s version (say a field of the wrong type met
+     * while decoding it), with every field path in its message spelled for that version.
+     */
+    public AdmissionResponse spelledFor(JsonNode sent, AdmissionResponse refusal) {
+        if (!isServed(sent) || refusal == null || refusal.message() == null) {
+            return refusal;
+        }
+        Matcher m = PATH.matcher(refusal.message());
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String mapped = servedPath.apply(m.group());
+            m.appendReplacement(out, Matcher.quoteReplacement(mapped == null ? m.group() : mapped));
+        }
+        m.appendTail(out);
+        return new AdmissionResponse(refusal.allowed(), refusal.code(), refusal.reason(), out.toString(),
+                refusal.patchOps(), refusal.warnings());
     }
 
     /** The {@code /convert} step between the two versions. */

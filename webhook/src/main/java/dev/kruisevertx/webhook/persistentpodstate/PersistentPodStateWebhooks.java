@@ -56,7 +56,7 @@ public final class PersistentPodStateWebhooks {
             AdmissionObjects.Decoded<PersistentPodState> decoded = AdmissionObjects.decode(request,
                     PersistentPodState.class, PersistentPodState.KIND);
             if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
+                return Future.succeededFuture(VERSIONS.spelledFor(sent.object(), decoded.refusal()));
             }
             CustomWorkloadWhiteList whiteList;
             try {

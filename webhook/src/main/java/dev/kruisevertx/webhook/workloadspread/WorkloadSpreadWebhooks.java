@@ -58,7 +58,7 @@ public final class WorkloadSpreadWebhooks {
             AdmissionObjects.Decoded<WorkloadSpread> decoded = AdmissionObjects.decode(request, WorkloadSpread.class,
                     WorkloadSpread.KIND);
             if (decoded.refusal() != null) {
-                return Future.succeededFuture(decoded.refusal());
+                return Future.succeededFuture(VERSIONS.spelledFor(sent.object(), decoded.refusal()));
             }
             WorkloadSpread ws = decoded.object();
             String namespace = ws.getMetadata() != null && ws.getMetadata().getNamespace() != null

@@ -80,6 +80,8 @@ class PersistentPodStateV1beta1WebhooksTest {
             assertTrue(r.code() == 400 || r.code() == 422, json + " " + r.code());
             assertTrue(r.message().contains("spec."), json + ": " + r.message());
             assertFalse(r.message().contains("dev.kruisevertx"), r.message());
+            assertFalse(r.message().contains("nodeTopologyKeys") && !json.contains("nodeTopologyKeys"),
+                    "a v1alpha1 name in the answer to a v1beta1 object: " + r.message());
         }
     }
 

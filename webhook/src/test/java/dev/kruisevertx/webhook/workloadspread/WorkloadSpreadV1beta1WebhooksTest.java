@@ -76,6 +76,7 @@ class WorkloadSpreadV1beta1WebhooksTest {
         for (String json : List.of("{'subsets':'many'}", "{'subsets':[{'name':7}]}",
                 "{'subsets':[{'name':'a','maxReplicas':'99999999999999999999%'}]}",
                 "{'subsets':[{'name':'a','requiredNodeSelector':[]}]}",
+                "{'subsets':[{'name':'a','preferredNodeSelector':[{'weight':'heavy','preference':{}}]}]}",
                 "{'scheduleStrategy':{'type':'Adaptive','adaptive':{'rescheduleCriticalSeconds':-1}}}")) {
             ObjectNode bad = betaDemo();
             ((ObjectNode) bad.get("spec")).setAll((ObjectNode) Json.MAPPER.readTree(json.replace('\'', '"')));
@@ -85,6 +86,7 @@ class WorkloadSpreadV1beta1WebhooksTest {
             assertTrue(r.code() == 400 || r.code() == 422, json + " " + r.code());
             assertTrue(r.message().contains("spec."), json + ": " + r.message());
             assertFalse(r.message().contains("dev.kruisevertx"), r.message());
+            assertFalse(r.message().contains("NodeSelectorTerm"), "a v1alpha1 name in the answer: " + r.message());
         }
     }
 

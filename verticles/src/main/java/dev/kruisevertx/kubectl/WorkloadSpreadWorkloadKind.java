@@ -23,8 +23,12 @@ public final class WorkloadSpreadWorkloadKind implements WorkloadKind {
 
     @Override
     public List<String> aliases() {
+        // Either served version names the same (stored v1alpha1) object; only status fields are read, which the
+        // versions share.
         return List.of("ws", "workloadspread", "workloadspreads", "workloadspread.apps.kruise.io",
-                "workloadspreads.apps.kruise.io");
+                "workloadspreads.apps.kruise.io", "workloadspread.v1alpha1.apps.kruise.io",
+                "workloadspreads.v1alpha1.apps.kruise.io", "workloadspread.v1beta1.apps.kruise.io",
+                "workloadspreads.v1beta1.apps.kruise.io");
     }
 
     @Override

@@ -292,7 +292,7 @@ class ChartRenderTest {
         JsonNode wsValidation = webhook(validating, "/validate-apps-kruise-io-v1alpha1-workloadspread");
         assertEquals("vworkloadspread.kb.io", wsValidation.path("name").asText());
         assertEquals(List.of("CREATE", "UPDATE"), strings(wsValidation.path("rules").get(0).path("operations")));
-        assertEquals(List.of("v1alpha1"), strings(wsValidation.path("rules").get(0).path("apiVersions")));
+        assertEquals(List.of("v1alpha1", "v1beta1"), strings(wsValidation.path("rules").get(0).path("apiVersions")));
         assertEquals(List.of("workloadspreads"), strings(wsValidation.path("rules").get(0).path("resources")));
         JsonNode podValidation = webhook(validating, "/validate-pod");
         assertEquals("pods/eviction", podValidation.path("rules").get(1).path("resources").get(0).asText());
@@ -699,7 +699,7 @@ class ChartRenderTest {
         JsonNode pps = webhook(validating, "/validate-apps-kruise-io-persistentpodstate");
         assertEquals("vpersistentpodstate.kb.io", pps.path("name").asText());
         assertEquals(List.of("CREATE", "UPDATE"), strings(pps.path("rules").get(0).path("operations")));
-        assertEquals(List.of("v1alpha1"), strings(pps.path("rules").get(0).path("apiVersions")));
+        assertEquals(List.of("v1alpha1", "v1beta1"), strings(pps.path("rules").get(0).path("apiVersions")));
         assertEquals(List.of("persistentpodstates"), strings(pps.path("rules").get(0).path("resources")));
         Set<String> manager = rules(defaults.get("ClusterRole", "kruise-manager-role"));
         assertTrue(manager.containsAll(Set.of("apps.kruise.io/persistentpodstates:watch",

@@ -30,6 +30,17 @@ class WorkloadSpreadWorkloadKindTest {
     }
 
     @Test
+    void typesOfEitherServedVersionNameTheStoredV1alpha1Object() {
+        for (String type : new String[]{"workloadspreads.v1beta1.apps.kruise.io", "workloadspread.v1beta1.apps.kruise.io",
+                "WorkloadSpreads.v1alpha1.apps.kruise.io"}) {
+            WorkloadKind kind = WorkloadKinds.resolve(type);
+            assertEquals("WorkloadSpread", kind.kind(), type);
+            assertEquals("v1alpha1", kind.context().getVersion(), type);
+        }
+        assertThrows(CliException.class, () -> WorkloadKinds.resolve("workloadspreads.v2.apps.kruise.io"));
+    }
+
+    @Test
     void rolloutCommandsRefuseAWorkloadSpread() {
         CliException e = assertThrows(CliException.class, () -> WorkloadKinds.rolloutTarget(List.of("ws/spread")));
         assertEquals("WorkloadSpread has no rollout; 'kubectl kruise why ws/spread' shows its state", e.getMessage());

@@ -114,6 +114,8 @@ public final class KruiseWebhooks {
         DaemonSetWebhooks.registerConversion(conversions);
         SidecarSetWebhooks.registerConversion(conversions);
         CloneSetWebhooks.registerConversion(conversions);
+        dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.registerConversion(conversions);
+        dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,14 +30,39 @@ class WorkloadSpreadCrdTest {
         assertEquals("WorkloadSpreadList", crd.getSpec().getNames().getListKind());
         assertEquals("workloadspread", crd.getSpec().getNames().getSingular());
         assertEquals("apps.kruise.io_workloadspreads.yaml", KruiseCrds.fileName(crd));
-        assertNull(crd.getSpec().getConversion());
+        // v1beta1 is served too (issue 27): the /convert webhook converts between them.
+        assertEquals("Webhook", crd.getSpec().getConversion().getStrategy());
+        assertEquals("/convert", crd.getSpec().getConversion().getWebhook().getClientConfig().getService().getPath());
+    }
+
+    private CustomResourceDefinitionVersion version(String name) {
+        assertEquals(List.of("v1alpha1", "v1beta1"), crd.getSpec().getVersions().stream()
+                .map(CustomResourceDefinitionVersion::getName).sorted().toList());
+        return crd.getSpec().getVersions().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void v1beta1IsServedNotStoredWithTheSameColumnsAndMastersSubsetAndConditionFields() {
+        CustomResourceDefinitionVersion beta = version("v1beta1");
+        assertTrue(beta.getServed());
+        assertFalse(beta.getStorage());
+        assertEquals(version("v1alpha1").getAdditionalPrinterColumns(), beta.getAdditionalPrinterColumns());
+        assertEquals(version("v1alpha1").getSubresources(), beta.getSubresources());
+        var spec = beta.getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        assertEquals(List.of("subsets", "targetRef"), spec.getRequired().stream().sorted().toList());
+        var subset = spec.getProperties().get("subsets").getItems().getSchema();
+        assertEquals(java.util.Set.of("name", "requiredNodeSelector", "preferredNodeSelector", "tolerations",
+                "maxReplicas", "patch"), subset.getProperties().keySet());
+        assertTrue(subset.getProperties().get("patch").getXKubernetesPreserveUnknownFields());
+        var condition = beta.getSchema().getOpenAPIV3Schema().getProperties().get("status").getProperties()
+                .get("subsetStatuses").getItems().getSchema().getProperties().get("conditions").getItems().getSchema();
+        assertTrue(condition.getProperties().containsKey("observedGeneration"), condition.getProperties().keySet()
+                .toString());
     }
 
     @Test
     void storedV1alpha1WithStatusSubresourceAndOpenKruisesColumns() {
-        assertEquals(1, crd.getSpec().getVersions().size());
-        CustomResourceDefinitionVersion v = crd.getSpec().getVersions().get(0);
-        assertEquals("v1alpha1", v.getName());
+        CustomResourceDefinitionVersion v = version("v1alpha1");
         assertTrue(v.getServed() && v.getStorage());
         assertNotNull(v.getSubresources().getStatus());
         assertNull(v.getSubresources().getScale());
@@ -49,7 +75,7 @@ class WorkloadSpreadCrdTest {
 
     @Test
     void requiredFieldsEnumAndFormatsAsOpenKruise() {
-        var schema = crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
+        var schema = version("v1alpha1").getSchema().getOpenAPIV3Schema();
         var spec = schema.getProperties().get("spec");
         assertEquals(List.of("subsets", "targetRef"), spec.getRequired().stream().sorted().toList());
         assertEquals(List.of("apiVersion", "kind", "name"),

@@ -115,6 +115,7 @@ public final class KruiseWebhooks {
         SidecarSetWebhooks.registerConversion(conversions);
         CloneSetWebhooks.registerConversion(conversions);
         PodUnavailableBudgetWebhooks.registerConversion(conversions);
+        CrrWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

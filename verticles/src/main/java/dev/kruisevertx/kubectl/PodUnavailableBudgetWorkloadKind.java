@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * OpenKruise's PodUnavailableBudget (policy.kruise.io/v1alpha1) for {@code why} only: the controller's last decision
  * (its counts) and the budget's state. A budget has nothing to roll out, so the rollout and set commands refuse it.
+ * Read as v1alpha1 (the stored version); a type naming v1beta1 ({@code podunavailablebudgets.v1beta1.policy.kruise.io})
+ * is the same object, so both versions' spellings are accepted.
  */
 public final class PodUnavailableBudgetWorkloadKind implements WorkloadKind {
     private static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
@@ -22,7 +24,9 @@ public final class PodUnavailableBudgetWorkloadKind implements WorkloadKind {
     @Override
     public List<String> aliases() {
         return List.of("pub", "pubs", "podunavailablebudget", "podunavailablebudgets",
-                "podunavailablebudget.policy.kruise.io", "podunavailablebudgets.policy.kruise.io");
+                "podunavailablebudget.policy.kruise.io", "podunavailablebudgets.policy.kruise.io",
+                "podunavailablebudget.v1alpha1.policy.kruise.io", "podunavailablebudgets.v1alpha1.policy.kruise.io",
+                "podunavailablebudget.v1beta1.policy.kruise.io", "podunavailablebudgets.v1beta1.policy.kruise.io");
     }
 
     @Override

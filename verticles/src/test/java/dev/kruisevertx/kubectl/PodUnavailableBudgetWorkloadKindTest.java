@@ -30,6 +30,18 @@ class PodUnavailableBudgetWorkloadKindTest {
     }
 
     @Test
+    void typesOfEitherServedVersionNameTheStoredV1alpha1Budget() {
+        for (String type : new String[]{"podunavailablebudgets.v1beta1.policy.kruise.io",
+                "PodUnavailableBudget.v1beta1.policy.kruise.io", "podunavailablebudgets.v1alpha1.policy.kruise.io",
+                "pub"}) {
+            WorkloadKind kind = WorkloadKinds.resolve(type);
+            assertEquals("PodUnavailableBudget", kind.kind(), type);
+            assertEquals("v1alpha1", kind.context().getVersion(), type);
+        }
+        assertThrows(CliException.class, () -> WorkloadKinds.resolve("podunavailablebudgets.v2.policy.kruise.io"));
+    }
+
+    @Test
     void rolloutCommandsRefuseABudget() {
         CliException e = assertThrows(CliException.class, () -> WorkloadKinds.rolloutTarget(List.of("pub/web-pub")));
         assertEquals("PodUnavailableBudget has no rollout; 'kubectl kruise why pub/web-pub' shows its state",

@@ -116,6 +116,8 @@ public final class KruiseWebhooks {
         CloneSetWebhooks.registerConversion(conversions);
         dev.kruisevertx.webhook.workloadspread.WorkloadSpreadWebhooks.registerConversion(conversions);
         dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.registerConversion(conversions);
+        PodUnavailableBudgetWebhooks.registerConversion(conversions);
+        CrrWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -25,9 +25,36 @@ class ContainerRecreateRequestCrdTest {
         assertEquals("apps.kruise.io_containerrecreaterequests.yaml", KruiseCrds.fileName(crd));
     }
 
+    private CustomResourceDefinitionVersion version(String name) {
+        // v1alpha1 (stored) and v1beta1 (served, issue 27), nothing else.
+        assertEquals(List.of("v1alpha1", "v1beta1"), crd.getSpec().getVersions().stream()
+                .map(CustomResourceDefinitionVersion::getName).sorted().toList());
+        return crd.getSpec().getVersions().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void v1beta1IsServedNotStoredWithTheSameColumnsAndMasterStatusFieldsAndTheConversionWebhook() {
+        CustomResourceDefinitionVersion beta = version("v1beta1");
+        CustomResourceDefinitionVersion alpha = version("v1alpha1");
+        assertTrue(beta.getServed());
+        assertTrue(!beta.getStorage());
+        assertEquals(alpha.getAdditionalPrinterColumns().stream().map(c -> c.getName() + " " + c.getJsonPath()).toList(),
+                beta.getAdditionalPrinterColumns().stream().map(c -> c.getName() + " " + c.getJsonPath()).toList());
+        assertEquals(alpha.getSubresources(), beta.getSubresources());
+        assertEquals("Webhook", crd.getSpec().getConversion().getStrategy());
+        assertEquals("/convert", crd.getSpec().getConversion().getWebhook().getClientConfig().getService().getPath());
+        var status = beta.getSchema().getOpenAPIV3Schema().getProperties().get("status").getProperties();
+        assertEquals(java.util.Set.of("phase", "completionTime", "message", "containerRecreateStates",
+                "containerStatusSnapshot", "conditions"), status.keySet());
+        assertEquals(java.util.Set.of("name", "ready", "restartCount", "containerID"),
+                status.get("containerStatusSnapshot").getItems().getSchema().getProperties().keySet());
+        assertEquals(alpha.getSchema().getOpenAPIV3Schema().getProperties().get("spec"),
+                beta.getSchema().getOpenAPIV3Schema().getProperties().get("spec"));
+    }
+
     @Test
     void servedAndStoredV1alpha1WithStatusSubresourceAndPrinterColumns() {
-        CustomResourceDefinitionVersion v = crd.getSpec().getVersions().get(0);
+        CustomResourceDefinitionVersion v = version("v1alpha1");
         assertEquals("v1alpha1", v.getName());
         assertTrue(v.getServed() && v.getStorage());
         assertNotNull(v.getSubresources().getStatus());
@@ -41,7 +68,7 @@ class ContainerRecreateRequestCrdTest {
 
     @Test
     void requiredFieldsAsOpenKruise() {
-        var schema = crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
+        var schema = version("v1alpha1").getSchema().getOpenAPIV3Schema();
         var spec = schema.getProperties().get("spec");
         assertEquals(List.of("containers", "podName"), spec.getRequired().stream().sorted().toList());
         var container = spec.getProperties().get("containers").getItems().getSchema();

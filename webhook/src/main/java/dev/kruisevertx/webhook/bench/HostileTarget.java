@@ -399,6 +399,16 @@ public record HostileTarget(String name, String path, boolean conversion, String
                 dev.kruisevertx.webhook.imagepulljob.ImagePullJobWebhooks.NODE_IMAGE_VALIDATE_PATH)) {
             targets.add(kruise("nodeimage", path, "v1beta1", "NodeImage", "nodeimages", NODEIMAGE));
         }
+        targets.add(new HostileTarget("podunavailablebudget-v1beta1-validate",
+                dev.kruisevertx.webhook.podunavailablebudget.PodUnavailableBudgetWebhooks.VALIDATE_PATH, false,
+                "policy.kruise.io", "v1beta1", "PodUnavailableBudget", "podunavailablebudgets",
+                parse(PODUNAVAILABLEBUDGET_BETA)));
+        targets.add(new HostileTarget("convert-podunavailablebudget-v1alpha1", WebhookServerVerticle.CONVERT, true,
+                "policy.kruise.io", "v1beta1", "PodUnavailableBudget", "podunavailablebudgets",
+                parse(PODUNAVAILABLEBUDGET)));
+        targets.add(new HostileTarget("convert-podunavailablebudget-v1beta1", WebhookServerVerticle.CONVERT, true,
+                "policy.kruise.io", "v1alpha1", "PodUnavailableBudget", "podunavailablebudgets",
+                parse(PODUNAVAILABLEBUDGET_BETA)));
         if (legacy) {
             for (HostileTarget t : List.copyOf(targets)) {
                 String old = dev.kruisevertx.webhook.admission.AdmissionRegistry.legacyPath(t.path());
@@ -441,4 +451,13 @@ public record HostileTarget(String name, String path, boolean conversion, String
     public String apiVersion() {
         return group.isEmpty() ? version : group + "/" + version;
     }
+
+    /** A v1beta1 budget: master's typed fields instead of the v1alpha1 annotations (issue 27). */
+    public static final String PODUNAVAILABLEBUDGET_BETA = """
+            {"apiVersion":"policy.kruise.io/v1beta1","kind":"PodUnavailableBudget",
+             "metadata":{"name":"web-pub","namespace":"default"},
+             "spec":{"targetRef":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"},
+               "maxUnavailable":"25%","protectOperations":["DELETE","EVICT"],"protectTotalReplicas":5,
+               "ignoredPodSelector":{"matchLabels":{"maintenance":"true"}}}}
+            """;
 }

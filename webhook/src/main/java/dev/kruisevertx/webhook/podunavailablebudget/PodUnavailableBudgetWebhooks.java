@@ -14,13 +14,18 @@ import dev.kruisevertx.webhook.pod.RelatedPubStep;
 import dev.kruisevertx.webhook.admission.AdmissionObjects;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.admission.FieldError;
+import dev.kruisevertx.webhook.admission.AdmissionRequest;
+import dev.kruisevertx.webhook.conversion.ConversionRegistry;
+import dev.kruisevertx.webhook.conversion.Converter;
 import io.vertx.core.Future;
 
 import java.util.List;
 
 /**
  * {@code /validate-policy-kruise-io-podunavailablebudget}: OpenKruise's checks of a budget on CREATE and UPDATE
- * ({@link PodUnavailableBudgetValidation}); refused outright while both PUB feature gates are off.
+ * ({@link PodUnavailableBudgetValidation}); refused outright while both PUB feature gates are off. A v1beta1 budget
+ * gets master's v1beta1-only checks and is then judged in its stored v1alpha1 form ({@link BetaPodUnavailableBudgets});
+ * {@link #registerConversion} adds the v1alpha1 <-> v1beta1 converter to {@code /convert}.
  */
 public final class PodUnavailableBudgetWebhooks {
     public static final String VALIDATE_PATH = "/validate-policy-kruise-io-podunavailablebudget";
@@ -58,6 +63,15 @@ public final class PodUnavailableBudgetWebhooks {
         });
     }
 
+    /** Registers the PodUnavailableBudget converter for {@code /convert}. */
+    public static void registerConversion(ConversionRegistry conversions) {
+        conversions.register(PodUnavailableBudget.GROUP, PodUnavailableBudget.KIND, converter());
+    }
+
+    public static Converter converter() {
+        return BetaPodUnavailableBudgets.converter();
+    }
+
     /**
      * @param gatesOn whether PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate is on
      */
@@ -69,14 +83,32 @@ public final class PodUnavailableBudgetWebhooks {
             if (!gatesOn) {
                 return Future.succeededFuture(AdmissionResponse.errored(400, GATES_OFF));
             }
-            AdmissionObjects.Decoded<PodUnavailableBudget> decoded = AdmissionObjects.decode(request,
+            AdmissionRequest judged = request;
+            if (BetaPodUnavailableBudgets.isBeta(request.object())) {
+                AdmissionObjects.Decoded<dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudget> beta =
+                        AdmissionObjects.decode(request, dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudget.class,
+                                PodUnavailableBudget.KIND);
+                if (beta.refusal() != null) {
+                    return Future.succeededFuture(beta.refusal());
+                }
+                List<FieldError> betaErrors = BetaPodUnavailableBudgets.validateBetaFields(beta.object().getSpec());
+                if (!betaErrors.isEmpty()) {
+                    return Future.succeededFuture(AdmissionResponse.denied(422, FieldError.aggregate(betaErrors)));
+                }
+                try {
+                    judged = BetaPodUnavailableBudgets.asAlpha(request);
+                } catch (IllegalArgumentException e) {
+                    return Future.succeededFuture(AdmissionResponse.denied(422, e.getMessage()));
+                }
+            }
+            AdmissionObjects.Decoded<PodUnavailableBudget> decoded = AdmissionObjects.decode(judged,
                     PodUnavailableBudget.class, PodUnavailableBudget.KIND);
             if (decoded.refusal() != null) {
                 return Future.succeededFuture(decoded.refusal());
             }
             PodUnavailableBudget pub = decoded.object();
             String namespace = pub.getMetadata() != null && pub.getMetadata().getNamespace() != null
-                    ? pub.getMetadata().getNamespace() : request.namespace();
+                    ? pub.getMetadata().getNamespace() : judged.namespace();
             List<FieldError> errors = PodUnavailableBudgetValidation.validate(pub, decoded.old(),
                     budgets.inNamespace(namespace));
             return Future.succeededFuture(errors.isEmpty() ? AdmissionResponse.allow()

@@ -24,6 +24,10 @@ import java.util.List;
  * annotation whose text is not the canonical spelling of a field value ({@code "DELETE, EVICT"}, {@code "007"},
  * {@code "abc"}) stays an annotation in v1beta1, so round trips in either direction change nothing. An empty
  * {@code protectOperations} list reads back as unset (the same meaning: the default operations).
+ *
+ * <p>{@code spec.ignoredPodSelector}, which v1alpha1 has no place for (OpenKruise drops it), is kept in the v1alpha1
+ * annotation {@link #BETA_FIELDS_ANNOTATION} as {@code {"ignoredPodSelector":{...}}} (an annotation survives the
+ * pruning of the stored v1alpha1 object) and read back from it.
  */
 public final class PodUnavailableBudgetConversion {
     public static final String GROUP = dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget.GROUP;
@@ -31,6 +35,10 @@ public final class PodUnavailableBudgetConversion {
     public static final String BETA = GROUP + "/v1beta1";
     private static final String OPS = WellKnown.PUB_PROTECT_OPERATIONS_ANNOTATION;
     private static final String TOTAL = WellKnown.PUB_PROTECT_TOTAL_REPLICAS_ANNOTATION;
+    /** The v1alpha1 annotation holding the v1beta1-only spec fields, as compact JSON. */
+    public static final String BETA_FIELDS_ANNOTATION = "policy.kruise.io/v1beta1-spec-fields";
+    private static final String IGNORED = "ignoredPodSelector";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private PodUnavailableBudgetConversion() {
     }
@@ -61,6 +69,12 @@ public final class PodUnavailableBudgetConversion {
             specObject.put("protectTotalReplicas", total);
             annotations.remove(TOTAL);
         }
+        JsonNode ignored = canonicalBetaFields(annotations.get(BETA_FIELDS_ANNOTATION));
+        if (ignored != null) {
+            specObject = specObject != null ? specObject : out.putObject("spec");
+            specObject.set(IGNORED, ignored);
+            annotations.remove(BETA_FIELDS_ANNOTATION);
+        }
         if (annotations.isEmpty()) {
             metadata.remove("annotations");
         }
@@ -79,10 +93,12 @@ public final class PodUnavailableBudgetConversion {
         ObjectNode spec = specNode instanceof ObjectNode s ? s : null;
         JsonNode ops = spec == null ? null : spec.remove("protectOperations");
         JsonNode total = spec == null ? null : spec.remove("protectTotalReplicas");
+        JsonNode ignored = spec == null ? null : spec.remove(IGNORED);
         ObjectNode metadata = out.get("metadata") instanceof ObjectNode m ? m : null;
         String opsText = operationsText(ops);
         String totalText = totalText(total);
-        if (opsText != null || totalText != null) {
+        String ignoredText = betaFieldsText(ignored);
+        if (opsText != null || totalText != null || ignoredText != null) {
             metadata = metadata != null ? metadata : out.putObject("metadata");
             ObjectNode annotations = metadata.get("annotations") instanceof ObjectNode a ? a
                     : metadata.putObject("annotations");
@@ -91,6 +107,9 @@ public final class PodUnavailableBudgetConversion {
             }
             if (totalText != null) {
                 annotations.put(TOTAL, totalText);
+            }
+            if (ignoredText != null) {
+                annotations.put(BETA_FIELDS_ANNOTATION, ignoredText);
             }
         }
         if (metadata != null && metadata.get("annotations") instanceof ObjectNode annotations) {
@@ -101,6 +120,9 @@ public final class PodUnavailableBudgetConversion {
             }
             if (totalText == null && canonicalInt(annotations.get(TOTAL)) != null) {
                 annotations.remove(TOTAL);
+            }
+            if (ignoredText == null && canonicalBetaFields(annotations.get(BETA_FIELDS_ANNOTATION)) != null) {
+                annotations.remove(BETA_FIELDS_ANNOTATION);
             }
             if (annotations.isEmpty()) {
                 metadata.remove("annotations");
@@ -143,6 +165,40 @@ public final class PodUnavailableBudgetConversion {
             }
         }
         return values.isEmpty() ? null : String.join(",", values);
+    }
+
+    /** The ignoredPodSelector an annotation holds when its text is exactly what {@link #betaFieldsText} writes. */
+    static JsonNode canonicalBetaFields(JsonNode annotation) {
+        if (annotation == null || !annotation.isTextual()) {
+            return null;
+        }
+        try {
+            JsonNode parsed = JSON.readTree(annotation.asText());
+            if (parsed == null || !parsed.isObject() || parsed.size() != 1 || !(parsed.get(IGNORED) instanceof ObjectNode)
+                    || !annotation.asText().equals(JSON.writeValueAsString(parsed))) {
+                return null;
+            }
+            return parsed.get(IGNORED);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static String betaFieldsText(JsonNode ignored) {
+        if (ignored == null || ignored.isNull()) {
+            return null;
+        }
+        if (!ignored.isObject()) {
+            throw new IllegalArgumentException("spec.ignoredPodSelector: Invalid value: " + shown(ignored)
+                    + ": must be a label selector object");
+        }
+        ObjectNode holder = JsonNodeFactory.instance.objectNode();
+        holder.set(IGNORED, ignored);
+        try {
+            return JSON.writeValueAsString(holder);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("spec.ignoredPodSelector: cannot be written", e);
+        }
     }
 
     private static String totalText(JsonNode total) {

@@ -131,4 +131,104 @@ class PodUnavailableBudgetConversionTest {
                     beta.toString());
         }
     }
+
+    @Test
+    void masterBackfillCaseKeepsTheIgnoredPodSelectorInsteadOfDroppingIt() throws Exception {
+        // OpenKruise master's ConvertFrom case: DELETE,RESIZE and 9 written back, "keep" kept, no targetRef or
+        // minAvailable invented; OpenKruise drops ignoredPodSelector, here it is kept aside and read back.
+        ObjectNode beta = parse("{'apiVersion':'policy.kruise.io/v1beta1','kind':'PodUnavailableBudget',"
+                + "'metadata':{'name':'pub-demo','namespace':'default','annotations':{'keep':'me'}},"
+                + "'spec':{'selector':{'matchLabels':{'app':'demo'}},'maxUnavailable':1,"
+                + "'protectOperations':['DELETE','RESIZE'],'protectTotalReplicas':9,"
+                + "'ignoredPodSelector':{'matchLabels':{'kruise.io/force-deletable':'true'}}}}");
+        ObjectNode alpha = PodUnavailableBudgetConversion.toV1alpha1(beta);
+        assertEquals("DELETE,RESIZE", alpha.at("/metadata/annotations").get(OPS).asText());
+        assertEquals("9", alpha.at("/metadata/annotations").get(TOTAL).asText());
+        assertEquals("me", alpha.at("/metadata/annotations/keep").asText());
+        assertEquals("{\"ignoredPodSelector\":{\"matchLabels\":{\"kruise.io/force-deletable\":\"true\"}}}",
+                alpha.at("/metadata/annotations").get(PodUnavailableBudgetConversion.BETA_FIELDS_ANNOTATION).asText());
+        assertEquals(parse("{'selector':{'matchLabels':{'app':'demo'}},'maxUnavailable':1}"), alpha.get("spec"));
+        assertEquals(beta, PodUnavailableBudgetConversion.toV1beta1(alpha));
+    }
+
+    @Test
+    void masterDropsTheDefaultOperationsAnnotationWhenTheFieldIsUnset() throws Exception {
+        ObjectNode beta = parse("{'apiVersion':'policy.kruise.io/v1beta1','metadata':{'annotations':{'" + OPS
+                + "':'DELETE'}}}");
+        assertFalse(PodUnavailableBudgetConversion.toV1alpha1(beta).get("metadata").has("annotations"));
+    }
+
+    @Test
+    void aNonCanonicalBetaFieldsAnnotationStaysAnAnnotation() throws Exception {
+        String key = PodUnavailableBudgetConversion.BETA_FIELDS_ANNOTATION;
+        for (String text : List.of("{}", "not json", "{\"ignoredPodSelector\": {}}", "{\"ignoredPodSelector\":[]}",
+                "{\"ignoredPodSelector\":{},\"x\":1}")) {
+            ObjectNode alpha = parse("{'apiVersion':'policy.kruise.io/v1alpha1','metadata':{'name':'pub'},'spec':{}}");
+            ((ObjectNode) alpha.get("metadata")).putObject("annotations").put(key, text);
+            ObjectNode beta = PodUnavailableBudgetConversion.toV1beta1(alpha);
+            assertEquals(text, beta.at("/metadata/annotations").get(key).asText(), text);
+            assertFalse(beta.get("spec").has("ignoredPodSelector"), text);
+            assertEquals(alpha, PodUnavailableBudgetConversion.toV1alpha1(beta), text);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PodUnavailableBudgetConversion
+                .toV1alpha1(parse("{'apiVersion':'policy.kruise.io/v1beta1','spec':{'ignoredPodSelector':'app=x'}}")));
+        assertTrue(e.getMessage().startsWith("spec.ignoredPodSelector: Invalid value"), e.getMessage());
+    }
+
+    @Test
+    void generatedBetaObjectsWithUnknownFieldsRoundTripUnchanged() throws Exception {
+        Random random = new Random(2727);
+        List<String> ops = List.of("DELETE", "UPDATE", "EVICT", "RESIZE");
+        for (int i = 0; i < 1000; i++) {
+            ObjectNode beta = parse("{'apiVersion':'policy.kruise.io/v1beta1','kind':'PodUnavailableBudget',"
+                    + "'metadata':{'name':'b" + i + "','namespace':'ns'},'spec':{}}");
+            ObjectNode spec = (ObjectNode) beta.get("spec");
+            if (random.nextBoolean()) {
+                spec.putObject("selector").putObject("matchLabels").put("app", "a" + random.nextInt(9));
+            } else {
+                spec.putObject("targetRef").put("apiVersion", "apps/v1").put("kind", "Deployment").put("name", "d" + i);
+            }
+            if (random.nextBoolean()) {
+                spec.put("maxUnavailable", random.nextInt(4));
+            } else {
+                spec.put("minAvailable", random.nextInt(100) + "%");
+            }
+            if (random.nextBoolean()) {
+                var list = spec.putArray("protectOperations");
+                for (int n = 1 + random.nextInt(4); n > 0; n--) {
+                    list.add(ops.get(random.nextInt(ops.size())));
+                }
+            }
+            if (random.nextBoolean()) {
+                spec.put("protectTotalReplicas", random.nextInt(Integer.MAX_VALUE) - random.nextInt(3));
+            }
+            if (random.nextBoolean()) {
+                ObjectNode ignored = spec.putObject("ignoredPodSelector");
+                if (random.nextBoolean()) {
+                    ignored.putObject("matchLabels").put("k" + random.nextInt(5), "v" + i);
+                }
+                if (random.nextBoolean()) {
+                    ignored.putArray("matchExpressions").addObject().put("key", "tier").put("operator", "Exists")
+                            .put("future", random.nextDouble());
+                }
+            }
+            if (random.nextBoolean()) {
+                spec.put("futureSpec", "f" + i);
+            }
+            if (random.nextBoolean()) {
+                beta.putObject("status").put("unavailableAllowed", random.nextInt(5)).put("observedGeneration", i)
+                        .put("futureStatus", true);
+            }
+            if (random.nextBoolean()) {
+                ((ObjectNode) beta.get("metadata")).putObject("annotations").put("other", "o" + i);
+            }
+            if (random.nextBoolean()) {
+                beta.put("futureTopLevel", i);
+            }
+            ObjectNode alpha = PodUnavailableBudgetConversion.toV1alpha1(beta);
+            assertEquals(beta, PodUnavailableBudgetConversion.toV1beta1(alpha), beta.toString());
+            assertEquals(alpha, PodUnavailableBudgetConversion.toV1alpha1(PodUnavailableBudgetConversion.toV1beta1(alpha)),
+                    alpha.toString());
+        }
+    }
 }

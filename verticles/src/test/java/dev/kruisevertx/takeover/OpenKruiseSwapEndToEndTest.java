@@ -96,55 +96,87 @@ class OpenKruiseSwapEndToEndTest {
                                     || c.equals("status.conditions[KruisePodReady]")))
                     .map(WriteRecorder.Write::describe).toList();
             assertEquals(List.of(), touched, "the manager wrote to OpenKruise's pods or PVCs");
-        }
-        assertEquals(revisionsBefore, revisionNames(ns), "no revision created or deleted");
-        Map<String, JsonNode> statusesAfter = workloadStatuses(ns);
-        for (Map.Entry<String, JsonNode> e : statusesBefore.entrySet()) {
-            JsonNode before = e.getValue();
-            JsonNode after = statusesAfter.get(e.getKey());
-            for (String field : List.of("updateRevision", "currentRevision", "collisionCount")) {
-                assertEquals(before.path(field), after.path(field), e.getKey() + " status." + field);
+            assertEquals(revisionsBefore, revisionNames(ns), "no revision created or deleted");
+            Map<String, JsonNode> statusesAfter = workloadStatuses(ns);
+            for (Map.Entry<String, JsonNode> e : statusesBefore.entrySet()) {
+                JsonNode before = e.getValue();
+                JsonNode after = statusesAfter.get(e.getKey());
+                for (String field : List.of("updateRevision", "currentRevision", "collisionCount")) {
+                    assertEquals(before.path(field), after.path(field), e.getKey() + " status." + field);
+                }
+                for (String field : List.of("replicas", "updatedReplicas", "readyReplicas")) {
+                    assertEquals(before.path(field).asInt(), after.path(field).asInt(), e.getKey() + " status." + field);
+                }
             }
-            for (String field : List.of("replicas", "updatedReplicas", "readyReplicas")) {
-                assertEquals(before.path(field).asInt(), after.path(field).asInt(), e.getKey() + " status." + field);
-            }
-        }
-        ContainerRecreateRequest crr = crr(ns);
-        assertTrue(crr.getStatus().getPhase().equals(crrPhaseBefore) || crr.getStatus().getCompletionTime() != null,
-                "the CRR stays in flight or moves on: " + crr.getStatus().getPhase());
-        assertEquals(fixtures.loaded.get("Pod").stream().filter(p -> p.getMetadata().getName().equals("web-t9w5c"))
-                .findFirst().orElseThrow().getMetadata().getUid(),
-                crr.getMetadata().getLabels().get("crr.apps.kruise.io/pod-uid"));
+            ContainerRecreateRequest crr = crr(ns);
+            assertTrue(crr.getStatus().getPhase().equals(crrPhaseBefore) || crr.getStatus().getCompletionTime() != null,
+                    "the CRR stays in flight or moves on: " + crr.getStatus().getPhase());
+            assertEquals(fixtures.loaded.get("Pod").stream().filter(p -> p.getMetadata().getName().equals("web-t9w5c"))
+                    .findFirst().orElseThrow().getMetadata().getUid(),
+                    crr.getMetadata().getLabels().get("crr.apps.kruise.io/pod-uid"));
 
-        // Then a template change rolls out as usual, under the revision OpenKruise would write (reverse direction:
-        // history.EqualRevision compares the stored bytes).
-        product.client().resources(CloneSet.class).inNamespace(ns).withName("web").edit(cs -> {
-            cs.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
-            return cs;
-        });
-        product.client().resources(StatefulSet.class).inNamespace(ns).withName("db").edit(s -> {
-            s.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
-            return s;
-        });
-        for (String owner : List.of("web", "db")) {
-            JsonNode pin = pinned(owner + "-next");
-            String name = pin.path("revision").asText();
-            Await.waitFor(owner + "'s pods at " + name, WAIT, () -> {
-                List<Pod> pods = product.client().pods().inNamespace(ns).withLabel("app", owner).list().getItems();
-                return pods.size() == 3 && pods.stream().allMatch(p -> !Pods.isTerminating(p)
-                        && Pods.shortHash(name).equals(Pods.shortHash(Pods.label(p, "controller-revision-hash")))
-                        && "nginx:1.28".equals(p.getSpec().getContainers().get(0).getImage()) && Pods.isReady(p));
+            // Then a template change rolls out as usual, under the revision OpenKruise would write (reverse direction:
+            // history.EqualRevision compares the stored bytes).
+            product.client().resources(CloneSet.class).inNamespace(ns).withName("web").edit(cs -> {
+                cs.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
+                return cs;
             });
-            assertEquals(pin.path("data").asText(), storedData(ns, name), owner + "'s revision bytes");
+            product.client().resources(StatefulSet.class).inNamespace(ns).withName("db").edit(s -> {
+                s.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
+                return s;
+            });
+            // The manager restarted mid-rollout (as a swap back and forth would) picks it up where it was.
+            Await.waitFor("web's update revision written", WAIT, () -> pinned("web-next").path("revision").asText()
+                    .equals(product.client().resources(CloneSet.class).inNamespace(ns).withName("web").get()
+                            .getStatus().getUpdateRevision()));
+            product.restartManagerWithFlags(SYNC_PERIOD);
+            for (String owner : List.of("web", "db")) {
+                JsonNode pin = pinned(owner + "-next");
+                String name = pin.path("revision").asText();
+                Await.waitFor(owner + "'s pods at " + name, WAIT, () -> {
+                    List<Pod> pods = product.client().pods().inNamespace(ns).withLabel("app", owner).list().getItems();
+                    return pods.size() == 3 && pods.stream().allMatch(p -> !Pods.isTerminating(p)
+                            && Pods.shortHash(name).equals(Pods.shortHash(Pods.label(p, "controller-revision-hash")))
+                            && "nginx:1.28".equals(p.getSpec().getContainers().get(0).getImage()) && Pods.isReady(p));
+                });
+                assertEquals(pin.path("data").asText(), storedData(ns, name), owner + "'s revision bytes");
+            }
+            // web rolled in place: the same three pods.
+            assertEquals(Set.of("web-k8x2p", "web-m4q7z", "web-t9w5c"), product.client().pods().inNamespace(ns)
+                    .withLabel("app", "web").list().getItems().stream().map(p -> p.getMetadata().getName())
+                    .collect(Collectors.toSet()));
+            // db kept its reserved ordinal free.
+            assertEquals(Set.of("db-0", "db-2", "db-3"), product.client().pods().inNamespace(ns)
+                    .withLabel("app", "db").list().getItems().stream().map(p -> p.getMetadata().getName())
+                    .collect(Collectors.toSet()));
+
+            // The recorder saw the rollout's writes (so its silence above meant something): web's pods changed in
+            // place, db's recreated.
+            List<WriteRecorder.Write> all = writes.writes();
+            assertTrue(all.stream().anyMatch(w -> w.name().startsWith("web-") && w.changed().contains("spec")),
+                    "in-place updates recorded");
+            assertTrue(all.stream().anyMatch(w -> w.name().equals("db-0") && w.type().equals("DELETED")),
+                    "recreations recorded");
+
+            // The hooks OpenKruise was holding are released: the PreparingDelete pod goes, the PreparingUpdate one
+            // is updated in place.
+            product.client().pods().inNamespace(ns).withName("hooked-s3t4v").edit(p -> {
+                p.getMetadata().getFinalizers().remove("example.io/drain");
+                return p;
+            });
+            product.client().pods().inNamespace(ns).withName("hooked-p1q2r").edit(p -> {
+                p.getMetadata().getLabels().remove("example.io/serving");
+                return p;
+            });
+            String hookedUpdate = statusesBefore.get("CloneSet hooked").path("updateRevision").asText();
+            Await.waitFor("hooked-s3t4v deleted and hooked-p1q2r updated in place to " + hookedUpdate, WAIT, () -> {
+                Pod kept = product.client().pods().inNamespace(ns).withName("hooked-p1q2r").get();
+                return product.client().pods().inNamespace(ns).withName("hooked-s3t4v").get() == null
+                        && kept != null && "nginx:1.27".equals(kept.getSpec().getContainers().get(0).getImage())
+                        && Pods.shortHash(hookedUpdate).equals(Pods.shortHash(Pods.label(kept,
+                        "controller-revision-hash")));
+            });
         }
-        // web rolled in place: the same three pods.
-        assertEquals(Set.of("web-k8x2p", "web-m4q7z", "web-t9w5c"), product.client().pods().inNamespace(ns)
-                .withLabel("app", "web").list().getItems().stream().map(p -> p.getMetadata().getName())
-                .collect(Collectors.toSet()));
-        // db kept its reserved ordinal free.
-        assertEquals(Set.of("db-0", "db-2", "db-3"), product.client().pods().inNamespace(ns)
-                .withLabel("app", "db").list().getItems().stream().map(p -> p.getMetadata().getName())
-                .collect(Collectors.toSet()));
     }
 
     /**

@@ -268,11 +268,14 @@ def main():
 
     # The revision OpenKruise would write for web's template changed to nginx:1.28 (the reverse direction).
     t3 = template({"app": "web"}, "nginx:1.28")
-    r3, _, d3, _ = revision("CloneSet", "apps.kruise.io/v1alpha1", "web", t3, 3, {"owner": "shop"})
-    pins["web-next"] = {"revision": r3, "data": d3}
+    r3, _, d3, o3 = revision("CloneSet", "apps.kruise.io/v1alpha1", "web", t3, 3, {"owner": "shop"})
+    pins["web-next"] = {"revision": r3, "data": d3, "labels": o3["metadata"]["labels"],
+                        "annotations": o3["metadata"]["annotations"]}
     t4 = template({"app": "db"}, "nginx:1.28")
-    r4, _, d4, _ = revision("StatefulSet", "apps.kruise.io/v1beta1", "db", t4, 2, {}, cloneset=False)
-    pins["db-next"] = {"revision": r4, "data": d4}
+    r4, _, d4, o4 = revision("StatefulSet", "apps.kruise.io/v1beta1", "db", t4, 2, {"owner": "data"},
+                             cloneset=False)
+    pins["db-next"] = {"revision": r4, "data": d4, "labels": o4["metadata"]["labels"],
+                       "annotations": o4["metadata"]["annotations"]}
     with open(os.path.join(HERE, "pinned-revisions.json"), "w") as f:
         json.dump(pins, f, indent=1)
         f.write("\n")

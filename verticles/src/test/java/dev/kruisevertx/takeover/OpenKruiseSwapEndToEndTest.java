@@ -12,6 +12,7 @@ import dev.kruisevertx.sim.testing.WriteRecorder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -140,6 +141,12 @@ class OpenKruiseSwapEndToEndTest {
                             && "nginx:1.28".equals(p.getSpec().getContainers().get(0).getImage()) && Pods.isReady(p));
                 });
                 assertEquals(pin.path("data").asText(), storedData(ns, name), owner + "'s revision bytes");
+                ControllerRevision written = product.client().apps().controllerRevisions().inNamespace(ns)
+                        .withName(name).get();
+                assertEquals(new ObjectMapper().convertValue(pin.path("labels"), Map.class),
+                        written.getMetadata().getLabels(), owner + "'s revision labels");
+                assertEquals(new ObjectMapper().convertValue(pin.path("annotations"), Map.class),
+                        written.getMetadata().getAnnotations(), owner + "'s revision annotations");
             }
             // web rolled in place: the same three pods.
             assertEquals(Set.of("web-k8x2p", "web-m4q7z", "web-t9w5c"), product.client().pods().inNamespace(ns)

@@ -139,6 +139,35 @@ public final class TemplateRevisions {
                 .build();
     }
 
+    /** Label Kubernetes' controller history ({@code history.NewControllerRevision}) puts on every revision. */
+    public static final String CONTROLLER_HISTORY_HASH_LABEL = "controller.kubernetes.io/hash";
+
+    /**
+     * A new revision as Kubernetes' {@code history.NewControllerRevision} builds it and OpenKruise v1.9's CloneSet and
+     * Advanced StatefulSet then annotate it: labels are the pod template's labels plus
+     * {@value #CONTROLLER_HISTORY_HASH_LABEL}{@code : <hash>}, annotations a copy of the workload's annotations.
+     */
+    public static ControllerRevision historyRevision(String ownerName, String namespace,
+                                                     Map<String, String> templateLabels,
+                                                     Map<String, String> ownerAnnotations, OwnerReference owner,
+                                                     JsonNode data, String hash, long number) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (templateLabels != null) {
+            labels.putAll(templateLabels);
+        }
+        labels.put(CONTROLLER_HISTORY_HASH_LABEL, hash);
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (ownerAnnotations != null) {
+            annotations.putAll(ownerAnnotations);
+        }
+        return new ControllerRevisionBuilder()
+                .withNewMetadata().withName(name(ownerName, hash)).withNamespace(namespace).withLabels(labels)
+                .withAnnotations(annotations).withOwnerReferences(owner).endMetadata()
+                .withData(GoRevisionData.stored(data))
+                .withRevision(number)
+                .build();
+    }
+
     /** The revision's hash: its {@code controller-revision-hash} label, else what follows the last '-' of its name. */
     public static String hashOf(ControllerRevision r) {
         Map<String, String> labels = r.getMetadata().getLabels();

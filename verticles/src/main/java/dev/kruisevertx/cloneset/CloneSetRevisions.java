@@ -9,15 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
+import dev.kruisevertx.api.common.WellKnown;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -56,20 +54,18 @@ public final class CloneSetRevisions {
     public static ControllerRevision newRevision(CloneSet cs, long revisionNumber, Integer collisionCount) {
         JsonNode data = patchOf(cs);
         String hash = RevisionHash.of(bytes(data), collisionCount == null ? 0 : collisionCount);
-        Map<String, String> labels = new HashMap<>();
-        if (cs.getSpec().getTemplate().getMetadata() != null && cs.getSpec().getTemplate().getMetadata().getLabels() != null) {
-            labels.putAll(cs.getSpec().getTemplate().getMetadata().getLabels());
+        PodTemplateSpec template = cs.getSpec().getTemplate();
+        ControllerRevision r = TemplateRevisions.historyRevision(cs.getMetadata().getName(),
+                cs.getMetadata().getNamespace(), template.getMetadata() == null ? null
+                        : template.getMetadata().getLabels(), cs.getMetadata().getAnnotations(), ownerReference(cs),
+                data, hash, revisionNumber);
+        if (cs.getSpec().getVolumeClaimTemplates() == null || cs.getSpec().getVolumeClaimTemplates().isEmpty()) {
+            // OpenKruise writes an empty hash when there are no volumeClaimTemplates. With templates its value is an
+            // FNV hash of go-spew's print of the PVC list in Go's struct-ordered JSON, not reproduced here: the
+            // annotation is left out, and OpenKruise treats a revision without it as compatible with any other.
+            r.getMetadata().getAnnotations().put(WellKnown.CLONESET_VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION, "");
         }
-        labels.put(HASH_LABEL, hash);
-        return new ControllerRevisionBuilder().withNewMetadata()
-                .withName(TemplateRevisions.name(cs.getMetadata().getName(), hash))
-                .withNamespace(cs.getMetadata().getNamespace())
-                .withLabels(labels)
-                .withOwnerReferences(ownerReference(cs))
-                .endMetadata()
-                .withData(GoRevisionData.stored(data))
-                .withRevision(revisionNumber)
-                .build();
+        return r;
     }
 
     public static OwnerReference ownerReference(CloneSet cs) {

@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * ControllerRevisions of an Advanced StatefulSet, as Kubernetes' StatefulSet history keeps them ({@link
- * TemplateRevisions}), labelled with the set's selector labels and {@code controller-revision-hash: <name>} (the
- * whole revision name, as Kubernetes' StatefulSet labels its pods). Pure.
+ * TemplateRevisions}), labelled and annotated as OpenKruise v1.9's {@code newRevision} does: the template's labels plus
+ * {@code controller.kubernetes.io/hash: <hash>}, the set's annotations copied. Pure.
  */
 final class StatefulSetRevisions {
 
@@ -40,9 +40,10 @@ final class StatefulSetRevisions {
     private static TemplateRevisions.Builder builder(StatefulSet set) {
         return (data, collisions, number) -> {
             String hash = hash(data, collisions);
-            return TemplateRevisions.build(set.getMetadata().getName(), set.getMetadata().getNamespace(),
-                    set.getSpec().getSelector(), ownerReference(set), data, hash,
-                    set.getMetadata().getName() + "-" + hash, number);
+            PodTemplateSpec template = set.getSpec().getTemplate();
+            return TemplateRevisions.historyRevision(set.getMetadata().getName(), set.getMetadata().getNamespace(),
+                    template == null || template.getMetadata() == null ? null : template.getMetadata().getLabels(),
+                    set.getMetadata().getAnnotations(), ownerReference(set), data, hash, number);
         };
     }
 

@@ -55,6 +55,33 @@ class CloneSetRevisionsTest {
         assertEquals(Boolean.TRUE, r.getMetadata().getOwnerReferences().get(0).getController());
     }
 
+    /**
+     * Pinned against OpenKruise v1.9's CloneSet {@code NewRevision}: labels the template's plus
+     * {@code controller.kubernetes.io/hash}, annotations the CloneSet's, and {@code
+     * kruise.io/cloneset-volumeclaimtemplate-hash: ""} when there are no volumeClaimTemplates ({@code
+     * PatchVCTemplateHash}); with templates the annotation is left out (OpenKruise reads a missing one as compatible).
+     */
+    @Test
+    void aNewRevisionIsLabelledAndAnnotatedAsOpenKruiseLabelsIt() {
+        CloneSet cs = dev.kruisevertx.api.common.ApiJson.serialization().unmarshal("""
+                {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","metadata":{"name":"web","namespace":"ns",
+                 "uid":"u1","annotations":{"team":"shop"}},"spec":{"selector":{"matchLabels":{"foo":"bar"}},
+                 "template":{"metadata":{"labels":{"foo":"bar"}},"spec":{"containers":[
+                 {"name":"nginx","image":"nginx:1.9.1"}]}}}}""", CloneSet.class);
+        ControllerRevision r = CloneSetRevisions.newRevision(cs, 1, 0);
+        // OpenKruise's revision of this template (TakeoverCheckTest.DATA) is named web-7df87c59b.
+        assertEquals("web-7df87c59b", r.getMetadata().getName());
+        assertEquals(java.util.Map.of("foo", "bar", "controller.kubernetes.io/hash", "7df87c59b"),
+                r.getMetadata().getLabels());
+        assertEquals(java.util.Map.of("team", "shop", "kruise.io/cloneset-volumeclaimtemplate-hash", ""),
+                r.getMetadata().getAnnotations());
+
+        cs.getSpec().setVolumeClaimTemplates(List.of(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("data").endMetadata().build()));
+        assertEquals(java.util.Map.of("team", "shop"), CloneSetRevisions.newRevision(cs, 1, 0).getMetadata()
+                .getAnnotations());
+    }
+
     @Test
     void equalTemplatesReuseTheirRevisionAndOpenKruiseStyleEmptyFieldsDoNotMatter() {
         CloneSet cs = cs("nginx:1");

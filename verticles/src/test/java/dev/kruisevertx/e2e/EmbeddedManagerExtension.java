@@ -61,7 +61,7 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
     private final Supplier<EmbeddedClusterOptions> clusterOptions;
     private final Install install;
     private final Supplier<List<ControllerDefinition>> controllers;
-    private final List<String> flags;
+    private List<String> flags;
     private final Step after;
     private final AtomicInteger tests = new AtomicInteger();
 
@@ -149,6 +149,16 @@ public final class EmbeddedManagerExtension implements BeforeAllCallback, Before
             throw failures.get(0);
         }
         app = startManager();
+    }
+
+    /**
+     * Stops the manager and starts a new one with {@code flags} (on top of the test defaults) instead of the
+     * builder's, for this and every later start: a class that starts in one mode (such as {@code
+     * --takeover-dry-run}) and then runs for real.
+     */
+    public void restartManagerWithFlags(String... flags) throws Exception {
+        this.flags = List.of(flags);
+        restartManager();
     }
 
     private void stopManager(List<Exception> failures) {

@@ -56,8 +56,34 @@ class StatefulSetRevisionsTest {
                 r.update().getMetadata().getName());
         assertEquals(1L, r.update().getRevision());
         assertEquals("web", r.update().getMetadata().getLabels().get("app"));
-        assertEquals(r.update().getMetadata().getName(),
-                r.update().getMetadata().getLabels().get("controller-revision-hash"));
+        // OpenKruise v1.9 (history.NewControllerRevision): the template's labels plus controller.kubernetes.io/hash.
+        assertEquals(Map.of("app", "web", "controller.kubernetes.io/hash", r.update().getMetadata().getName()
+                .substring("web-".length())), r.update().getMetadata().getLabels());
+    }
+
+    /**
+     * Pinned against OpenKruise v1.9's {@code newRevision} for template {@code foo: bar / nginx:1.9.1}: the name and
+     * hash label from {@code HashControllerRevision(data, 0)}, labels the template's (not the selector's) plus
+     * {@code controller.kubernetes.io/hash}, annotations the set's.
+     */
+    @Test
+    void aNewRevisionIsLabelledAndAnnotatedAsOpenKruiseLabelsIt() {
+        StatefulSet set = ApiJson.serialization().unmarshal("""
+                {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","metadata":{"name":"db","namespace":"ns",
+                 "uid":"u1","annotations":{"team":"storage"}},"spec":{"selector":{"matchLabels":{"foo":"bar"}},
+                 "template":{"metadata":{"labels":{"foo":"bar","tier":"db"}},"spec":{"containers":[
+                 {"name":"nginx","image":"nginx:1.9.1"}]}}}}""", StatefulSet.class);
+        ControllerRevision r = StatefulSetRevisions.resolve(set, List.of()).toCreate();
+        String data = "{\"spec\":{\"template\":{\"$patch\":\"replace\",\"metadata\":{\"creationTimestamp\":null,"
+                + "\"labels\":{\"foo\":\"bar\",\"tier\":\"db\"}},\"spec\":{\"containers\":[{\"image\":\"nginx:1.9.1\","
+                + "\"name\":\"nginx\",\"resources\":{}}]}}}}";
+        String hash = dev.kruisevertx.revision.RevisionHash.of(data.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0);
+        assertEquals("db-" + hash, r.getMetadata().getName());
+        assertEquals(Map.of("foo", "bar", "tier", "db", "controller.kubernetes.io/hash", hash),
+                r.getMetadata().getLabels());
+        assertEquals(Map.of("team", "storage"), r.getMetadata().getAnnotations());
+        assertEquals(data, new String(dev.kruisevertx.revision.GoRevisionData.bytes(
+                StatefulSetRevisions.dataOf(set.getSpec().getTemplate())), java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test

@@ -46,13 +46,24 @@ public final class PodTemplateDefaults {
         }
         spec.setSchedulerName(orDefault(spec.getSchedulerName(), "default-scheduler"));
         containers(spec.getInitContainers());
+        // OpenKruise's SetDefaultPodSpec (v1.9) gives a workload template's containers (not its init containers)
+        // pull policy Always whatever the tag, so images can be updated in place; a template OpenKruise defaulted
+        // then reads the same here and gets no new revision.
+        if (spec.getContainers() != null) {
+            for (Container c : spec.getContainers()) {
+                c.setImagePullPolicy(orDefault(c.getImagePullPolicy(), "Always"));
+            }
+        }
         containers(spec.getContainers());
         if (spec.getVolumes() != null) {
             spec.getVolumes().forEach(PodTemplateDefaults::volume);
         }
     }
 
-    /** Kubernetes' container defaults (as in a pod template); SidecarSets default their containers the same way. */
+    /**
+     * Kubernetes' {@code SetDefaults_Container} and the port, env, probe and handler defaults: a workload template's
+     * init containers, and SidecarSet containers (OpenKruise defaults those with the upstream function).
+     */
     public static void containers(List<? extends Container> containers) {
         if (containers == null) {
             return;

@@ -66,7 +66,8 @@ class CloneSetDefaultsTest {
         assertTrue(pod.path("securityContext").isObject());
         JsonNode c = pod.path("containers").get(0);
         assertEquals("Always", c.path("imagePullPolicy").asText(), "untagged image");
-        assertEquals("IfNotPresent", pod.path("containers").get(1).path("imagePullPolicy").asText(), "tagged image");
+        // OpenKruise v1.9's SetDefaultPodSpec: a template's containers pull Always whatever the tag (in-place update).
+        assertEquals("Always", pod.path("containers").get(1).path("imagePullPolicy").asText(), "tagged image");
         assertEquals("/dev/termination-log", c.path("terminationMessagePath").asText());
         assertEquals("File", c.path("terminationMessagePolicy").asText());
         assertEquals("TCP", c.path("ports").get(0).path("protocol").asText());

@@ -49,4 +49,29 @@ class OpenKruiseDefaultedTemplateTest {
                             StandardCharsets.UTF_8), op);
         }
     }
+
+    /**
+     * OpenKruise v1.9's {@code SetDefaultPodSpec} gives a template's containers {@code imagePullPolicy: Always} even
+     * for a tagged image (for in-place image updates) and its init containers the upstream rule (IfNotPresent for a
+     * tag other than latest); a policy already set is kept, so a template stored by either webhook reads the same.
+     */
+    @Test
+    void pullPolicyDefaultsAsOpenKruiseSetDefaultPodSpec() throws Exception {
+        ObjectNode cs = CloneSetDefaultsTest.minimal();
+        ((ObjectNode) cs.path("spec")).set("template", Json.MAPPER.readTree("""
+                {"metadata":{"labels":{"app":"s"}},"spec":{
+                  "initContainers":[{"name":"i1","image":"busybox:1.36"},{"name":"i2","image":"busybox"}],
+                  "containers":[{"name":"c1","image":"nginx:1.25"},{"name":"c2","image":"nginx@sha256:abc"},
+                    {"name":"c3","image":"nginx:1.25","imagePullPolicy":"IfNotPresent"}]}}"""));
+        ((ObjectNode) cs.path("spec")).remove("volumeClaimTemplates");
+
+        JsonNode spec = CloneSetDefaultsTest.mutate(CloneSetDefaultsTest.request("CREATE", cs, null), false)
+                .path("spec").path("template").path("spec");
+
+        assertEquals("IfNotPresent", spec.path("initContainers").get(0).path("imagePullPolicy").asText());
+        assertEquals("Always", spec.path("initContainers").get(1).path("imagePullPolicy").asText());
+        assertEquals("Always", spec.path("containers").get(0).path("imagePullPolicy").asText());
+        assertEquals("Always", spec.path("containers").get(1).path("imagePullPolicy").asText());
+        assertEquals("IfNotPresent", spec.path("containers").get(2).path("imagePullPolicy").asText());
+    }
 }

@@ -114,6 +114,7 @@ public final class KruiseWebhooks {
         DaemonSetWebhooks.registerConversion(conversions);
         SidecarSetWebhooks.registerConversion(conversions);
         CloneSetWebhooks.registerConversion(conversions);
+        UnitedDeploymentWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -100,6 +100,9 @@ record LosslessPart(List<String> path, String keptInB, String keptInA) {
         JsonNode text = annotations.remove(key);
         if (annotations.isEmpty()) {
             metadata.remove("annotations");
+            if (metadata.isEmpty()) {
+                root.remove("metadata"); // made for the annotation (real objects always have a name)
+            }
         }
         try {
             return text.isTextual() ? JSON.readTree(text.asText()) : null;

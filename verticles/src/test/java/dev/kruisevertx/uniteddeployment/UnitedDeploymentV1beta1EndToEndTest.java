@@ -124,6 +124,17 @@ class UnitedDeploymentV1beta1EndToEndTest {
 
     static final String HOLD = "example.com/hold";
 
+    static com.fasterxml.jackson.databind.JsonNode kubectlGetTable(String apiVersion, String plural) throws Exception {
+        io.fabric8.kubernetes.client.http.HttpClient http = product.client().getHttpClient();
+        String url = product.client().getMasterUrl().toString().replaceAll("/$", "") + "/apis/" + apiVersion
+                + "/namespaces/" + product.namespace() + "/" + plural;
+        io.fabric8.kubernetes.client.http.HttpResponse<String> response = http.sendAsync(http.newHttpRequestBuilder()
+                .uri(url).header("Accept", "application/json;as=Table;g=meta.k8s.io;v=v1").build(), String.class)
+                .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(200, response.code(), response.body());
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body());
+    }
+
     /**
      * The user's side of the inPlaceUpdate hook: releases a PreparingUpdate pod (removes the hold label) and holds an
      * Updated one again (puts it back), so the hooked rollout can go on.
@@ -197,6 +208,16 @@ class UnitedDeploymentV1beta1EndToEndTest {
                 .inNamespace(product.namespace()).list().getItems();
         assertEquals(List.of("web"), listed.stream().map(r -> r.getMetadata().getName()).toList());
         assertEquals(BETA, listed.get(0).getApiVersion());
+        // `kubectl get uniteddeployments.v1beta1.apps.kruise.io`: the Table kubectl asks for, through v1beta1.
+        com.fasterxml.jackson.databind.JsonNode table = kubectlGetTable(BETA, "uniteddeployments");
+        List<String> columns = new java.util.ArrayList<>();
+        table.path("columnDefinitions").forEach(c -> columns.add(c.path("name").asText()));
+        assertEquals(List.of("Name", "DESIRED", "CURRENT", "UPDATED", "READY", "AGE"), columns);
+        assertEquals(1, table.path("rows").size(), table.toString());
+        com.fasterxml.jackson.databind.JsonNode cells = table.path("rows").get(0).path("cells");
+        assertEquals("web", cells.get(0).asText());
+        assertEquals(6, cells.get(1).asInt());
+        assertEquals(6, cells.get(4).asInt());
         Set<String> before = livePods("web").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
         assertEquals(6, before.size());
         String firstRevision = at(ready, "status", "updatedRevision");

@@ -60,7 +60,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1alpha1.NodePodProbe.class,
             dev.kruisevertx.api.apps.v1alpha1.PersistentPodState.class,
             dev.kruisevertx.api.apps.v1beta1.CloneSet.class,
-            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.class);
+            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.class,
+            dev.kruisevertx.api.apps.v1beta1.ResourceDistribution.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches
@@ -71,7 +72,8 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.DaemonSet.CRD_NAME,
             dev.kruisevertx.api.apps.v1beta1.SidecarSet.CRD_NAME,
             CloneSet.CRD_NAME,
-            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.CRD_NAME);
+            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.CRD_NAME,
+            dev.kruisevertx.api.apps.v1beta1.ResourceDistribution.CRD_NAME);
     static final String CONVERSION_SERVICE_NAMESPACE = "kruise-system";
     static final String CONVERSION_SERVICE_NAME = "kruise-webhook-service";
     static final String CONVERSION_PATH = "/convert";

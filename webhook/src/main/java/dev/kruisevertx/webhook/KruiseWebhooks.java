@@ -115,6 +115,7 @@ public final class KruiseWebhooks {
         SidecarSetWebhooks.registerConversion(conversions);
         CloneSetWebhooks.registerConversion(conversions);
         UnitedDeploymentWebhooks.registerConversion(conversions);
+        dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -48,8 +48,10 @@ final class BetaResourceDistributions {
         if (field == null || !field.startsWith(ALPHA_SELECTOR)) {
             return error;
         }
+        // The detail may quote the inner error with its path (labelSelectorAsSelector error: ...).
+        String detail = error.detail() == null ? null : error.detail().replace(ALPHA_SELECTOR, BETA_SELECTOR);
         return new FieldError(error.type(), BETA_SELECTOR + field.substring(ALPHA_SELECTOR.length()), error.value(),
-                error.detail());
+                detail);
     }
 
     /** The {@code /convert} step between v1alpha1 (stored) and v1beta1. */

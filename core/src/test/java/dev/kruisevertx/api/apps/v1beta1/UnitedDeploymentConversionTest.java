@@ -200,6 +200,59 @@ class UnitedDeploymentConversionTest {
         assertEquals(3, typed.getStatus().getSubsetReplicas().get("subset-a"));
     }
 
+    @Test
+    void hostileShapesConvertOrAreRefusedWithAMessage() throws Exception {
+        // Wrong JSON types at every place the conversion looks: converted as they are or refused with a message.
+        String[] values = {"null", "7", "\"x\"", "[]", "[1]", "{}", "true", "-1e40"};
+        String[] paths = {"metadata", "metadata/annotations", "spec", "spec/template", "spec/template/cloneSetTemplate",
+                "spec/template/cloneSetTemplate/spec", "spec/template/cloneSetTemplate/metadata",
+                "spec/template/cloneSetTemplate/spec/updateStrategy",
+                "spec/template/cloneSetTemplate/spec/updateStrategy/type",
+                "spec/template/cloneSetTemplate/spec/scaleStrategy", "status", "status/subsetStatuses",
+                "status/subsetStatuses/0", "status/subsetStatuses/0/name", "status/subsetStatuses/0/replicas",
+                "status/subsetReplicas", "status/subsetReplicas/a", "status/updateStatus",
+                "status/updateStatus/updatedRevision", "status/updateStatus/currentPartitions", "status/updatedRevision"};
+        for (boolean alpha : new boolean[] {true, false}) {
+            for (String path : paths) {
+                for (String value : values) {
+                    ObjectNode o = tree("{'apiVersion':'apps.kruise.io/" + (alpha ? "v1alpha1" : "v1beta1") + "',"
+                            + "'metadata':{'name':'h','annotations':{'a':'b'}},'spec':{'template':{'cloneSetTemplate':"
+                            + "{'metadata':{},'spec':{'updateStrategy':{'type':'" + (alpha ? "ReCreate" : "RollingUpdate")
+                            + "'},'scaleStrategy':{}}}}},'status':{'subsetStatuses':[{'name':'a','replicas':1}],"
+                            + "'subsetReplicas':{'a':1},'updateStatus':{'updatedRevision':'r','currentPartitions':{}},"
+                            + "'updatedRevision':'r'}}");
+                    String[] parts = path.split("/");
+                    JsonNode parent = o;
+                    for (int i = 0; i < parts.length - 1; i++) {
+                        parent = parts[i].matches("\\d+") ? parent.get(Integer.parseInt(parts[i])) : parent.get(parts[i]);
+                    }
+                    String last = parts[parts.length - 1];
+                    JsonNode v = JSON.readTree(value);
+                    if (parent instanceof ArrayNode a) {
+                        a.set(Integer.parseInt(last), v);
+                    } else {
+                        ((ObjectNode) parent).set(last, v);
+                    }
+                    try {
+                        ObjectNode converted = alpha ? UnitedDeploymentConversion.toV1beta1(o)
+                                : UnitedDeploymentConversion.toV1alpha1(o);
+                        ObjectNode back = alpha ? UnitedDeploymentConversion.toV1alpha1(converted)
+                                : UnitedDeploymentConversion.toV1beta1(converted);
+                        if (!path.startsWith("metadata")) {
+                            // (a metadata or annotations that is not an object has nowhere to keep a part, and an
+                            // empty or null one made to hold it reads back absent: the API server never stores such
+                            // an object, every object has a name)
+                            assertEquals(o, back, path + "=" + value);
+                        }
+                    } catch (IllegalArgumentException e) {
+                        assertFalse(alpha, "a v1alpha1 object always converts: " + path + "=" + value);
+                        assertTrue(e.getMessage().startsWith("spec.template.cloneSetTemplate."), e.getMessage());
+                    }
+                }
+            }
+        }
+    }
+
     // --- round-trip properties ---
 
     @Test

@@ -22,8 +22,12 @@ public final class UnitedDeploymentWorkloadKind implements WorkloadKind {
 
     @Override
     public List<String> aliases() {
+        // A type naming v1beta1 (uniteddeployments.v1beta1.apps.kruise.io) is the same object, read as the stored
+        // v1alpha1, so both versions' spellings are accepted.
         return List.of("ud", "uds", "uniteddeployment", "uniteddeployments", "uniteddeployment.apps.kruise.io",
-                "uniteddeployments.apps.kruise.io");
+                "uniteddeployments.apps.kruise.io", "uniteddeployment.v1alpha1.apps.kruise.io",
+                "uniteddeployments.v1alpha1.apps.kruise.io", "uniteddeployment.v1beta1.apps.kruise.io",
+                "uniteddeployments.v1beta1.apps.kruise.io");
     }
 
     @Override

@@ -303,6 +303,7 @@ class ChartRenderTest {
         assertEquals("vresourcedistribution.kb.io", rdValidation.path("name").asText());
         assertEquals(List.of("CREATE", "UPDATE"), strings(rdValidation.path("rules").get(0).path("operations")));
         assertEquals(List.of("resourcedistributions"), strings(rdValidation.path("rules").get(0).path("resources")));
+        assertEquals(List.of("v1alpha1", "v1beta1"), strings(rdValidation.path("rules").get(0).path("apiVersions")));
         JsonNode ppmValidation = webhook(validating, "/validate-apps-kruise-io-podprobemarker");
         assertEquals("vpodprobemarker.kb.io", ppmValidation.path("name").asText());
         assertEquals(List.of("CREATE", "UPDATE"), strings(ppmValidation.path("rules").get(0).path("operations")));

@@ -22,6 +22,17 @@ class UnitedDeploymentWorkloadKindTest {
     }
 
     @Test
+    void typesOfEitherServedVersionNameTheStoredV1alpha1Object() {
+        for (String type : new String[]{"uniteddeployments.v1beta1.apps.kruise.io", "uniteddeployment.v1beta1.apps.kruise.io",
+                "UnitedDeployments.v1alpha1.apps.kruise.io", "uniteddeployments.apps.kruise.io", "ud"}) {
+            WorkloadKind kind = WorkloadKinds.resolve(type);
+            assertEquals("UnitedDeployment", kind.kind(), type);
+            assertEquals("v1alpha1", kind.context().getVersion(), type);
+        }
+        assertThrows(CliException.class, () -> WorkloadKinds.resolve("uniteddeployments.v2.apps.kruise.io"));
+    }
+
+    @Test
     void resolvesToTheUnitedDeploymentController() {
         assertEquals(dev.kruisevertx.uniteddeployment.UnitedDeploymentController.NAME,
                 WorkloadKinds.resolve("ud").controller());

@@ -118,6 +118,8 @@ public final class KruiseWebhooks {
         dev.kruisevertx.webhook.persistentpodstate.PersistentPodStateWebhooks.registerConversion(conversions);
         PodUnavailableBudgetWebhooks.registerConversion(conversions);
         CrrWebhooks.registerConversion(conversions);
+        UnitedDeploymentWebhooks.registerConversion(conversions);
+        dev.kruisevertx.webhook.resourcedistribution.ResourceDistributionWebhooks.registerConversion(conversions);
         return conversions;
     }
 }

@@ -63,7 +63,9 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.WorkloadSpread.class,
             dev.kruisevertx.api.apps.v1beta1.PersistentPodState.class,
             dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudget.class,
-            dev.kruisevertx.api.apps.v1beta1.ContainerRecreateRequest.class);
+            dev.kruisevertx.api.apps.v1beta1.ContainerRecreateRequest.class,
+            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.class,
+            dev.kruisevertx.api.apps.v1beta1.ResourceDistribution.class);
 
     /**
      * CRDs whose versions differ in fields and are converted by the {@code /convert} webhook, as OpenKruise patches
@@ -77,7 +79,9 @@ public final class KruiseCrds {
             dev.kruisevertx.api.apps.v1beta1.WorkloadSpread.CRD_NAME,
             dev.kruisevertx.api.apps.v1beta1.PersistentPodState.CRD_NAME,
             dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudget.CRD_NAME,
-            ContainerRecreateRequest.CRD_NAME);
+            ContainerRecreateRequest.CRD_NAME,
+            dev.kruisevertx.api.apps.v1beta1.UnitedDeployment.CRD_NAME,
+            dev.kruisevertx.api.apps.v1beta1.ResourceDistribution.CRD_NAME);
     static final String CONVERSION_SERVICE_NAMESPACE = "kruise-system";
     static final String CONVERSION_SERVICE_NAME = "kruise-webhook-service";
     static final String CONVERSION_PATH = "/convert";

@@ -10,30 +10,60 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The UnitedDeployment CRD has OpenKruise v1.9's scope, version, subresources, columns and schema shape. */
 class UnitedDeploymentCrdTest {
     final CustomResourceDefinition crd = KruiseCrds.of(UnitedDeployment.class);
-    final CustomResourceDefinitionVersion version = crd.getSpec().getVersions().get(0);
+    final CustomResourceDefinitionVersion version = version("v1alpha1");
     final JSONSchemaProps root = version.getSchema().getOpenAPIV3Schema();
+
+    private CustomResourceDefinitionVersion version(String name) {
+        // v1alpha1 (stored) and v1beta1 (served, issue 27), nothing else.
+        assertEquals(List.of("v1alpha1", "v1beta1"), crd.getSpec().getVersions().stream()
+                .map(CustomResourceDefinitionVersion::getName).sorted().toList());
+        return crd.getSpec().getVersions().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    }
 
     private JSONSchemaProps spec() {
         return root.getProperties().get("spec");
     }
 
     @Test
-    void namespacedSingleStoredVersionWithShortName() {
+    void namespacedStoredAsV1alpha1WithShortName() {
         assertEquals("uniteddeployments.apps.kruise.io", crd.getMetadata().getName());
         assertEquals("Namespaced", crd.getSpec().getScope());
         assertEquals(List.of("ud"), crd.getSpec().getNames().getShortNames());
         assertEquals("UnitedDeploymentList", crd.getSpec().getNames().getListKind());
-        assertEquals(1, crd.getSpec().getVersions().size());
         assertEquals("v1alpha1", version.getName());
         assertTrue(version.getServed() && version.getStorage());
-        assertNull(crd.getSpec().getConversion());
+    }
+
+    @Test
+    void v1beta1IsServedNotStoredWithTheSameColumnsAndSubresourcesAndTheConversionWebhook() {
+        CustomResourceDefinitionVersion beta = version("v1beta1");
+        assertTrue(beta.getServed());
+        assertFalse(beta.getStorage());
+        assertEquals(version.getAdditionalPrinterColumns(), beta.getAdditionalPrinterColumns());
+        assertEquals(version.getSubresources(), beta.getSubresources());
+        assertEquals("Webhook", crd.getSpec().getConversion().getStrategy());
+        assertEquals("/convert", crd.getSpec().getConversion().getWebhook().getClientConfig().getService().getPath());
+        JSONSchemaProps betaRoot = beta.getSchema().getOpenAPIV3Schema();
+        JSONSchemaProps status = betaRoot.getProperties().get("status");
+        assertEquals(List.of("collisionCount", "conditions", "currentRevision", "labelSelector", "observedGeneration",
+                        "readyReplicas", "replicas", "reservedPods", "subsetStatuses", "updatedReadyReplicas",
+                        "updatedReplicas", "updatedRevision"),
+                status.getProperties().keySet().stream().sorted().toList());
+        // The cloneSetTemplate holds a v1beta1 CloneSet spec.
+        JSONSchemaProps cloneSetSpec = betaRoot.getProperties().get("spec").getProperties().get("template")
+                .getProperties().get("cloneSetTemplate").getProperties().get("spec");
+        assertEquals(java.util.Set.of("type", "rollingUpdate"), cloneSetSpec.getProperties().get("updateStrategy")
+                .getProperties().keySet());
+        assertTrue(cloneSetSpec.getProperties().get("scaleStrategy").getProperties().containsKey("enablePVCReuse"));
+        assertEquals(spec().getProperties().get("topology"),
+                betaRoot.getProperties().get("spec").getProperties().get("topology"));
     }
 
     @Test

@@ -170,10 +170,10 @@ class ManagerAppTest {
         Status conflict = new StatusBuilder().withStatus("Failure").withCode(409).withReason("Conflict")
                 .withMessage("Operation cannot be fulfilled on pods \"contended\": the object has been modified").build();
         String statusPath = "/api/v1/namespaces/default/pods/contended/status";
-        server.expect().patch().withPath(statusPath).andReturn(409, conflict).once();
-        // A single 409 is retried inside the edit (ObjectEdits) since issue 14: the other writer keeps winning for
-        // every attempt, so the reconcile fails with the conflict and the runtime requeues it.
-        server.expect().put().withPath(statusPath).andReturn(409, conflict).times(ObjectEdits.DEFAULT_ATTEMPTS);
+        // A single 409 is retried inside the edit (ObjectEdits, a merge patch of the change since issue 28) since
+        // issue 14: the other writer keeps winning for every attempt, so the reconcile fails with the conflict and the
+        // runtime requeues it.
+        server.expect().patch().withPath(statusPath).andReturn(409, conflict).times(ObjectEdits.DEFAULT_ATTEMPTS);
         try (CapturedLog log = CapturedLog.of(ControllerVerticle.class)) {
             app = TestManagers.start(client, List.of(new PodReadinessController()), "--enable-leader-election=false");
             client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("contended")

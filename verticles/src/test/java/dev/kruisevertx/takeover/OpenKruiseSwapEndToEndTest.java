@@ -1,5 +1,6 @@
 package dev.kruisevertx.takeover;
 
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
@@ -118,14 +119,16 @@ class OpenKruiseSwapEndToEndTest {
 
             // Then a template change rolls out as usual, under the revision OpenKruise would write (reverse direction:
             // history.EqualRevision compares the stored bytes).
-            product.client().resources(CloneSet.class).inNamespace(ns).withName("web").edit(cs -> {
-                cs.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
-                return cs;
-            });
-            product.client().resources(StatefulSet.class).inNamespace(ns).withName("db").edit(s -> {
-                s.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
-                return s;
-            });
+            ConflictRetry.run(() -> product.client().resources(CloneSet.class).inNamespace(ns).withName("web")
+                    .edit(cs -> {
+                        cs.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
+                        return cs;
+                    }));
+            ConflictRetry.run(() -> product.client().resources(StatefulSet.class).inNamespace(ns).withName("db")
+                    .edit(s -> {
+                        s.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
+                        return s;
+                    }));
             // The manager restarted mid-rollout (as a swap back and forth would) picks it up where it was.
             Await.waitFor("web's update revision written", WAIT, () -> pinned("web-next").path("revision").asText()
                     .equals(product.client().resources(CloneSet.class).inNamespace(ns).withName("web").get()
@@ -167,14 +170,14 @@ class OpenKruiseSwapEndToEndTest {
 
             // The hooks OpenKruise was holding are released: the PreparingDelete pod goes, the PreparingUpdate one
             // is updated in place.
-            product.client().pods().inNamespace(ns).withName("hooked-s3t4v").edit(p -> {
+            ConflictRetry.run(() -> product.client().pods().inNamespace(ns).withName("hooked-s3t4v").edit(p -> {
                 p.getMetadata().getFinalizers().remove("example.io/drain");
                 return p;
-            });
-            product.client().pods().inNamespace(ns).withName("hooked-p1q2r").edit(p -> {
+            }));
+            ConflictRetry.run(() -> product.client().pods().inNamespace(ns).withName("hooked-p1q2r").edit(p -> {
                 p.getMetadata().getLabels().remove("example.io/serving");
                 return p;
-            });
+            }));
             String hookedUpdate = statusesBefore.get("CloneSet hooked").path("updateRevision").asText();
             Await.waitFor("hooked-s3t4v deleted and hooked-p1q2r updated in place to " + hookedUpdate, WAIT, () -> {
                 Pod kept = product.client().pods().inNamespace(ns).withName("hooked-p1q2r").get();

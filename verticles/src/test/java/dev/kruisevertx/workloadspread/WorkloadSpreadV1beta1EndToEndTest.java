@@ -1,5 +1,6 @@
 package dev.kruisevertx.workloadspread;
 
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
@@ -186,11 +187,11 @@ class WorkloadSpreadV1beta1EndToEndTest {
         Await.waitFor("the restarted manager's cache has maxReplicas 3", WAIT, () -> product.app().cache()
                 .resource(dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread.class).get(product.namespace(), "spread"),
                 ws -> ws.spec().getSubsets().get(1).getMaxReplicas().getIntVal() == 3);
-        product.client().genericKubernetesResources(ALPHA, "CloneSet").inNamespace(product.namespace())
-                .withName("web").edit(r -> {
+        ConflictRetry.run(() -> product.client().genericKubernetesResources(ALPHA, "CloneSet")
+                .inNamespace(product.namespace()).withName("web").edit(r -> {
                     ((Map<String, Object>) r.getAdditionalProperties().get("spec")).put("replicas", 6);
                     return r;
-                });
+                }));
         assertEquals(Map.of("subset-a", Map.of("zone-a", 2L), "subset-b", Map.of("zone-b", 3L),
                 "subset-c", Map.of("zone-c", 1L)), placementOf("web", 6));
         Await.waitFor("subset-b full, seen through v1beta1", WAIT, () -> tree(get(BETA, "spread")),

@@ -60,6 +60,12 @@ public class ManagerCommand {
     @Option(names = "--leader-election-id", defaultValue = "kruise-manager", description = "Lease name. Default: ${DEFAULT-VALUE}")
     String leaderElectionId;
 
+    @Option(names = "--leader-election-identity", defaultValue = "",
+            description = "This replica's identity in its leases. Empty: <hostname>_<random>, new for every process. "
+                    + "Set it to the pod name (the chart does) so a restarted container takes its leases back at once "
+                    + "instead of after they expire; never give two running processes the same identity.")
+    String leaderElectionIdentity;
+
     @Option(names = "--leader-election-namespace", defaultValue = "kruise-system", description = "Lease namespace. Default: ${DEFAULT-VALUE}")
     String leaderElectionNamespace;
 
@@ -230,7 +236,7 @@ public class ManagerCommand {
             throw new IllegalArgumentException("--feature-gates: " + e.getMessage(), e);
         }
         LeaderElection.Settings election = new LeaderElection.Settings(leaderElectionNamespace, leaderElectionId,
-                identity(), duration("--leader-election-lease-duration", leaseDuration),
+                identity(leaderElectionIdentity), duration("--leader-election-lease-duration", leaseDuration),
                 duration("--leader-election-renew-deadline", renewDeadline),
                 duration("--leader-election-retry-period", retryPeriod));
         ManagerSettings settings = new ManagerSettings(namespace.isEmpty() ? null : namespace,
@@ -319,7 +325,16 @@ public class ManagerCommand {
         return value;
     }
 
-    private static String identity() {
+    static String identity(String given) {
+        if (!given.isEmpty()) {
+            if (given.isBlank() || given.length() > 128 || given.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                String shown = given.length() > 128 ? given.length() + " characters"
+                        : "\"" + given.replaceAll("\\p{Cntrl}", "?") + "\"";
+                throw new IllegalArgumentException(
+                        "--leader-election-identity: must be 1 to 128 printable characters, got " + shown);
+            }
+            return given;
+        }
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

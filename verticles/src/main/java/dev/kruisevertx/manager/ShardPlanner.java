@@ -35,6 +35,11 @@ public final class ShardPlanner {
         public boolean free() {
             return holder == null || holder.isEmpty() || expired;
         }
+
+        /** Whether the lease names {@code identity} as its holder (expired or not). */
+        public boolean heldBy(String identity) {
+            return holder != null && !holder.isEmpty() && holder.equals(identity);
+        }
     }
 
     /** What to do this round: give back {@code release}, try to take {@code acquire} (in that order). */
@@ -75,11 +80,14 @@ public final class ShardPlanner {
             List<Integer> free = new ArrayList<>();
             for (int s = 0; s < shards; s++) {
                 LeaseView lease = leases.get(s);
-                if (!held.contains(s) && (lease == null || lease.free())) {
+                if (!held.contains(s) && (lease == null || lease.free() || lease.heldBy(me))) {
                     free.add(s);
                 }
             }
-            free.sort(Comparator.<Integer>comparingLong(s -> -score(me, s)).thenComparing(Comparator.naturalOrder()));
+            // A lease still naming this replica (a stable identity, --leader-election-identity, after a crash) is its
+            // own: taken back first and at once, without waiting for it to expire.
+            free.sort(Comparator.<Integer, Boolean>comparing(s -> leases.get(s) == null || !leases.get(s).heldBy(me))
+                    .thenComparingLong(s -> -score(me, s)).thenComparing(Comparator.naturalOrder()));
             acquire.addAll(free.subList(0, Math.min(room, free.size())));
         }
         return new Plan(release, acquire, share);

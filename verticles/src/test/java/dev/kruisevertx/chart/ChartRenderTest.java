@@ -152,7 +152,9 @@ class ChartRenderTest {
         List<String> args = strings(c.path("args"));
         assertEquals(List.of("--enable-leader-election", "--metrics-addr=:8080", "--health-probe-addr=:8000",
                 "--logtostderr=true", "--leader-election-namespace=kruise-system", "--v=4",
-                "--feature-gates=ImagePullJobGate=true", "--sync-period=0"), args);
+                "--feature-gates=ImagePullJobGate=true", "--sync-period=0",
+                // Ours, not OpenKruise's (manager.stableIdentity, issue 28): kubelet expands it to the pod name.
+                "--leader-election-identity=$(POD_NAME)"), args);
 
         ManagerConfig config = parseManagerArgs(args);
         assertEquals(8080, config.metricsAddr().port());
@@ -726,5 +728,23 @@ class ChartRenderTest {
                 .path("spec").path("containers").get(0);
         assertFalse(strings(d.path("args")).stream().anyMatch(a -> a.startsWith("--shards")), "1 is the flag's default");
         chart.lint("manager.shards=4");
+    }
+
+    /** manager.stableIdentity (issue 28): the pod name is the lease identity, so a restarted container takes its leases back. */
+    @Test
+    void managerUsesItsPodNameAsLeaseIdentityUnlessTurnedOff() throws Exception {
+        JsonNode c = defaults.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0);
+        assertTrue(strings(c.path("args")).contains("--leader-election-identity=$(POD_NAME)"), c.path("args").toString());
+        boolean podName = false;
+        for (JsonNode e : c.path("env")) {
+            podName |= "POD_NAME".equals(e.path("name").asText())
+                    && "metadata.name".equals(e.path("valueFrom").path("fieldRef").path("fieldPath").asText());
+        }
+        assertTrue(podName, "POD_NAME from the downward API: " + c.path("env"));
+        JsonNode off = chart.template("manager.stableIdentity=false").get("Deployment", "kruise-controller-manager")
+                .path("spec").path("template").path("spec").path("containers").get(0);
+        assertFalse(strings(off.path("args")).stream().anyMatch(a -> a.startsWith("--leader-election-identity")),
+                off.path("args").toString());
     }
 }

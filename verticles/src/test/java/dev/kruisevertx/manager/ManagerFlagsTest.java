@@ -133,6 +133,22 @@ class ManagerFlagsTest {
     }
 
     @Test
+    void leaderElectionIdentityIsPerProcessByDefaultAndStableWhenGiven() {
+        String a = parse().leaderElectionSettings().identity();
+        String b = parse().leaderElectionSettings().identity();
+        assertTrue(a.contains("_") && !a.equals(b), "hostname_<random>, new for every process: " + a + " " + b);
+        assertEquals("kruise-manager-7d9f-x2k", parse("--leader-election-identity=kruise-manager-7d9f-x2k")
+                .leaderElectionSettings().identity());
+        assertEquals("--leader-election-identity: must be 1 to 128 printable characters, got \"   \"",
+                assertThrows(IllegalArgumentException.class, () -> parse("--leader-election-identity=   ")).getMessage());
+        assertEquals("--leader-election-identity: must be 1 to 128 printable characters, got \"a?b\"",
+                assertThrows(IllegalArgumentException.class, () -> parse("--leader-election-identity=a\nb")).getMessage());
+        assertEquals("--leader-election-identity: must be 1 to 128 printable characters, got 100000 characters",
+                assertThrows(IllegalArgumentException.class,
+                        () -> parse("--leader-election-identity=" + "x".repeat(100_000))).getMessage());
+    }
+
+    @Test
     void shardsDefaultToOneAndHostileValuesAreRefusedNamingTheFlag() {
         assertEquals("1", parse().settings().extra().get(ManagerCommand.SHARDS_FLAG), "one leader, as OpenKruise");
         assertEquals("4", parse("--shards=4").settings().extra().get(ManagerCommand.SHARDS_FLAG));

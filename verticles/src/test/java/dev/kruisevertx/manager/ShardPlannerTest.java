@@ -126,4 +126,15 @@ class ShardPlannerTest {
             assertTrue(count <= share, n + " holds " + count + " > " + share + ": " + holder);
         }
     }
+
+    @Test
+    void aReplicaTakesBackTheLeasesThatStillNameItAtOnceAndFirst() {
+        // Restarted with the same identity: its two leases are not expired yet, but they are its own.
+        Map<Integer, LeaseView> leases = Map.of(0, new LeaseView("pod-a", false), 1, new LeaseView("pod-b", false),
+                2, new LeaseView("pod-a", false), 3, new LeaseView("", false));
+        Plan plan = ShardPlanner.plan("pod-a", 4, Set.of("pod-a", "pod-b"), leases, Set.of());
+        assertEquals(Set.of(0, 2), Set.copyOf(plan.acquire()), "its own two first, within its fair share of 2");
+        Plan other = ShardPlanner.plan("pod-c", 4, Set.of("pod-a", "pod-b"), leases, Set.of());
+        assertEquals(List.of(3), other.acquire(), "another identity only gets the released lease");
+    }
 }

@@ -34,7 +34,8 @@ public final class ShardCacheScope implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardCacheScope.class);
     private static final long RETRY_MILLIS = 1000;
 
-    private record Sharded<T extends HasMetadata>(ShardedItemStore<T> store, ShardedItemStore.Lister<T> lister,
+    private record Sharded<T extends HasMetadata>(Class<T> type, ShardedItemStore<T> store,
+                                                  ShardedItemStore.Lister<T> lister,
                                                   boolean wholeWithShard0, BooleanSupplier started) {
     }
 
@@ -71,10 +72,23 @@ public final class ShardCacheScope implements AutoCloseable {
         return kinds.containsKey(type);
     }
 
-    /** Whether this replica's cache holds (or is filling) the objects of {@code type} in {@code namespace}. */
+    /**
+     * Whether this replica's cache holds every object of {@code type} in {@code namespace}: always for a kind cached
+     * whole, else once the namespace's shard is covered and listed in.
+     */
     public boolean caches(Class<?> type, String namespace) {
         Boolean whole = kinds.get(type);
-        return whole == null || target(held, whole).contains(Shards.shardOf(namespace, count));
+        if (whole == null) {
+            return true;
+        }
+        synchronized (this) {
+            for (Sharded<?> s : stores) {
+                if (s.type() == type) {
+                    return s.store().holdsAll(namespace);
+                }
+            }
+        }
+        return target(held, whole).contains(Shards.shardOf(namespace, count));
     }
 
     /** The kinds cached per shard. */
@@ -99,7 +113,7 @@ public final class ShardCacheScope implements AutoCloseable {
             // Created before it starts: its first list brings what the shards held now cover.
             store.beginFill(target(held, kinds.get(type)));
             store.endFill();
-            stores.add(new Sharded<>(store, lister, kinds.get(type), started));
+            stores.add(new Sharded<>(type, store, lister, kinds.get(type), started));
         }
     }
 

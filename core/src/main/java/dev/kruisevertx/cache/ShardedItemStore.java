@@ -40,7 +40,7 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
     private volatile Set<Integer> covered = Set.of();
     private CacheImpl<T> cache;
     /** Shards being filled and the keys the informer put or removed meanwhile (guarded by the cache's lock). */
-    private Set<Integer> filling = Set.of();
+    private volatile Set<Integer> filling = Set.of();
     private Set<String> touched;
     private boolean fillPut;
 
@@ -61,6 +61,12 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
 
     Set<Integer> covered() {
         return covered;
+    }
+
+    /** Whether the store holds every object of {@code namespace}'s shard (covered, and not being filled). */
+    boolean holdsAll(String namespace) {
+        int shard = Shards.shardOf(namespace, shardCount);
+        return covered.contains(shard) && !filling.contains(shard);
     }
 
     boolean covers(String namespace) {
@@ -154,11 +160,12 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
      */
     void beginFill(Set<Integer> shards) {
         synchronized (cache) {
+            // Filling before covered: a reader of both (holdsAll) never takes a shard being filled as complete.
+            filling = Set.copyOf(shards);
+            touched = new HashSet<>();
             Set<Integer> next = new TreeSet<>(covered);
             next.addAll(shards);
             covered = Collections.unmodifiableSet(next);
-            filling = Set.copyOf(shards);
-            touched = new HashSet<>();
         }
     }
 

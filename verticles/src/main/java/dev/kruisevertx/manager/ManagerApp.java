@@ -223,7 +223,7 @@ public final class ManagerApp {
         KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())
                 .withBudgets(budgets::list)
                 .withPubGuard(pubGuard(budgets))
-                .withPods((namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)))
+                .withPods(podLookup())
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
                 .withNodes(name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())))
                 // SidecarSet validation and pod injection read SidecarSets, namespaces and SidecarSet revisions from
@@ -566,6 +566,28 @@ public final class ManagerApp {
     /** The port of /debug/* (-1 when disabled). */
     public int debugPort() {
         return ports.debug();
+    }
+
+    /**
+     * The webhooks' pod reads: the shared cache, and with --shards the API server (on a worker) for namespaces this
+     * replica does not cache.
+     */
+    private dev.kruisevertx.webhook.cloneset.PodLookup podLookup() {
+        return new dev.kruisevertx.webhook.cloneset.PodLookup() {
+            @Override
+            public Optional<Pod> find(String namespace, String name) {
+                return Optional.ofNullable(cache.resource(Pod.class).get(namespace, name));
+            }
+
+            @Override
+            public Future<Optional<Pod>> findAsync(String namespace, String name) {
+                if (shardCache == null || shardCache.caches(Pod.class, namespace)) {
+                    return Future.succeededFuture(find(namespace, name));
+                }
+                return vertx.executeBlocking(() -> Optional.ofNullable(
+                        client.pods().inNamespace(namespace).withName(name).get()), false);
+            }
+        };
     }
 
     /**

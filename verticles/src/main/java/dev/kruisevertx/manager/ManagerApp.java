@@ -107,8 +107,9 @@ public final class ManagerApp {
                 .setWarningExceptionTime(2).setWarningExceptionTimeUnit(java.util.concurrent.TimeUnit.SECONDS), registry);
         this.vertx = instrumented.vertx();
         CacheEventBus.registerCodec(vertx);
+        // The app's registry, so /metrics shows the cache's meters (kruise_cache_objects, informer retries).
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
-                config.syncPeriod(), config.cacheMutationDetector()));
+                config.syncPeriod(), config.cacheMutationDetector()), registry);
         PlanRecorder plans = new PlanRecorder();
         int shardCount = Integer.parseInt(config.settings().extra().getOrDefault(ManagerCommand.SHARDS_FLAG, "1"));
         if (config.leaderElection() && shardCount > 1) {

@@ -16,7 +16,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Which namespaces a replica caches for the kinds cached per shard ({@code --shards N}): the objects of the shards it
@@ -36,7 +35,7 @@ public final class ShardCacheScope implements AutoCloseable {
 
     private record Sharded<T extends HasMetadata>(Class<T> type, ShardedItemStore<T> store,
                                                   ShardedItemStore.Lister<T> lister,
-                                                  boolean wholeWithShard0, BooleanSupplier started) {
+                                                  boolean wholeWithShard0) {
     }
 
     private final int count;
@@ -107,13 +106,12 @@ public final class ShardCacheScope implements AutoCloseable {
         return shards;
     }
 
-    <T extends HasMetadata> void register(Class<T> type, ShardedItemStore<T> store, ShardedItemStore.Lister<T> lister,
-                                          BooleanSupplier started) {
+    <T extends HasMetadata> void register(Class<T> type, ShardedItemStore<T> store, ShardedItemStore.Lister<T> lister) {
         synchronized (this) {
             // Created before it starts: its first list brings what the shards held now cover.
             store.beginFill(target(held, kinds.get(type)));
             store.endFill();
-            stores.add(new Sharded<>(type, store, lister, kinds.get(type), started));
+            stores.add(new Sharded<>(type, store, lister, kinds.get(type)));
         }
     }
 
@@ -178,12 +176,8 @@ public final class ShardCacheScope implements AutoCloseable {
             if (add.isEmpty()) {
                 return;
             }
-            if (!s.started().getAsBoolean()) {
-                // Its first list, still to come, brings them.
-                s.store().beginFill(add);
-                s.store().endFill();
-                return;
-            }
+            // Listed even when the informer has not started yet: its first list may be under way already, and what it
+            // handled before the shards were covered was dropped.
             long started = System.nanoTime();
             try {
                 int added = s.store().fillFrom(add, s.lister());

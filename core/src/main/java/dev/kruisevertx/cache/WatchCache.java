@@ -349,7 +349,7 @@ public final class WatchCache implements AutoCloseable {
             informer.addEventHandler(detector.handlerFor(kind, informer.getStore()));
         }
         if (sharded != null) {
-            shardScope.register(type, sharded, shardLister, resource::isStarted);
+            shardScope.register(type, sharded, shardLister);
         }
         informer.stopped().whenComplete((v, t) -> {
             if (t != null && !closed) {

@@ -170,6 +170,21 @@ class ShardCacheScopeTest {
     }
 
     @Test
+    void aShardWonBeforeTheInformerStartsIsListedInAndKeptByItsFirstList() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(scope.gained(Set.of(1)));
+        assertEquals(Set.of(NS1 + "/b-0"), names(pods.list()));
+        assertTrue(scope.caches(Pod.class, NS1));
+        done(cache.start(Pod.class));
+        create(NS1, "b-1", "n1", "uid-b");
+        await("b-1 in", () -> pods.get(NS1, "b-1") != null);
+        assertEquals(Set.of(NS1 + "/b-0", NS1 + "/b-1"), names(pods.byIndex(Indexes.NODE_NAME, "n1")));
+    }
+
+    @Test
     void aScopeMustBeSetBeforeItsKindsInformersExist() {
         cache = new WatchCache(cluster.client, WatchCacheOptions.defaults(Map.of()), registry);
         cache.resource(Pod.class);

@@ -159,6 +159,10 @@ public final class ShardCacheScope implements AutoCloseable {
         for (Sharded<?> s : all) {
             converge(s);
         }
+        if (closed) {
+            // Not converged: nobody may take the cache as holding the shards.
+            throw new IllegalStateException("shard cache scope closed");
+        }
     }
 
     private <T extends HasMetadata> void converge(Sharded<T> s) {

@@ -297,11 +297,11 @@ public final class WatchCache implements AutoCloseable {
         if (scope != null && namespaced && scope.filters(type)) {
             long limit = options.listPageSize() > 0 ? options.listPageSize() : FILL_PAGE_SIZE;
             lister = token -> {
-                var options = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(limit)
+                var page = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(limit)
                         .withContinue(token).build();
-                return this.options.namespace() != null
-                        ? client.resources(type).inNamespace(this.options.namespace()).list(options)
-                        : client.resources(type).inAnyNamespace().list(options);
+                return options.namespace() != null
+                        ? client.resources(type).inNamespace(options.namespace()).list(page)
+                        : client.resources(type).inAnyNamespace().list(page);
             };
         }
         return configure(type, kind, namespaced, informer, lister);
@@ -329,6 +329,7 @@ public final class WatchCache implements AutoCloseable {
         if (shardLister != null) {
             sharded = new ShardedItemStore<>(kind, shardScope.count(),
                     store != null ? store : new BasicItemStore<>(Cache::metaNamespaceKeyFunc));
+            // fabric8 7.8's DefaultSharedIndexInformer indexes with a CacheImpl, whose lock guards every put and remove.
             sharded.attach((CacheImpl<T>) informer.getIndexer());
             store = sharded;
         }

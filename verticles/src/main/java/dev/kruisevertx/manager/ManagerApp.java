@@ -130,17 +130,23 @@ public final class ManagerApp {
                             java.util.Map<Integer, Long> wins = shards.awaitingCache(won);
                             shardCache.gained(won).whenComplete((ignored, failure) -> {
                                 if (failure != null) {
-                                    LOG.info("shard(s) {} not cached ({}); lost meanwhile or closing", won,
+                                    LOG.info("shard(s) {} not cached: {}", won,
                                             failure.toString());
                                     return;
                                 }
                                 shards.cacheReady(wins);
-                                announce(won);
+                                if (!closed.get()) {
+                                    announce(won);
+                                }
                             });
                         }
 
                         private void announce(Set<Integer> won) {
                             ctx.runOnContext(v -> {
+                                if (!shards.holdsAny()) {
+                                    // Lost again while the cache was listing: nothing to start.
+                                    return;
+                                }
                                 if (!supervisor.leading()) {
                                     supervisor.startLeading();
                                 } else {

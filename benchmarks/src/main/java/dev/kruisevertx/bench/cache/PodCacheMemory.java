@@ -1,6 +1,7 @@
 package dev.kruisevertx.bench.cache;
 
 import dev.kruisevertx.cache.CachedResource;
+import dev.kruisevertx.cache.ShardCacheScope;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.cache.WatchCacheOptions;
 import dev.kruisevertx.kube.KubeClients;
@@ -21,8 +22,9 @@ import java.util.concurrent.TimeUnit;
  * heap after full GCs before and after (the difference is the cache: objects, the item store and the built-in
  * indexes), bytes per pod, and the total heap in use.
  *
- * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full]}; {@code full} turns the {@code LeanObjects} transform
- * off (the cache as it was before it).
+ * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full] [shards:held]}; {@code full} turns the {@code LeanObjects}
+ * transform off (the cache as it was before it); {@code 2:0} caches pods per shard as a replica of {@code --shards 2}
+ * holding shard 0 does ({@link ShardCacheScope}; the pods are spread over 100 namespaces).
  */
 public final class PodCacheMemory {
 
@@ -36,6 +38,14 @@ public final class PodCacheMemory {
             long start = System.nanoTime();
             WatchCache cache = new WatchCache(client, WatchCacheOptions.defaults().withLeanObjects(lean).withListPageSize(500),
                     new SimpleMeterRegistry());
+            ShardCacheScope scope = null;
+            if (args.length > 2) {
+                String[] sh = args[2].split(":");
+                scope = new ShardCacheScope(Integer.parseInt(sh[0]), java.util.Map.of(Pod.class, false));
+                cache.cacheByShard(scope);
+                scope.gained(java.util.Set.of(Integer.parseInt(sh[1]))).toCompletableFuture().get();
+                System.out.printf("per-shard pod cache: %s shards, holding shard %s%n", sh[0], sh[1]);
+            }
             CachedResource<Pod> pods = cache.resource(Pod.class);
             cache.start(Pod.class).toCompletableFuture().get(2, TimeUnit.HOURS);
             double fillSeconds = (System.nanoTime() - start) / 1e9;
@@ -49,6 +59,9 @@ public final class PodCacheMemory {
                     System.getProperty("java.runtime.version"), Runtime.getRuntime().maxMemory() / 1048576,
                     ManagementFactory.getGarbageCollectorMXBeans().get(0).getName());
             cache.close();
+            if (scope != null) {
+                scope.close();
+            }
         }
     }
 

@@ -38,7 +38,7 @@ class WorkQueueStressTest {
     private static final int FINAL_KEYS = 500;
     private static final int PRODUCERS = 3;
     private static final int WORKERS = 4;
-    private static final int OPS_PER_PRODUCER = 40_000;
+    private static final int OPS_PER_PRODUCER = 150_000;
     /** Producers stop early after this long, so a slow machine runs fewer operations, not a longer test. */
     private static final long PRODUCE_NANOS = TimeUnit.MILLISECONDS.toNanos(1500);
 

@@ -263,8 +263,10 @@ final class DelayedAdds<K> {
                 pendingTail = null;
             }
             w.next = null;
-            // One probe both finds a key already waiting and registers a new one: most delayed keys are new.
-            Waiting<K> existing = byKey.putIfAbsent(w);
+            // A key not due yet is registered by the same probe that looks for an earlier add of it (most delayed
+            // keys are new); a key already due is only looked up, since it leaves at once.
+            boolean dueNow = w.dueAt - now <= 0;
+            Waiting<K> existing = dueNow ? byKey.get(w.key) : byKey.putIfAbsent(w);
             if (existing != null) {
                 if (w.dueAt - existing.dueAt >= 0) {
                     continue;
@@ -274,7 +276,9 @@ final class DelayedAdds<K> {
                 w = existing;
             }
             if (w.dueAt - now <= 0) {
-                byKey.remove(w);
+                if (existing != null) {
+                    byKey.remove(existing);
+                }
                 due.add(w.key);
             } else {
                 file(w);

@@ -65,6 +65,8 @@ final class DelayedAdds<K> {
     private final KeyTable<K, Waiting<K>> byKey = new KeyTable<>();
     /** Inbox keys taken but not filed yet, oldest first. */
     private Waiting<K> pending;
+    /** The newest of {@link #pending}, so appending an inbox costs nothing however far filing lags behind. */
+    private Waiting<K> pendingTail;
     @SuppressWarnings("unchecked")
     private final Waiting<K>[] slotHead = (Waiting<K>[]) new Waiting[SLOTS];
     @SuppressWarnings("unchecked")
@@ -135,8 +137,9 @@ final class DelayedAdds<K> {
             try {
                 takeInbox();
                 long now = ticker.nanoTime();
-                fileSome(now, batch);
+                // Release what is due before filing more: filing a storm of adds must not hold back due keys.
                 takeDue(now, batch);
+                fileSome(now, batch);
             } finally {
                 heapLock.unlock();
             }
@@ -155,6 +158,7 @@ final class DelayedAdds<K> {
         try {
             inbox.set(null);
             pending = null;
+            pendingTail = null;
             byKey.clear();
             Arrays.fill(heap, 0, size, null);
             size = 0;
@@ -190,8 +194,9 @@ final class DelayedAdds<K> {
             try {
                 takeInbox();
                 long now = ticker.nanoTime();
-                fileSome(now, batch);
+                // Release what is due before filing more: filing a storm of adds must not hold back due keys.
                 takeDue(now, batch);
+                fileSome(now, batch);
                 more = !batch.isEmpty() || pending != null;
                 if (!more && (inWheel > 0 || size > 0)) {
                     hasDeadline = true;
@@ -233,6 +238,7 @@ final class DelayedAdds<K> {
         if (w == null) {
             return;
         }
+        Waiting<K> newest = w;
         Waiting<K> reversed = null;
         while (w != null) {
             Waiting<K> following = w.next;
@@ -243,12 +249,9 @@ final class DelayedAdds<K> {
         if (pending == null) {
             pending = reversed;
         } else {
-            Waiting<K> last = pending;
-            while (last.next != null) {
-                last = last.next;
-            }
-            last.next = reversed;
+            pendingTail.next = reversed;
         }
+        pendingTail = newest;
     }
 
     /** Files up to one batch of pending keys; keys already due go straight into {@code due}. */
@@ -256,8 +259,14 @@ final class DelayedAdds<K> {
         for (int n = 0; n < BATCH && pending != null; n++) {
             Waiting<K> w = pending;
             pending = w.next;
+            if (pending == null) {
+                pendingTail = null;
+            }
             w.next = null;
-            Waiting<K> existing = byKey.get(w.key);
+            // A key not due yet is registered by the same probe that looks for an earlier add of it (most delayed
+            // keys are new); a key already due is only looked up, since it leaves at once.
+            boolean dueNow = w.dueAt - now <= 0;
+            Waiting<K> existing = dueNow ? byKey.get(w.key) : byKey.putIfAbsent(w);
             if (existing != null) {
                 if (w.dueAt - existing.dueAt >= 0) {
                     continue;
@@ -272,9 +281,6 @@ final class DelayedAdds<K> {
                 }
                 due.add(w.key);
             } else {
-                if (existing == null) {
-                    byKey.insert(w);
-                }
                 file(w);
             }
         }

@@ -34,6 +34,11 @@ import java.util.function.Consumer;
  * <p>One lock guards everything; every operation takes it once and does one hash lookup, and the metrics are
  * plain fields updated under that lock.
  *
+ * <p>{@link Builder#spinBeforePark} (off by default) lets a taker that finds the queue empty spin for a bounded
+ * time before it parks: waking a parked thread costs tens of microseconds at best and milliseconds when the OS
+ * is slow to reschedule it, while a spinning taker sees the next key at once. The spin burns a core for its
+ * length on every empty take, CPU that other controllers may need, so it is only for latency-critical queues.
+ *
  * @param <K> the key type; keys must have stable {@code equals}/{@code hashCode} and must not be null
  */
 public final class WorkQueue<K> {
@@ -45,6 +50,8 @@ public final class WorkQueue<K> {
     private final Ticker ticker;
     private final WorkQueueMetrics metrics;
     private final DelayedAdds<K> delayed;
+    /** How long {@link #take} spins on an empty queue before parking; 0 = park at once. */
+    private final long spinNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
@@ -62,11 +69,19 @@ public final class WorkQueue<K> {
     /** Mirror of shuttingDown for the lock-free checks of delayed adds. */
     private volatile boolean closed;
     private CompletableFuture<Void> drained;
+    /**
+     * True while keys are queued, for spinning takers to read without the lock. Written only on the
+     * empty/non-empty transitions and only when spinning is on, so the default queue pays nothing for it.
+     */
+    private volatile boolean keysQueued;
+    /** Takes that found the queue empty and spun; volatile for tests reading it while a taker spins. */
+    private volatile long spunTakes;
 
     private WorkQueue(Builder<K> b) {
         this.name = b.name;
         this.rateLimiter = b.rateLimiter != null ? b.rateLimiter : RateLimiters.controllerDefault();
         this.ticker = b.ticker;
+        this.spinNanos = b.spinNanos;
         this.delayed = new DelayedAdds<>("workqueue-" + name + "-delay", ticker, this::addDue, b.manualDelays);
         this.metrics = b.registry == null ? null : new WorkQueueMetrics(b.registry, name, b.controller, this);
     }
@@ -160,6 +175,9 @@ public final class WorkQueue<K> {
      * and nothing is queued.
      */
     public K take() throws InterruptedException {
+        if (spinNanos > 0) {
+            spinWhileEmpty();
+        }
         lock.lockInterruptibly();
         try {
             while (queued.isEmpty() && !shuttingDown) {
@@ -296,6 +314,40 @@ public final class WorkQueue<K> {
 
     // ---- internals, all called with the lock held unless stated ----
 
+    /**
+     * Outside the lock: spins until a key is queued, the queue shuts down, the thread is interrupted or the spin
+     * time is up. Only a hint: the caller re-checks under the lock and parks if another taker won the key.
+     */
+    private void spinWhileEmpty() {
+        if (keysQueued || closed) {
+            return;
+        }
+        spunTakes++;
+        long deadline = System.nanoTime() + spinNanos;
+        Thread self = Thread.currentThread();
+        while (!keysQueued && !closed && !self.isInterrupted()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** For tests: the spin-before-park this queue was built with, in nanoseconds. */
+    long spinNanos() {
+        return spinNanos;
+    }
+
+    /** For tests: how many takes found the queue empty and spun (exact with one taker). */
+    long spunTakes() {
+        return spunTakes;
+    }
+
+    /** For tests: takers parked on the empty queue. */
+    int blockedTakers() {
+        return underLock(() -> blockedTakers);
+    }
+
     /** Marks {@code key} dirty and queues it unless it is processing; false if it was dirty already. */
     private boolean markDirty(K key, long now) {
         ItemState<K> s = items.get(key);
@@ -334,10 +386,16 @@ public final class WorkQueue<K> {
 
     private void enqueue(ItemState<K> s) {
         queued.addLast(s);
+        if (spinNanos > 0 && queued.size() == 1) {
+            keysQueued = true;
+        }
     }
 
     private ItemState<K> pop() {
         ItemState<K> s = queued.removeFirst();
+        if (spinNanos > 0 && queued.isEmpty()) {
+            keysQueued = false;
+        }
         dirty--;
         s.dirty = false;
         long now = timestamp();
@@ -481,12 +539,18 @@ public final class WorkQueue<K> {
 
     /** Builds a {@link WorkQueue}. */
     public static final class Builder<K> {
+        /** System property: default spin-before-park of every queue, in microseconds (0 or unset: none). */
+        public static final String SPIN_PROPERTY = "kruise.workqueue.spinMicros";
+        /** Beyond this a parked worker's wake-up is cheap by comparison; longer spins only waste CPU. */
+        static final Duration MAX_SPIN = Duration.ofMillis(10);
+
         private final String name;
         private RateLimiter<K> rateLimiter;
         private MeterRegistry registry;
         private String controller;
         private Ticker ticker = Ticker.system();
         private boolean manualDelays;
+        private long spinNanos = spinFromSystemProperty();
 
         private Builder(String name) {
             Objects.requireNonNull(name, "work queue name must not be null");
@@ -515,6 +579,31 @@ public final class WorkQueue<K> {
             return this;
         }
 
+        /**
+         * Lets {@link WorkQueue#take} spin up to {@code spin} on an empty queue before parking (zero, the default,
+         * parks at once). A few tens of microseconds cut the hand-off tail when a core is free for the spinning
+         * worker; each spinning worker uses a whole core while it spins. The system property
+         * {@value #SPIN_PROPERTY} (microseconds) sets the default for every queue.
+         */
+        public Builder<K> spinBeforePark(Duration spin) {
+            Objects.requireNonNull(spin, "spin");
+            if (spin.isNegative()) {
+                throw new IllegalArgumentException("spinBeforePark must not be negative: " + spin);
+            }
+            if (spin.compareTo(MAX_SPIN) > 0) {
+                throw new IllegalArgumentException("spinBeforePark above " + MAX_SPIN + " burns a core for nothing: "
+                        + spin);
+            }
+            this.spinNanos = spin.toNanos();
+            return this;
+        }
+
+        /** For tests: a spin beyond {@link #MAX_SPIN}, to hold a taker in its spin as long as a test needs. */
+        Builder<K> spinNanosUnchecked(long nanos) {
+            this.spinNanos = nanos;
+            return this;
+        }
+
         /** For tests: no delay thread; due keys move only when the test calls {@code releaseDueDelayed()}. */
         Builder<K> manualDelays() {
             this.manualDelays = true;
@@ -523,6 +612,26 @@ public final class WorkQueue<K> {
 
         public WorkQueue<K> build() {
             return new WorkQueue<>(this);
+        }
+
+        private static long spinFromSystemProperty() {
+            String value = System.getProperty(SPIN_PROPERTY);
+            if (value == null || value.isBlank()) {
+                return 0;
+            }
+            long micros;
+            try {
+                micros = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                LOG.warn("ignoring {}: not a number of microseconds", SPIN_PROPERTY);
+                return 0;
+            }
+            if (micros < 0 || micros > MAX_SPIN.toNanos() / 1000) {
+                LOG.warn("ignoring {}={}: must be between 0 and {} us", SPIN_PROPERTY, micros,
+                        MAX_SPIN.toNanos() / 1000);
+                return 0;
+            }
+            return micros * 1000;
         }
     }
 }

@@ -23,6 +23,7 @@ import dev.kruisevertx.pub.PubGuard;
 import dev.kruisevertx.pub.PubStatusStore;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
@@ -195,10 +196,10 @@ class PubAdmissionEndToEndTest {
                 .delete();
         String other = pods.get(1).getMetadata().getName();
         assertTrue(refusedDelete(other).getMessage().contains(NONE_ALLOWED));
-        product.client().pods().inNamespace(product.namespace()).withName(other).edit(p -> {
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace()).withName(other).edit(p -> {
             p.getMetadata().getAnnotations().put(WellKnown.PUB_NO_PROTECT_ANNOTATION, "true");
             return p;
-        });
+        }));
         product.client().pods().inNamespace(product.namespace()).withName(other).delete();
     }
 

@@ -1,6 +1,5 @@
 package dev.kruisevertx.webhook;
 
-import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.testing.ConflictRetry;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.bench.RotationLoad;
@@ -67,7 +66,7 @@ class CaRotationUnderLoadTest {
 
     @BeforeEach
     void setUp() {
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        client = WebhookVerticleTest.patientClient(server);
         vertx = Vertx.vertx();
         clientVertx = Vertx.vertx();
     }

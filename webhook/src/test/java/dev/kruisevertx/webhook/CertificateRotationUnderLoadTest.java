@@ -1,6 +1,5 @@
 package dev.kruisevertx.webhook;
 
-import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.sim.testing.ConflictRetry;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.bench.RotationLoad;
@@ -49,7 +48,7 @@ class CertificateRotationUnderLoadTest {
 
     @BeforeEach
     void setUp() {
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        client = WebhookVerticleTest.patientClient(server);
         vertx = Vertx.vertx();
         clientVertx = Vertx.vertx();
     }

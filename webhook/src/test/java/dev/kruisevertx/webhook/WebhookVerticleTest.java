@@ -43,6 +43,11 @@ class WebhookVerticleTest {
     /** Longer than {@link #INITIALIZE}: {@code ready()} settles by then either way. */
     static final Duration SETTLED = INITIALIZE.plusMinutes(1);
     static final Duration WAIT = Duration.ofMinutes(2);
+    /**
+     * fabric8's default 10 s connect and request timeouts are not met by the mock API server's TLS handshake at a
+     * load average of 24 on 2 cores (seen: "HTTP connect timed out" on the first create).
+     */
+    static final int API_TIMEOUT_MS = 60_000;
 
     KubernetesMockServer server;
     KubernetesClient client;
@@ -50,7 +55,7 @@ class WebhookVerticleTest {
 
     @BeforeEach
     void setUp() {
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        client = patientClient(server);
         vertx = Vertx.vertx();
     }
 
@@ -65,6 +70,12 @@ class WebhookVerticleTest {
                 .register("/mutate-pod", req -> Future.succeededFuture(AdmissionResponse.allow()))
                 .register("/mutate-apps-kruise-io-cloneset", req -> Future.succeededFuture(AdmissionResponse.allow()))
                 .register("/validate-apps-kruise-io-cloneset", req -> Future.succeededFuture(AdmissionResponse.allow()));
+    }
+
+    /** A client of the mock API server that waits as long as a loaded machine needs. */
+    static KubernetesClient patientClient(KubernetesMockServer server) {
+        return KubeClients.forTest(new io.fabric8.kubernetes.client.ConfigBuilder(server.createClient().getConfiguration())
+                .withConnectionTimeout(API_TIMEOUT_MS).withRequestTimeout(API_TIMEOUT_MS).build());
     }
 
     WebhookVerticle deploy(WebhookConfig config) throws Exception {
@@ -173,7 +184,9 @@ class WebhookVerticleTest {
 
     @Test
     void startupFailsWithAClearMessageAfterTheInitializeTimeout() throws Exception {
-        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withInitializeTimeout(Duration.ofSeconds(2)));
+        // Long enough for the first certificate sync to reach the missing configuration on a loaded machine: with 2 s,
+        // at a load average of 24, the sync had not finished and the message could not name the configuration.
+        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withInitializeTimeout(Duration.ofSeconds(20)));
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> awaitReady(webhook));
         String message = e.getCause().getMessage();

@@ -4,7 +4,9 @@ import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetStatus;
 import dev.kruisevertx.api.policy.v1alpha1.PubOperation;
+import dev.kruisevertx.podutil.LabelSelectors;
 import dev.kruisevertx.podutil.Pods;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 
 import java.time.Instant;
@@ -67,6 +69,10 @@ public final class PubAdmission {
         if (pub == null) {
             return exempt("no PodUnavailableBudget protects the pod");
         }
+        Decision bySelector = byIgnoredPodSelector(pub, pod);
+        if (bySelector != null) {
+            return bySelector;
+        }
         PodUnavailableBudgetStatus status = pub.status();
         if (status.getDesiredAvailable() == 0) {
             return exempt("budget desires no available pods");
@@ -99,6 +105,35 @@ public final class PubAdmission {
         next.setDisruptedPods(disrupted);
         next.setUnavailablePods(unavailable);
         return new Decision(Verdict.ADMIT, null, next);
+    }
+
+    /**
+     * The budget's v1beta1 {@code spec.ignoredPodSelector}: a pod it selects bypasses the budget for every operation
+     * (the budget's status still counts it, as OpenKruise's controller does). A selector without requirements selects
+     * nothing. One that cannot be evaluated refuses the operation, as OpenKruise answers with the selector's error
+     * rather than guess; the budget's own webhook refuses such selectors, so only a bypassed webhook gets here.
+     *
+     * @return the decision the selector makes, or null when it makes none
+     */
+    private static Decision byIgnoredPodSelector(PodUnavailableBudget pub, Pod pod) {
+        try {
+            LabelSelector selector = pub.ignoredPodSelector().orElse(null);
+            if (selector == null || (isEmpty(selector.getMatchLabels()) && isEmpty(selector.getMatchExpressions()))) {
+                return null;
+            }
+            return LabelSelectors.matches(selector, Pods.labels(pod))
+                    ? exempt("pod matches the budget's ignoredPodSelector") : null;
+        } catch (IllegalArgumentException e) {
+            return deny(pub, "spec.ignoredPodSelector cannot be evaluated: " + e.getMessage());
+        }
+    }
+
+    private static boolean isEmpty(Map<?, ?> m) {
+        return m == null || m.isEmpty();
+    }
+
+    private static boolean isEmpty(java.util.Collection<?> c) {
+        return c == null || c.isEmpty();
     }
 
     /** Whether the budget protects {@code operation}; without the resize gate, protecting UPDATE protects RESIZE. */

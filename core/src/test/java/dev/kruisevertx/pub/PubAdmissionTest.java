@@ -1,8 +1,13 @@
 package dev.kruisevertx.pub;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudget;
 import dev.kruisevertx.api.policy.v1alpha1.PodUnavailableBudgetStatus;
 import dev.kruisevertx.api.policy.v1alpha1.PubOperation;
+import dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudgetConversion;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import org.junit.jupiter.api.Test;
@@ -37,6 +42,11 @@ class PubAdmissionTest {
             + "allowed is negative";
     static final String TOO_MANY = "podunavailablebudget.policy.kruise.io \"web-pub\" is forbidden: DisruptedPods "
             + "and UnavailablePods map too big - too many unavailable not confirmed by PUB controller";
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String IGNORED = "pod matches the budget's ignoredPodSelector";
+    static final String UNEVALUABLE = "podunavailablebudget.policy.kruise.io \"web-pub\" is forbidden: "
+            + "spec.ignoredPodSelector cannot be evaluated: ";
 
     static PodUnavailableBudget pub(int allowed, int desired, Consumer<PodUnavailableBudget> edit) {
         PodUnavailableBudget p = new PodUnavailableBudget();
@@ -82,6 +92,48 @@ class PubAdmissionTest {
         return PubStatusCalculatorTest.pod("web-0", state);
     }
 
+    static Pod labelled(String... keyValues) {
+        Pod p = pod("ready");
+        Map<String, String> labels = new HashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            labels.put(keyValues[i], keyValues[i + 1]);
+        }
+        p.getMetadata().setLabels(labels);
+        return p;
+    }
+
+    /**
+     * A budget with {@code spec.ignoredPodSelector} as a v1beta1 client writes it, stored as v1alpha1 through the
+     * conversion (which keeps the field in an annotation).
+     */
+    static PodUnavailableBudget ignoring(String selectorJson, int allowed, int desired) {
+        ObjectNode beta = (ObjectNode) read("""
+                {"apiVersion":"policy.kruise.io/v1beta1","kind":"PodUnavailableBudget",
+                 "metadata":{"name":"web-pub","namespace":"default"},
+                 "spec":{"maxUnavailable":1,"ignoredPodSelector":%s}}""".formatted(selectorJson));
+        Map<String, String> stored = JSON.convertValue(
+                PodUnavailableBudgetConversion.toV1alpha1(beta).path("metadata").path("annotations"),
+                new TypeReference<Map<String, String>>() { });
+        return pub(allowed, desired, p -> p.getMetadata().getAnnotations().putAll(stored));
+    }
+
+    static JsonNode read(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    static PodUnavailableBudget ignoring(String selectorJson) {
+        return ignoring(selectorJson, 0, 2);
+    }
+
+    static PodUnavailableBudget annotated(String betaFields) {
+        return pub(0, 2, p -> p.getMetadata().getAnnotations().put(PodUnavailableBudgetConversion.BETA_FIELDS_ANNOTATION,
+                betaFields));
+    }
+
     static Pod podAnnotated(String key, String value) {
         Pod p = pod("ready");
         p.getMetadata().setAnnotations(Map.of(key, value));
@@ -118,6 +170,11 @@ class PubAdmissionTest {
             cases.add(c(op + " dry run admitted without a record", pod("ready"), true, pub(1), op, false, true,
                     ADMIT_DRY_RUN, "dry run: nothing recorded"));
             cases.add(c(op + " dry run still denied", pod("ready"), true, pub(0), op, false, true, DENY, NONE));
+            cases.add(c(op + " of a pod the ignoredPodSelector selects", labelled("app", "web", "maintenance", "true"),
+                    true, ignoring("{\"matchLabels\":{\"maintenance\":\"true\"}}"), op, false, false, EXEMPT,
+                    IGNORED));
+            cases.add(c(op + " of a pod the ignoredPodSelector does not select", labelled("app", "web"), true,
+                    ignoring("{\"matchLabels\":{\"maintenance\":\"true\"}}"), op, false, false, DENY, NONE));
         }
         cases.addAll(List.of(
                 c("no-protect other than true protects", podAnnotated("pub.kruise.io/no-protect", "false"), true,
@@ -155,7 +212,36 @@ class PubAdmissionTest {
                 c("DELETE only: resize without the gate not protected", pod("ready"), true, ops("DELETE"), RESIZE,
                         false, false, EXEMPT, "budget does not protect RESIZE"),
                 c("unknown operation in the annotation ignored", pod("ready"), true, ops("DELETE,bogus"), EVICT, false,
-                        false, EXEMPT, "budget does not protect EVICT")));
+                        false, EXEMPT, "budget does not protect EVICT"),
+                c("ignoredPodSelector by expression", labelled("tier", "batch"), true, ignoring(
+                        "{\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\",\"values\":[\"batch\",\"cron\"]}]}"),
+                        DELETE, false, false, EXEMPT, IGNORED),
+                c("ignoredPodSelector needs every requirement", labelled("tier", "batch"), true, ignoring(
+                        "{\"matchLabels\":{\"tier\":\"batch\"},\"matchExpressions\":[{\"key\":\"zone\","
+                                + "\"operator\":\"Exists\"}]}"), DELETE, false, false, DENY, NONE),
+                c("ignoredPodSelector DoesNotExist selects a pod without the key", labelled("app", "web"), true, ignoring(
+                        "{\"matchExpressions\":[{\"key\":\"protected\",\"operator\":\"DoesNotExist\"}]}"),
+                        EVICT, false, false, EXEMPT, IGNORED),
+                c("an ignored pod is admitted with room left and not recorded", labelled("maintenance", "true"), true,
+                        ignoring("{\"matchLabels\":{\"maintenance\":\"true\"}}", 3, 2), DELETE, false, false,
+                        EXEMPT, IGNORED),
+                c("ignoredPodSelector is judged before desiredAvailable", labelled("maintenance", "true"), true,
+                        ignoring("{\"matchLabels\":{\"maintenance\":\"true\"}}", 0, 0), DELETE, false, false,
+                        EXEMPT, IGNORED),
+                c("no-protect is judged before ignoredPodSelector", podAnnotated("pub.kruise.io/no-protect", "true"),
+                        true, ignoring("{\"matchExpressions\":[{\"key\":\"x\",\"operator\":\"DoesNotExist\"}]}"),
+                        DELETE, false, false, EXEMPT, "pod is annotated pub.kruise.io/no-protect=true"),
+                c("an empty ignoredPodSelector ignores nothing", labelled("app", "web"), true, ignoring("{}"), DELETE,
+                        false, false, DENY, NONE),
+                c("an annotation not in the conversion's form is no selector", labelled("maintenance", "true"), true,
+                        annotated("{\"ignoredPodSelector\": {\"matchLabels\":{\"maintenance\":\"true\"}}}"),
+                        DELETE, false, false, DENY, NONE),
+                c("an unevaluable ignoredPodSelector refuses", labelled("app", "web"), true, ignoring(
+                        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Near\"}]}"), DELETE, false, false,
+                        DENY, UNEVALUABLE + "unknown label selector operator \"Near\" on \"a\""),
+                c("an ignoredPodSelector that is no selector refuses", labelled("app", "web"), true,
+                        annotated("{\"ignoredPodSelector\":{\"matchLabels\":\"maintenance\"}}"), DELETE, false,
+                        false, DENY, UNEVALUABLE + "spec.ignoredPodSelector: Invalid value: not a label selector")));
         return cases.stream();
     }
 

@@ -10,6 +10,7 @@ import dev.kruisevertx.api.apps.v1alpha1.CloneSetUpdateStrategy;
 import dev.kruisevertx.api.common.WellKnown;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -300,9 +301,10 @@ class CloneSetEndToEndTest {
                         p.getMetadata().getLabels().get(WellKnown.LIFECYCLE_STATE_LABEL))).findFirst().orElse(null),
                 p -> p != null);
         assertEquals(2, livePods(name).size(), "held, not deleted");
-        product.client().pods().inNamespace(product.namespace()).withName(held.getMetadata().getName())
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace())
+                .withName(held.getMetadata().getName())
                 .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editMetadata().removeFromLabels("hold")
-                        .endMetadata().build());
+                        .endMetadata().build()));
         Await.waitFor("released pod deleted", WAIT, () -> livePods(name).size() == 1
                 && livePods(name).stream().noneMatch(p -> p.getMetadata().getName().equals(held.getMetadata().getName())));
     }
@@ -337,8 +339,9 @@ class CloneSetEndToEndTest {
                 () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-late").get(), p -> ownedBy(p, uid));
         waitStatus(name, "both adopted pods counted", c -> c.getStatus().getReplicas() == 2);
 
-        product.client().pods().inNamespace(product.namespace()).withName("adopt-early").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
-                .editMetadata().addToLabels("app", "elsewhere").endMetadata().build());
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace()).withName("adopt-early")
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
+                        .editMetadata().addToLabels("app", "elsewhere").endMetadata().build()));
         Await.waitFor("the pod that left the selector released", WAIT,
                 () -> product.client().pods().inNamespace(product.namespace()).withName("adopt-early").get(), p -> p != null && !ownedBy(p, uid));
         waitStatus(name, "one pod left", c -> c.getStatus().getReplicas() == 1);

@@ -16,6 +16,7 @@ import dev.kruisevertx.sim.nodes.ImageRule;
 import dev.kruisevertx.sim.nodes.SimContainer;
 import dev.kruisevertx.sim.nodes.SimNodes;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -220,19 +221,19 @@ class ContainerRecreateRequestEndToEndTest {
     void aRequestForAPodOnAVirtualKubeletNodeIsLabelledSo() {
         Pod pod = runningPod("e2e-vk", "main=nginx:1.25");
         String node = pod.getSpec().getNodeName();
-        client.nodes().withName(node).edit(n -> {
+        ConflictRetry.run(() -> client.nodes().withName(node).edit(n -> {
             n.getMetadata().getLabels().put("type", "virtual-kubelet");
             return n;
-        });
+        }));
         try {
             ContainerRecreateRequest created = create("e2e-vk", "e2e-vk", null, "main");
             assertEquals("virtual-kubelet", Pods.labels(created).get("type"));
             completed("e2e-vk");
         } finally {
-            client.nodes().withName(node).edit(n -> {
+            ConflictRetry.run(() -> client.nodes().withName(node).edit(n -> {
                 n.getMetadata().getLabels().remove("type");
                 return n;
-            });
+            }));
         }
         ContainerRecreateRequest plain = create("e2e-plain", "e2e-vk", null, "main");
         assertNull(Pods.labels(plain).get("type"));

@@ -12,6 +12,7 @@ import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.scheduling.DaemonPlacement;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -119,10 +120,10 @@ class DaemonSetEndToEndTest {
     }
 
     static void edit(String name, Consumer<DaemonSetSpec> change) {
-        resource(name).edit(ds -> {
+        ConflictRetry.run(() -> resource(name).edit(ds -> {
             change.accept(ds.getSpec());
             return ds;
-        });
+        }));
     }
 
     /** Every listed node runs exactly one ready pod at the update revision, and no other node runs one. */
@@ -305,20 +306,21 @@ class DaemonSetEndToEndTest {
                         && resource("held").get().getStatus().getUpdatedNumberScheduled() == 0);
 
         // released by removing the hook's label: it is deleted and replaced, and the rollout goes on
-        product.client().pods().inNamespace(product.namespace()).withName(marked.getMetadata().getName())
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace())
+                .withName(marked.getMetadata().getName())
                 .edit(p -> {
                     p.getMetadata().getLabels().remove("hold");
                     return p;
-                });
+                }));
         Await.waitFor("the second pod marked", WAIT, () -> livePods("held").stream()
                 .filter(p -> Pods.isPreparingDelete(p) && !p.getMetadata().getUid().equals(marked.getMetadata().getUid()))
                 .findFirst().orElse(null), p -> p != null).getMetadata().getName();
         for (Pod p : livePods("held")) {
             if (Pods.isPreparingDelete(p)) {
-                product.client().pods().inNamespace(product.namespace()).withName(p.getMetadata().getName()).edit(x -> {
+                ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace()).withName(p.getMetadata().getName()).edit(x -> {
                     x.getMetadata().getLabels().remove("hold");
                     return x;
-                });
+                }));
             }
         }
         settledOn("held", new HashSet<>(nodes));

@@ -3,6 +3,7 @@ package dev.kruisevertx.e2e;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.kubectl.KubectlKruise;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -87,23 +88,23 @@ class SidecarSetWhyEndToEndTest {
                 + Pattern.quote("  rollout: sidecarset \"" + name + "\": 1 matched pods, 1 updated, 1 ready, "
                 + "1 updated and ready\n") + "  nothing holds it back\n"));
 
-        sets.withName(name).edit(s -> {
+        ConflictRetry.run(() -> sets.withName(name).edit(s -> {
             @SuppressWarnings("unchecked")
             Map<String, Object> spec = (Map<String, Object>) s.getAdditionalProperties().get("spec");
             spec.put("containers", java.util.List.of(Map.of("name", "log", "image", "fluent-bit:3.1")));
             return s;
-        });
+        }));
         awaitWhyMatching("sidecar" + "set.apps.kruise.io/" + name, Pattern.compile(header
                 + "  rollout: sidecarset \"" + Pattern.quote(name) + "\": 1 matched pods, 0 updated, \\d ready, "
                 + "0 updated and ready\n"
                 + Pattern.quote("  held by Paused: updateStrategy.paused is true: 1 pod waits for the update\n")));
 
-        sets.withName(name).edit(s -> {
+        ConflictRetry.run(() -> sets.withName(name).edit(s -> {
             @SuppressWarnings("unchecked")
             Map<String, Object> spec = (Map<String, Object>) s.getAdditionalProperties().get("spec");
             spec.put("updateStrategy", Map.of("type", "RollingUpdate", "paused", false));
             return s;
-        });
+        }));
         awaitWhyMatching("sidecarset/" + name, Pattern.compile(header
                 + Pattern.quote("  rollout: sidecarset \"" + name + "\": 1 matched pods, 1 updated, 1 ready, "
                 + "1 updated and ready\n") + "  nothing holds it back\n"));

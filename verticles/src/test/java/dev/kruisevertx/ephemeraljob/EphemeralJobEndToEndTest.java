@@ -6,6 +6,7 @@ import dev.kruisevertx.api.apps.v1alpha1.EphemeralJobSpec;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EphemeralContainer;
 import io.fabric8.kubernetes.api.model.EphemeralContainerBuilder;
@@ -141,10 +142,10 @@ class EphemeralJobEndToEndTest {
         EphemeralJob held = waitPhase("held", "Paused");
         assertEquals(2, held.getStatus().getMatch());
         assertTrue(podsOf("paused").stream().allMatch(p -> debuggers(p).isEmpty()));
-        job("held").edit(j -> {
+        ConflictRetry.run(() -> job("held").edit(j -> {
             j.getSpec().setPaused(false);
             return j;
-        });
+        }));
         EphemeralJob done = waitPhase("held", "Succeeded");
         assertEquals(2, done.getStatus().getSucceeded());
         assertEquals(2, podsOf("paused").stream().filter(p -> !debuggers(p).isEmpty()).count(),

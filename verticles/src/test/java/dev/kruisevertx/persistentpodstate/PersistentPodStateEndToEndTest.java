@@ -450,10 +450,10 @@ class PersistentPodStateEndToEndTest {
             }
         }, m -> m.contains("targetReference is in conflict with other PersistentPodState first"));
         assertTrue(dup.contains("400") || dup.contains("denied"), dup);
-        KubernetesClientException moved = assertThrows(KubernetesClientException.class, () -> state("first").edit(p -> {
+        KubernetesClientException moved = assertThrows(KubernetesClientException.class, () -> retry(() -> state("first").edit(p -> {
             p.getSpec().setTargetReference(new TargetReference("apps.kruise.io/v1beta1", "StatefulSet", "elsewhere"));
             return p;
-        }));
+        })));
         assertTrue(moved.getMessage().contains("targetRef cannot be modified"), moved.getMessage());
         assertFalse(product.app() == null, "the manager is still running");
     }

@@ -11,6 +11,7 @@ import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -216,25 +217,25 @@ class PodProbeMarkerEndToEndTest {
         Await.waitFor("web-cw probed", WAIT, () -> probed(node, "web-cw", "contested-marker"));
 
         // Another writer strips this pod's probes from the NodePodProbe (keeping the other pods' entries).
-        client().resources(NodePodProbe.class).withName(node).edit(npp -> {
+        ConflictRetry.run(() -> client().resources(NodePodProbe.class).withName(node).edit(npp -> {
             npp.getSpec().getPodProbes().removeIf(p -> ns().equals(p.getNamespace()) && "web-cw".equals(p.getName()));
             return npp;
-        });
+        }));
         Await.waitFor("the probes put back", WAIT, () -> probed(node, "web-cw", "contested-marker"));
 
         // And flips the label and the condition the marker owns.
-        client().pods().inNamespace(ns()).withName("web-cw").edit(p -> {
+        ConflictRetry.run(() -> client().pods().inNamespace(ns()).withName("web-cw").edit(p -> {
             p.getMetadata().getLabels().put("healthy", "false");
             return p;
-        });
-        client().pods().inNamespace(ns()).withName("web-cw").editStatus(p -> {
+        }));
+        ConflictRetry.run(() -> client().pods().inNamespace(ns()).withName("web-cw").editStatus(p -> {
             p.getStatus().getConditions().stream().filter(c -> CONDITION.equals(c.getType()))
                     .forEach(c -> {
                         c.setStatus("False");
                         c.setMessage("written by someone else");
                     });
             return p;
-        });
+        }));
         podWith("web-cw", "True", "true");
     }
 }

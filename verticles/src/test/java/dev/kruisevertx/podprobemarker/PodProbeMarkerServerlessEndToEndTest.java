@@ -6,6 +6,7 @@ import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.podutil.Pods;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -85,14 +86,14 @@ class PodProbeMarkerServerlessEndToEndTest {
 
     /** What the virtual-kubelet does with a probe result: the probe's condition on the pod's status. */
     static void report(String pod, String status) {
-        client().pods().inNamespace(ns()).withName(pod).editStatus(p -> {
+        ConflictRetry.run(() -> client().pods().inNamespace(ns()).withName(pod).editStatus(p -> {
             List<PodCondition> conditions = new ArrayList<>(p.getStatus().getConditions() == null ? List.of()
                     : p.getStatus().getConditions());
             conditions.removeIf(c -> CONDITION.equals(c.getType()));
             conditions.add(new PodConditionBuilder().withType(CONDITION).withStatus(status).withMessage("probed").build());
             p.getStatus().setConditions(conditions);
             return p;
-        });
+        }));
     }
 
     static Pod marked(String pod, String label, String cost) {

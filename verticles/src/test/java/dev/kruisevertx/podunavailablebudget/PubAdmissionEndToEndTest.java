@@ -23,6 +23,7 @@ import dev.kruisevertx.pub.PubGuard;
 import dev.kruisevertx.pub.PubStatusStore;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
@@ -195,11 +196,53 @@ class PubAdmissionEndToEndTest {
                 .delete();
         String other = pods.get(1).getMetadata().getName();
         assertTrue(refusedDelete(other).getMessage().contains(NONE_ALLOWED));
-        product.client().pods().inNamespace(product.namespace()).withName(other).edit(p -> {
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace()).withName(other).edit(p -> {
             p.getMetadata().getAnnotations().put(WellKnown.PUB_NO_PROTECT_ANNOTATION, "true");
             return p;
-        });
+        }));
         product.client().pods().inNamespace(product.namespace()).withName(other).delete();
+    }
+
+    /**
+     * v1beta1 {@code spec.ignoredPodSelector}: a pod it selects bypasses the budget (deleted with nothing allowed, and
+     * not recorded), while the pods it does not select stay protected.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void podsTheIgnoredPodSelectorSelectsAreNotChecked() {
+        setUp("spare", 3, 1);
+        // Set through v1beta1 (stored in the v1alpha1 annotation the conversion keeps it in).
+        ConflictRetry.run(() -> product.client().genericKubernetesResources("policy.kruise.io/v1beta1",
+                "PodUnavailableBudget").inNamespace(product.namespace()).withName("spare-pub").edit(r -> {
+                    ((Map<String, Object>) r.getAdditionalProperties().get("spec")).put("ignoredPodSelector",
+                            Map.of("matchLabels", Map.of("maintenance", "true")));
+                    return r;
+                }));
+        Await.waitFor("the webhook's cache has the selector", WAIT, () -> product.app().cache()
+                .resource(PodUnavailableBudget.class).get(product.namespace(), "spare-pub"),
+                b -> b != null && b.ignoredPodSelector().isPresent());
+        // No replacement pod while the refusals are checked (a ready replacement rightly allows one more).
+        cloneSets().withName("spare").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"scaleStrategy\":{\"maxUnavailable\":0}}}");
+        List<Pod> pods = pods("spare");
+        String first = pods.get(0).getMetadata().getName();
+        String selected = pods.get(1).getMetadata().getName();
+        String kept = pods.get(2).getMetadata().getName();
+        product.client().pods().inNamespace(product.namespace()).withName(first).delete();
+        assertEquals(0, pub("spare-pub").get().status().getUnavailableAllowed());
+        assertTrue(refusedDelete(selected).getMessage().contains(NONE_ALLOWED), "not selected yet: protected");
+
+        ConflictRetry.run(() -> product.client().pods().inNamespace(product.namespace()).withName(selected).edit(p -> {
+            p.getMetadata().getLabels().put("maintenance", "true");
+            return p;
+        }));
+        product.client().pods().inNamespace(product.namespace()).withName(selected).delete();
+        PodUnavailableBudgetStatus after = pub("spare-pub").get().status();
+        assertFalse(after.getDisruptedPods() != null && after.getDisruptedPods().containsKey(selected),
+                "an ignored pod is not recorded: " + after.getDisruptedPods());
+        KubernetesClientException refused = refusedDelete(kept);
+        assertEquals(403, refused.getCode());
+        assertTrue(refused.getMessage().contains(NONE_ALLOWED), refused.getMessage());
     }
 
     @Test

@@ -340,10 +340,11 @@ class StatefulSetEndToEndTest {
                 .getObservedGeneration() == resource(name).get().getMetadata().getGeneration());
         assertTrue(product.client().pods().inNamespace(product.namespace()).withName("hooked-1").get() != null);
 
-        product.client().pods().inNamespace(product.namespace()).withName("hooked-1").edit(p -> {
-            p.getMetadata().getLabels().remove("example.io/hold");
-            return p;
-        });
+        StatefulSetFixtures.retryOnConflict(() -> product.client().pods().inNamespace(product.namespace())
+                .withName("hooked-1").edit(p -> {
+                    p.getMetadata().getLabels().remove("example.io/hold");
+                    return p;
+                }));
         settled(name, Set.of(0));
     }
 
@@ -584,11 +585,12 @@ class StatefulSetEndToEndTest {
                 if (capacity != null) {
                     expanding++;
                 }
-                product.client().persistentVolumeClaims().inNamespace(product.namespace()).withName(c).editStatus(live -> {
-                    live.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder()
-                            .withPhase("Bound").addToCapacity("storage", requested).build());
-                    return live;
-                });
+                StatefulSetFixtures.retryOnConflict(() -> product.client().persistentVolumeClaims()
+                        .inNamespace(product.namespace()).withName(c).editStatus(live -> {
+                            live.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder()
+                                    .withPhase("Bound").addToCapacity("storage", requested).build());
+                            return live;
+                        }));
             }
         }
         return expanding;

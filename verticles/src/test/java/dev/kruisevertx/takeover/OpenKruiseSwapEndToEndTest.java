@@ -203,7 +203,7 @@ class OpenKruiseSwapEndToEndTest {
             if (p.getSpec().getReadinessGates() == null) {
                 continue;
             }
-            product.client().pods().inNamespace(ns).withName(p.getMetadata().getName()).editStatus(live -> {
+            ConflictRetry.run(() -> product.client().pods().inNamespace(ns).withName(p.getMetadata().getName()).editStatus(live -> {
                 List<PodCondition> conditions = live.getStatus().getConditions();
                 for (var gate : live.getSpec().getReadinessGates()) {
                     if (conditions.stream().noneMatch(c -> gate.getConditionType().equals(c.getType()))) {
@@ -212,7 +212,7 @@ class OpenKruiseSwapEndToEndTest {
                     }
                 }
                 return live;
-            });
+            }));
         }
         Await.waitFor(count + " fixture pods ready", WAIT, () -> product.client().pods().inNamespace(ns).list()
                 .getItems().stream().filter(p -> !Pods.isReady(p)).map(p -> p.getMetadata().getName() + " "

@@ -4,6 +4,7 @@ import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpread;
 import dev.kruisevertx.api.apps.v1alpha1.WorkloadSpreadSubsetStatus;
 import dev.kruisevertx.e2e.EmbeddedManagerExtension;
 import dev.kruisevertx.sim.testing.Await;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import dev.kruisevertx.sim.testing.ManifestApplier;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -660,10 +661,10 @@ class WorkloadSpreadEndToEndTest {
         String node = product.client().nodes().list().getItems().stream().filter(n -> "zone-a".equals(
                 n.getMetadata().getLabels().get("topology.kubernetes.io/zone"))).findFirst().orElseThrow()
                 .getMetadata().getName();
-        product.client().nodes().withName(node).edit(n -> {
+        retryingConflicts(() -> product.client().nodes().withName(node).edit(n -> {
             n.getMetadata().getLabels().put(spare, "yes");
             return n;
-        });
+        }));
         String longAgo = java.time.Instant.now().minus(java.time.Duration.ofMinutes(6)).toString();
         retryingConflicts(() -> product.client().resources(WorkloadSpread.class).inNamespace(product.namespace())
                 .withName("adaptive").editStatus(w -> {
@@ -770,25 +771,25 @@ class WorkloadSpreadEndToEndTest {
         // A subset patch that would break the CloneSet's pods is refused once the CloneSet exists (OpenKruise applies
         // the patch to the workload's template and validates the result).
         io.fabric8.kubernetes.client.KubernetesClientException badPatch = org.junit.jupiter.api.Assertions.assertThrows(
-                io.fabric8.kubernetes.client.KubernetesClientException.class, () -> product.client()
+                io.fabric8.kubernetes.client.KubernetesClientException.class, () -> ConflictRetry.run(() -> product.client()
                         .resources(WorkloadSpread.class).inNamespace(ns).withName("h-huge").edit(w -> {
                             w.getSpec().getSubsets().get(1).setPatch(dev.kruisevertx.api.common.ApiJson.serialization()
                                     .unmarshal("{\"spec\":{\"containers\":[{\"name\":\"Bad_Name\",\"image\":\"x:1\"}]}}",
                                             com.fasterxml.jackson.databind.JsonNode.class));
                             return w;
-                        }));
+                        })));
         assertEquals(400, badPatch.getCode(), badPatch.getMessage());
         assertTrue(badPatch.getMessage().contains("spec.subsets[1].patch.containers[1].name"), badPatch.getMessage());
         // Out-of-range and negative pod fields in a patch are refused as Kubernetes' pod spec validation refuses them.
         io.fabric8.kubernetes.client.KubernetesClientException outOfRange = org.junit.jupiter.api.Assertions.assertThrows(
-                io.fabric8.kubernetes.client.KubernetesClientException.class, () -> product.client()
+                io.fabric8.kubernetes.client.KubernetesClientException.class, () -> ConflictRetry.run(() -> product.client()
                         .resources(WorkloadSpread.class).inNamespace(ns).withName("h-huge").edit(w -> {
                             w.getSpec().getSubsets().get(1).setPatch(dev.kruisevertx.api.common.ApiJson.serialization()
                                     .unmarshal("{\"spec\":{\"activeDeadlineSeconds\":99999999999,"
                                                     + "\"terminationGracePeriodSeconds\":-1}}",
                                             com.fasterxml.jackson.databind.JsonNode.class));
                             return w;
-                        }));
+                        })));
         assertEquals(400, outOfRange.getCode(), outOfRange.getMessage());
         assertTrue(outOfRange.getMessage().contains("spec.subsets[1].patch.activeDeadlineSeconds")
                 && outOfRange.getMessage().contains("spec.subsets[1].patch.terminationGracePeriodSeconds"),

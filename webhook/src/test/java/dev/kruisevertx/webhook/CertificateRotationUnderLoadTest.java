@@ -1,6 +1,6 @@
 package dev.kruisevertx.webhook;
 
-import dev.kruisevertx.kube.KubeClients;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.bench.RotationLoad;
 import dev.kruisevertx.webhook.certs.CertBundle;
@@ -48,7 +48,7 @@ class CertificateRotationUnderLoadTest {
 
     @BeforeEach
     void setUp() {
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        client = WebhookVerticleTest.patientClient(server);
         vertx = Vertx.vertx();
         clientVertx = Vertx.vertx();
     }
@@ -61,17 +61,19 @@ class CertificateRotationUnderLoadTest {
     }
 
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void aRotationThroughTheSecretFailsNoRequestAtAThousandPerSecond() throws Exception {
         WebhookConfigurationPatcherTest.installChartConfigurations(client);
         AdmissionRegistry registry = new AdmissionRegistry();
         PodWebhooks.register(registry, false);
         // A long resync: the rotation must come from the Secret's watch.
-        WebhookConfig config = WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMinutes(10));
+        WebhookConfig config = WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMinutes(10))
+                .withInitializeTimeout(WebhookVerticleTest.INITIALIZE);
         WebhookVerticle webhook = new WebhookVerticle(config, client, registry, new ConversionRegistry(),
                 new SimpleMeterRegistry(), false, "localhost", java.time.Clock.systemUTC());
-        vertx.deployVerticle(webhook).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        vertx.deployVerticle(webhook).toCompletionStage().toCompletableFuture()
+                .get(WebhookVerticleTest.WAIT.toSeconds(), TimeUnit.SECONDS);
+        WebhookVerticleTest.awaitReady(webhook);
         CertBundle first = webhook.certSync().current();
         // Issued ahead (key generation takes a while); valid beyond the renewal window, so the writer keeps it.
         CertBundle renewed = new CertIssuer().issueServing(first, config.dnsName(), Duration.ofDays(3650));
@@ -79,11 +81,11 @@ class CertificateRotationUnderLoadTest {
         RotationLoad load = new RotationLoad(clientVertx, webhook.port(), first.caCertPem(), 16);
         Future<Void> running = load.run(RATE, SECONDS, 25);
         clientVertx.setTimer(SECONDS * 1000L / 3, id -> vertx.executeBlocking(() -> {
-            client.secrets().inNamespace(config.namespace()).withName(config.secretName())
+            ConflictRetry.run(() -> client.secrets().inNamespace(config.namespace()).withName(config.secretName())
                     .edit(s -> {
                         s.setData(data(renewed));
                         return s;
-                    });
+                    }));
             return null;
         }));
         running.toCompletionStage().toCompletableFuture().get(4, TimeUnit.MINUTES);

@@ -1,6 +1,7 @@
 package dev.kruisevertx.webhook;
 
 import dev.kruisevertx.kube.KubeClients;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import dev.kruisevertx.webhook.admission.AdmissionRegistry;
 import dev.kruisevertx.webhook.admission.AdmissionResponse;
 import dev.kruisevertx.webhook.configuration.WebhookConfigurationPatcher;
@@ -34,13 +35,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The whole webhook against the CRUD mock API: certificates in the Secret, configurations patched, readiness. */
 @EnableKubernetesMockClient(crud = true)
 class WebhookVerticleTest {
+    /**
+     * Start-up generates keys and syncs the Secret, configurations and CRDs; on a loaded 2-core CI machine that has
+     * taken over a minute, so the tests that expect a start give it this long (the product's default is 60 s).
+     */
+    static final Duration INITIALIZE = Duration.ofMinutes(3);
+    /** Longer than {@link #INITIALIZE}: {@code ready()} settles by then either way. */
+    static final Duration SETTLED = INITIALIZE.plusMinutes(1);
+    static final Duration WAIT = Duration.ofMinutes(2);
+    /**
+     * fabric8's default 10 s connect and request timeouts are not met by the mock API server's TLS handshake at a
+     * load average of 24 on 2 cores (seen: "HTTP connect timed out" on the first create).
+     */
+    static final int API_TIMEOUT_MS = 60_000;
+
     KubernetesMockServer server;
     KubernetesClient client;
     Vertx vertx;
 
     @BeforeEach
     void setUp() {
-        client = KubeClients.forTest(server.createClient().getConfiguration());
+        client = patientClient(server);
         vertx = Vertx.vertx();
     }
 
@@ -57,15 +72,29 @@ class WebhookVerticleTest {
                 .register("/validate-apps-kruise-io-cloneset", req -> Future.succeededFuture(AdmissionResponse.allow()));
     }
 
+    /** A client of the mock API server that waits as long as a loaded machine needs. */
+    static KubernetesClient patientClient(KubernetesMockServer server) {
+        return KubeClients.forTest(new io.fabric8.kubernetes.client.ConfigBuilder(server.createClient().getConfiguration())
+                .withConnectionTimeout(API_TIMEOUT_MS).withRequestTimeout(API_TIMEOUT_MS).build());
+    }
+
     WebhookVerticle deploy(WebhookConfig config) throws Exception {
         WebhookVerticle v = new WebhookVerticle(config, client, registry(), new ConversionRegistry(),
                 new SimpleMeterRegistry(), false, "localhost", java.time.Clock.systemUTC());
-        vertx.deployVerticle(v).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        vertx.deployVerticle(v).toCompletionStage().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
         return v;
     }
 
+    static void awaitReady(WebhookVerticle webhook) throws Exception {
+        webhook.ready().toCompletionStage().toCompletableFuture().get(SETTLED.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    static void awaitHealthy(WebhookVerticle webhook) throws Exception {
+        webhook.readiness().check().toCompletionStage().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);
@@ -90,8 +119,9 @@ class WebhookVerticleTest {
         client.apiextensions().v1().customResourceDefinitions()
                 .resource(WebhookConfigurationPatcherTest.crd("clonesets", "apps.kruise.io", "Webhook")).create();
         // A long resync: restoring the edit below must come from the watch, not the timer.
-        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMinutes(10)));
-        webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMinutes(10))
+                .withInitializeTimeout(INITIALIZE));
+        awaitReady(webhook);
         assertTrue(webhook.readiness().isReady());
 
         String ca = secretCa();
@@ -101,22 +131,23 @@ class WebhookVerticleTest {
         String caPem = new String(Base64.getDecoder().decode(ca), StandardCharsets.UTF_8);
         assertEquals(webhook.certSync().current().caCertPem(), caPem);
 
-        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WebhookConfigurationPatcher.MUTATING_NAME)
+        ConflictRetry.run(() -> client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WebhookConfigurationPatcher.MUTATING_NAME)
                 .edit(c -> {
                     c.getWebhooks().get(0).getClientConfig().setCaBundle(Base64.getEncoder().encodeToString("edited".getBytes()));
                     return c;
-                });
+                }));
         await("the hand-edited caBundle to be restored", () -> ca.equals(mutatingCaBundle()));
-        webhook.readiness().check().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        awaitHealthy(webhook);
     }
 
     @Test
     void shortLivedCertificatesRotateAndStayServed() throws Exception {
         WebhookConfigurationPatcherTest.installChartConfigurations(client);
         WebhookConfig config = WebhookConfig.defaults().withPort(0).withResyncPeriod(Duration.ofMillis(500))
-                .withCertLifetimes(Duration.ofSeconds(20), Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(16));
+                .withCertLifetimes(Duration.ofSeconds(20), Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(16))
+                .withInitializeTimeout(INITIALIZE);
         WebhookVerticle webhook = deploy(config);
-        webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        awaitReady(webhook);
         Set<String> seen = new HashSet<>();
         String ca = webhook.certSync().current().caCertPem();
         await("two rotations", () -> {
@@ -125,7 +156,7 @@ class WebhookVerticleTest {
         });
         assertEquals(ca, webhook.certSync().current().caCertPem(), "the CA is kept while it has life left");
         // Readiness over HTTPS still passes with the rotated serving certificate.
-        webhook.readiness().check().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        awaitHealthy(webhook);
     }
 
     @Test
@@ -140,10 +171,11 @@ class WebhookVerticleTest {
         // The operator who provides the certificates also sets the caBundles.
         new WebhookConfigurationPatcher(client, WebhookConfig.defaults(), false)
                 .ensure(provided.caBundle(), registry().paths());
-        WebhookVerticle webhook = new WebhookVerticle(WebhookConfig.defaults().withPort(0), client, registry(),
-                new ConversionRegistry(), new SimpleMeterRegistry(), true, "localhost", java.time.Clock.systemUTC());
-        vertx.deployVerticle(webhook).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        WebhookVerticle webhook = new WebhookVerticle(WebhookConfig.defaults().withPort(0).withInitializeTimeout(INITIALIZE),
+                client, registry(), new ConversionRegistry(), new SimpleMeterRegistry(), true, "localhost",
+                java.time.Clock.systemUTC());
+        vertx.deployVerticle(webhook).toCompletionStage().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        awaitReady(webhook);
         assertEquals(provided.certPem(), webhook.certSync().current().certPem());
         assertEquals(Set.of("ca.crt", "tls.crt", "tls.key"),
                 client.secrets().inNamespace("kruise-system").withName("kruise-webhook-certs").get().getData().keySet(),
@@ -152,9 +184,11 @@ class WebhookVerticleTest {
 
     @Test
     void startupFailsWithAClearMessageAfterTheInitializeTimeout() throws Exception {
-        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withInitializeTimeout(Duration.ofSeconds(2)));
+        // Long enough for the first certificate sync to reach the missing configuration on a loaded machine: with 2 s,
+        // at a load average of 24, the sync had not finished and the message could not name the configuration.
+        WebhookVerticle webhook = deploy(WebhookConfig.defaults().withPort(0).withInitializeTimeout(Duration.ofSeconds(20)));
         ExecutionException e = assertThrows(ExecutionException.class,
-                () -> webhook.ready().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS));
+                () -> awaitReady(webhook));
         String message = e.getCause().getMessage();
         assertTrue(message.contains("--webhook-initialize-timeout"), message);
         assertTrue(message.contains("kruise-mutating-webhook-configuration not found"), message);

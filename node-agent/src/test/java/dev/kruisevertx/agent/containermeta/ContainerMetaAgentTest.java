@@ -14,6 +14,7 @@ import dev.kruisevertx.inplace.EnvFromMetadataHash;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -113,13 +114,13 @@ class ContainerMetaAgentTest {
                 .build();
         client.pods().inNamespace("default").resource(pod).create();
         // The kubelet's first status: the agent reports a pod at its status changes, not when merely listed.
-        return client.pods().inNamespace("default").withName(name).editStatus(p -> {
+        return ConflictRetry.get(() -> client.pods().inNamespace("default").withName(name).editStatus(p -> {
             p.getStatus().setPhase("Running");
             p.getStatus().setContainerStatuses(List.of(new io.fabric8.kubernetes.api.model.ContainerStatusBuilder()
                     .withName("main").withContainerID(CONTAINER_ID).withImage("nginx:1").withReady(true)
                     .withRestartCount(0).withNewState().withNewRunning().endRunning().endState().build()));
             return p;
-        });
+        }));
     }
 
     RuntimeContainerMeta reported(String name) {
@@ -136,15 +137,15 @@ class ContainerMetaAgentTest {
     }
 
     void startInPlaceUpdate(String name, String version) {
-        client.pods().inNamespace("default").withName(name).edit(p -> {
+        ConflictRetry.run(() -> client.pods().inNamespace("default").withName(name).edit(p -> {
             p.getMetadata().getLabels().put("version", version);
             return p;
-        });
-        client.pods().inNamespace("default").withName(name).editStatus(p -> {
+        }));
+        ConflictRetry.run(() -> client.pods().inNamespace("default").withName(name).editStatus(p -> {
             p.getStatus().setConditions(List.of(new PodConditionBuilder().withType("InPlaceUpdateReady")
                     .withStatus("False").build()));
             return p;
-        });
+        }));
     }
 
     @Test
@@ -176,10 +177,10 @@ class ContainerMetaAgentTest {
         startRuntime("APP_VERSION=v1\n");
         createPod("web-2", "v1");
         reported("web-2");
-        client.pods().inNamespace("default").withName("web-2").edit(p -> {
+        ConflictRetry.run(() -> client.pods().inNamespace("default").withName("web-2").edit(p -> {
             p.getMetadata().getLabels().put("version", "v2");
             return p;
-        });
+        }));
         // Well past the restarter's 3 s delay: nothing is stopped.
         Thread.sleep(6000);
         assertEquals(0, runtime.calls("StopContainer"));

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -363,16 +364,16 @@ class CrrOnRealRuntimeTest {
                     && !crr.isCompleted();
         });
         String message = "recreating has exceeded the activeDeadlineSeconds";
-        client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").editStatus(c -> {
+        ConflictRetry.run(() -> client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").editStatus(c -> {
             c.status().setPhase(ContainerRecreateRequestPhase.COMPLETED.value());
             c.status().setCompletionTime(dev.kruisevertx.podutil.Pods.formatTime(Instant.now()));
             c.status().setMessage(message);
             return c;
-        });
-        client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").edit(c -> {
+        }));
+        ConflictRetry.run(() -> client.resources(ContainerRecreateRequest.class).inNamespace(NS).withName("deadline").edit(c -> {
             c.getMetadata().getLabels().remove(WellKnown.CRR_ACTIVE_LABEL);
             return c;
-        });
+        }));
 
         // Well past the moment the sidecar's turn would have come (minStartedSeconds after the app restarted, plus
         // several agent polls), the sidecar still runs its first container and the outcome is the manager's.

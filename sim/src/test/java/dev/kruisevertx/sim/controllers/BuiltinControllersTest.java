@@ -7,6 +7,7 @@ import dev.kruisevertx.sim.nodes.ImageRule;
 import dev.kruisevertx.sim.nodes.SimNodesOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -123,8 +124,8 @@ class BuiltinControllersTest {
             }
         })) {
             Await.waitFor("watch has the 4 pods", TIMEOUT, () -> live(state).stream().filter(BuiltinControllersTest::ready).count() == 4);
-            client.apps().deployments().inNamespace(NS).withName("web").edit(x -> new DeploymentBuilder(x).editSpec().editTemplate()
-                    .editSpec().editFirstContainer().withImage("nginx:2").endContainer().endSpec().endTemplate().endSpec().build());
+            ConflictRetry.run(() -> client.apps().deployments().inNamespace(NS).withName("web").edit(x -> new DeploymentBuilder(x).editSpec().editTemplate()
+                    .editSpec().editFirstContainer().withImage("nginx:2").endContainer().endSpec().endTemplate().endSpec().build()));
             Deployment done = Await.waitFor("web rolled to nginx:2", TIMEOUT,
                     () -> client.apps().deployments().inNamespace(NS).withName("web").get(),
                     x -> x.getStatus() != null && x.getStatus().getObservedGeneration() == 2 && Objects.equals(x.getStatus().getUpdatedReplicas(), 4)
@@ -169,8 +170,8 @@ class BuiltinControllersTest {
             }
         })) {
             Await.waitFor("watch has the pods", TIMEOUT, () -> live(state).size() == 2);
-            client.apps().deployments().inNamespace(NS).withName("batchy").edit(x -> new DeploymentBuilder(x).editSpec().editTemplate()
-                    .editSpec().editFirstContainer().withImage("app:2").endContainer().endSpec().endTemplate().endSpec().build());
+            ConflictRetry.run(() -> client.apps().deployments().inNamespace(NS).withName("batchy").edit(x -> new DeploymentBuilder(x).editSpec().editTemplate()
+                    .editSpec().editFirstContainer().withImage("app:2").endContainer().endSpec().endTemplate().endSpec().build()));
             Await.waitFor("batchy recreated", TIMEOUT, () -> client.apps().deployments().inNamespace(NS).withName("batchy").get(),
                     x -> x.getStatus().getObservedGeneration() == 2 && Objects.equals(x.getStatus().getUpdatedReplicas(), 2)
                             && Objects.equals(x.getStatus().getAvailableReplicas(), 2));
@@ -347,9 +348,9 @@ class BuiltinControllersTest {
             assertNotNull(client.persistentVolumeClaims().inNamespace(NS).withName("data-db-1").get());
             assertNotNull(client.apps().controllerRevisions().inNamespace(NS).withName(rev1).get());
 
-            client.apps().statefulSets().inNamespace(NS).withName("db").edit(x -> new StatefulSetBuilder(x).editSpec()
+            ConflictRetry.run(() -> client.apps().statefulSets().inNamespace(NS).withName("db").edit(x -> new StatefulSetBuilder(x).editSpec()
                     .editUpdateStrategy().withType("RollingUpdate").withNewRollingUpdate().withPartition(1).endRollingUpdate().endUpdateStrategy()
-                    .editTemplate().editSpec().editFirstContainer().withImage("slow/db:2").endContainer().endSpec().endTemplate().endSpec().build());
+                    .editTemplate().editSpec().editFirstContainer().withImage("slow/db:2").endContainer().endSpec().endTemplate().endSpec().build()));
             StatefulSet rolled = Await.waitFor("db-2 and db-1 updated", TIMEOUT, () -> client.apps().statefulSets().inNamespace(NS).withName("db").get(),
                     x -> x.getStatus() != null && !rev1.equals(x.getStatus().getUpdateRevision()) && Objects.equals(x.getStatus().getUpdatedReplicas(), 2)
                             && Objects.equals(x.getStatus().getReadyReplicas(), 3));

@@ -9,6 +9,7 @@ import dev.kruisevertx.api.apps.v1beta1.NodeImageSpec;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -97,10 +98,10 @@ class SimImagePullerTest {
         assertEquals(0, done.getStatus().getPulling());
 
         // A new version of a tag is a new pull; a removed tag loses its status.
-        client.resources(NodeImage.class).withName(node).edit(live -> {
+        ConflictRetry.run(() -> client.resources(NodeImage.class).withName(node).edit(live -> {
             live.getSpec().getImages().get("registry.local/app").setTags(new ArrayList<>(List.of(tag("1", 1))));
             return live;
-        });
+        }));
         Await.waitFor("1 pulled again at version 1", TIMEOUT, () -> status(node, "registry.local/app", "1"),
                 t -> t != null && t.versionOrZero() == 1 && "Succeeded".equals(t.getPhase()));
         Await.waitFor("statuses of removed tags dropped", TIMEOUT, () -> status(node, "registry.local/app", "missing") == null);

@@ -3,6 +3,7 @@ package dev.kruisevertx.sim.nodes;
 import dev.kruisevertx.sim.EmbeddedClusterOptions;
 import dev.kruisevertx.sim.testing.Await;
 import dev.kruisevertx.sim.testing.ClusterFixture;
+import dev.kruisevertx.sim.testing.ConflictRetry;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -145,8 +146,8 @@ class SimNodesTest {
 
     @Test
     void affinityTaintsAndTolerations() {
-        client.nodes().withName("sim-node-1").edit(n -> new NodeBuilder(n).editSpec().addNewTaint().withKey("dedicated").withValue("x")
-                .withEffect("NoSchedule").endTaint().endSpec().build());
+        ConflictRetry.run(() -> client.nodes().withName("sim-node-1").edit(n -> new NodeBuilder(n).editSpec().addNewTaint().withKey("dedicated").withValue("x")
+                .withEffect("NoSchedule").endTaint().endSpec().build()));
         try {
             String affinityToZoneB = "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
                     + "[{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\",\"values\":[\"zone-b\"]}]}]}}";
@@ -162,7 +163,7 @@ class SimNodesTest {
             Pod i = Await.waitFor("intolerant unschedulable", TIMEOUT, () -> get("zoneb-intolerant"), p -> "False".equals(condition(p, "PodScheduled")));
             assertTrue(i.getStatus().getConditions().stream().anyMatch(c -> c.getMessage() != null && c.getMessage().contains("untolerated taint")));
         } finally {
-            client.nodes().withName("sim-node-1").edit(n -> new NodeBuilder(n).editSpec().withTaints(List.of()).endSpec().build());
+            ConflictRetry.run(() -> client.nodes().withName("sim-node-1").edit(n -> new NodeBuilder(n).editSpec().withTaints(List.of()).endSpec().build()));
         }
     }
 

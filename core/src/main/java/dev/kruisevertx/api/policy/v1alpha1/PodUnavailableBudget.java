@@ -89,6 +89,18 @@ public class PodUnavailableBudget extends CustomResource<PodUnavailableBudgetSpe
     }
 
     /**
+     * The β field {@code ignoredPodSelector}, which v1alpha1 has no place for, from the annotation the conversion
+     * keeps it in ({@link dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudgetConversion#BETA_FIELDS_ANNOTATION}).
+     *
+     * @throws IllegalArgumentException when the annotation holds something that is not a label selector
+     */
+    @JsonIgnore
+    public Optional<io.fabric8.kubernetes.api.model.LabelSelector> ignoredPodSelector() {
+        return dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudgetConversion.ignoredPodSelector(
+                annotations().get(dev.kruisevertx.api.policy.v1beta1.PodUnavailableBudgetConversion.BETA_FIELDS_ANNOTATION));
+    }
+
+    /**
      * The β field {@code protectTotalReplicas} from the annotation {@code pub.kruise.io/protect-total-replicas}: the
      * number of replicas the budget counts instead of the workload's; empty when absent or not a 32-bit integer.
      */

@@ -167,6 +167,26 @@ public final class PodUnavailableBudgetConversion {
         return values.isEmpty() ? null : String.join(",", values);
     }
 
+    /**
+     * The {@code spec.ignoredPodSelector} a v1alpha1 object carries in {@link #BETA_FIELDS_ANNOTATION}, as v1beta1
+     * serves it: empty when the annotation is absent or not in the form this conversion writes (then v1beta1 shows
+     * no such field either).
+     *
+     * @throws IllegalArgumentException when the annotation holds an object that is not a label selector
+     */
+    public static java.util.Optional<io.fabric8.kubernetes.api.model.LabelSelector> ignoredPodSelector(String annotation) {
+        JsonNode ignored = annotation == null ? null
+                : canonicalBetaFields(JsonNodeFactory.instance.textNode(annotation));
+        if (ignored == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(JSON.treeToValue(ignored, io.fabric8.kubernetes.api.model.LabelSelector.class));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.ignoredPodSelector: Invalid value: not a label selector");
+        }
+    }
+
     /** The ignoredPodSelector an annotation holds when its text is exactly what {@link #betaFieldsText} writes. */
     static JsonNode canonicalBetaFields(JsonNode annotation) {
         if (annotation == null || !annotation.isTextual()) {

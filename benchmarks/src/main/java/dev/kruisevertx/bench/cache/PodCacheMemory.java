@@ -24,21 +24,23 @@ import java.util.concurrent.TimeUnit;
  * heap after full GCs before and after (the difference is the cache: objects, the item store and the built-in
  * indexes), bytes per pod, and the total heap in use.
  *
- * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full]}; {@code full} turns the {@code LeanObjects} transform
- * off (the cache as it was before it).
+ * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full] [pageSize=500]}; {@code full} turns the
+ * {@code LeanObjects} transform off (the cache as it was before it); page size 0 lists whole, as the manager does by
+ * default (fabric8 buffers a list response whole before decoding it, so that is bounded by the 2 GiB array limit).
  */
 public final class PodCacheMemory {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         boolean lean = args.length <= 1 || !args[1].equals("full");
+        long pageSize = args.length > 2 ? Long.parseLong(args[2]) : 500;
         try (PagingPodServer server = new PagingPodServer(n);
              KubernetesClient client = KubeClients.forTest(new ConfigBuilder().withMasterUrl(server.url())
                      .withNamespace("default").withRequestTimeout(600_000).build())) {
             long before = usedAfterGc();
             long cpuStart = processCpuNanos();
             long start = System.nanoTime();
-            WatchCache cache = new WatchCache(client, WatchCacheOptions.defaults().withLeanObjects(lean).withListPageSize(500),
+            WatchCache cache = new WatchCache(client, WatchCacheOptions.defaults().withLeanObjects(lean).withListPageSize(pageSize),
                     new SimpleMeterRegistry());
             CachedResource<Pod> pods = cache.resource(Pod.class);
             cache.start(Pod.class).toCompletableFuture().get(2, TimeUnit.HOURS);

@@ -1,11 +1,6 @@
 package dev.kruisevertx.bench.cache;
 
-import dev.kruisevertx.kube.KubeClients;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodList;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
@@ -43,27 +38,6 @@ class RealisticPodsTest {
             assertTrue(names.add(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()));
             assertEquals("app-" + i / RealisticPods.PODS_PER_SET, pod.getMetadata().getOwnerReferences().get(0).getName());
             assertEquals(2, pod.getSpec().getContainers().size());
-        }
-    }
-
-    @Test
-    void theStandInServerPagesEveryPodOnceThroughFabric8() throws Exception {
-        try (PagingPodServer server = new PagingPodServer(1_201);
-             KubernetesClient client = KubeClients.forTest(new ConfigBuilder().withMasterUrl(server.url()).build())) {
-            Set<String> names = new HashSet<>();
-            String next = null;
-            int pages = 0;
-            do {
-                PodList page = client.pods().inAnyNamespace().list(new ListOptionsBuilder().withLimit(500L)
-                        .withContinue(next).build());
-                page.getItems().forEach(p -> names.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()));
-                next = page.getMetadata().getContinue();
-                pages++;
-            } while (next != null && !next.isEmpty());
-            assertEquals(3, pages);
-            assertEquals(1_201, names.size());
-            Pod last = new KubernetesSerialization().unmarshal(pods.json(1_200), Pod.class);
-            assertTrue(names.contains(last.getMetadata().getNamespace() + "/" + last.getMetadata().getName()));
         }
     }
 

@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,7 @@ public final class PodCacheMemory {
                      .withNamespace("default").withRequestTimeout(600_000).build())) {
             long before = usedAfterGc();
             long cpuStart = processCpuNanos();
+            ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
             long start = System.nanoTime();
             WatchCache cache = new WatchCache(client, WatchCacheOptions.defaults().withLeanObjects(lean).withListPageSize(pageSize),
                     new SimpleMeterRegistry());
@@ -47,6 +50,7 @@ public final class PodCacheMemory {
             double fillSeconds = (System.nanoTime() - start) / 1e9;
             double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
             String load = loadAverage();
+            long peak = peakHeapUsed();
             long after = usedAfterGc();
             int cached = pods.list().size();
             System.out.printf("%s cache: %,d pods cached in %.1f s (%,.0f pods/s)%n", lean ? "lean" : "full", cached,
@@ -54,6 +58,8 @@ public final class PodCacheMemory {
             // CPU time is the figure to compare across runs on a shared machine: wall time depends on the neighbours.
             System.out.printf("  process CPU during the fill: %.1f s = %,.0f us per pod (stand-in server, decoding, transform, "
                     + "store, GC, JIT); load average at sync: %s%n", cpuSeconds, cpuSeconds * 1e6 / cached, load);
+            // Includes garbage not yet collected: an upper bound of what the list needed at once, not a floor.
+            System.out.printf("  peak heap used during the fill (sum of the pools' peaks): %,.0f MiB%n", peak / 1048576.0);
             System.out.printf("  heap used after GC: %,.1f MiB before, %,.1f MiB after: cache %,.1f MiB = %,.0f bytes per pod%n",
                     before / 1048576.0, after / 1048576.0, (after - before) / 1048576.0, (after - before) / (double) cached);
             System.out.printf("  JVM: %s %s, max heap %,d MiB, GC %s%n", System.getProperty("java.vm.name"),
@@ -61,6 +67,16 @@ public final class PodCacheMemory {
                     ManagementFactory.getGarbageCollectorMXBeans().get(0).getName());
             cache.close();
         }
+    }
+
+    private static long peakHeapUsed() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                sum += pool.getPeakUsage().getUsed();
+            }
+        }
+        return sum;
     }
 
     private static long processCpuNanos() {

@@ -43,15 +43,19 @@ public final class CloneSetStartupBenchmark {
     }
 
     private static void load(StartupHarness harness, ResourceType csType, String name, int pods) throws Exception {
-        load(harness, csType, "default", name, pods).await(120, TimeUnit.SECONDS);
+        load(harness, csType, "default", name, pods, pods).await(120, TimeUnit.SECONDS);
     }
 
-    /** Creates CloneSet {@code namespace/name} and {@code pods} running, ready pods of its current revision. */
-    static Future<?> load(StartupHarness harness, ResourceType csType, String namespace, String name, int pods) {
+    /**
+     * Creates CloneSet {@code namespace/name} with {@code replicas} replicas and the first {@code pods} of them as
+     * running, ready pods of its current revision.
+     */
+    static Future<?> load(StartupHarness harness, ResourceType csType, String namespace, String name, int replicas,
+                          int pods) {
         CloneSet cs = new CloneSet();
         cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         CloneSetSpec spec = new CloneSetSpec();
-        spec.setReplicas(pods);
+        spec.setReplicas(replicas);
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
         spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build());

@@ -2,7 +2,6 @@ package dev.kruisevertx.bench.cloneset;
 
 import dev.kruisevertx.bench.startup.StartupHarness;
 import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.demo.EmbeddedProduct;
 import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.manager.ManagerCommand;
@@ -59,7 +58,11 @@ record Replica(int index, FaultProxy proxy, KubernetesClient client, ManagerApp 
                 "--debug-addr=0", "--webhook-initialize-timeout=120s"));
         args.addAll(flags);
         cl.parseArgs(args.toArray(String[]::new));
-        return command.toConfig(cl.getCommandSpec(), controllers, EmbeddedProduct.localWebhookEnv(Map.of(), certs));
+        // As replicas in a cluster: one certificate Secret shared by all, configurations pointing at the Service (not
+        // at one replica's port; per-replica local endpoints would have the replicas rewrite the configurations and
+        // CRDs in turn for ever). Admission is off in the benchmark's API server, so nothing calls the webhooks.
+        return command.toConfig(cl.getCommandSpec(), controllers, Map.of("WEBHOOK_PORT", "0",
+                "WEBHOOK_CERT_WRITER", "secret", "WEBHOOK_CERT_DIR", certs.toString()));
     }
 
     double reconciles() {

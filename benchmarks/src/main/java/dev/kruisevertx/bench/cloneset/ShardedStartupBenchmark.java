@@ -83,6 +83,7 @@ public final class ShardedStartupBenchmark {
         long heapEmpty = Heap.usedAfterGc();
         ResourceType nsType = h.api().type("", "v1", "namespaces");
         ResourceType csType = h.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
+        ResourceType podType = h.api().type("", "v1", "pods");
         int[] perShard = new int[shards];
         for (int i = 0; i < namespaces; i++) {
             h.create(nsType, "v1", null, new NamespaceBuilder().withNewMetadata().withName("ns-" + i).endMetadata()
@@ -98,7 +99,7 @@ public final class ShardedStartupBenchmark {
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int i = 0; i < clonesets; i++) {
             window.acquire();
-            CloneSetStartupBenchmark.load(h, csType, namespace(i, namespaces), "app-" + i, podsEach)
+            load(h, csType, podType, namespace(i, namespaces), "app-" + i, podsEach)
                     .onComplete(ar -> {
                         if (ar.failed()) {
                             failures.add(ar.cause());
@@ -136,9 +137,21 @@ public final class ShardedStartupBenchmark {
                 running.add(f.get(10, TimeUnit.MINUTES));
             }
             System.out.printf("replicas up (webhook ready, campaigning) after %.1f s%n", (System.nanoTime() - start) / 1e9);
-            boolean all = await(Duration.ofMinutes(15),
-                    () -> reconciled(h, csType, podsEach) == clonesets);
+            long[] lastReport = {System.nanoTime()};
+            boolean all = await(Duration.ofMinutes(Integer.getInteger("bench.startupMinutes", 15)), () -> {
+                int n = reconciled(h, csType, podsEach);
+                if (System.nanoTime() - lastReport[0] > TimeUnit.SECONDS.toNanos(10)) {
+                    lastReport[0] = System.nanoTime();
+                    System.out.printf("  %.0f s: %d reconciled, %.0f reconciles%n", (lastReport[0] - start) / 1e9, n,
+                            running.stream().mapToDouble(Replica::reconciles).sum());
+                }
+                return n == clonesets;
+            });
             double seconds = (System.nanoTime() - start) / 1e9;
+            if (!all) {
+                System.out.println("a CloneSet's status: " + h.cluster().onApiContext(() -> h.api().store().all(csType)
+                        .iterator().next().path("status").toString()).await(60, TimeUnit.SECONDS));
+            }
             double reconciles = 0;
             for (Replica r : running) {
                 reconciles += r.reconciles();
@@ -164,6 +177,31 @@ public final class ShardedStartupBenchmark {
             starters.shutdownNow();
             proxies.close().await(60, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * One CloneSet with its first ready pod through the API server's create and status update (defaults, uid,
+     * metadata as it stores them), then the other {@code pods - 1} as copies of that stored pod, each with its own name,
+     * uid, instance id and node, put straight into the store (with its ADDED event): a million pods through the full
+     * write path twice each would take longer than the run itself.
+     */
+    private static Future<?> load(StartupHarness h, ResourceType csType, ResourceType podType, String namespace,
+                                  String name, int pods) {
+        return CloneSetStartupBenchmark.load(h, csType, namespace, name, pods, 1)
+                .compose(v -> h.cluster().onApiContext(() -> {
+                    ObjectNode first = h.api().store().get(podType, namespace, name + "-00000");
+                    for (int j = 1; j < pods; j++) {
+                        String id = String.format("%05d", j);
+                        ObjectNode copy = first.deepCopy();
+                        ObjectNode meta = (ObjectNode) copy.get("metadata");
+                        meta.put("name", name + "-" + id);
+                        meta.put("uid", java.util.UUID.randomUUID().toString());
+                        ((ObjectNode) meta.get("labels")).put(dev.kruisevertx.api.common.WellKnown.CLONESET_INSTANCE_ID_LABEL, id);
+                        ((ObjectNode) copy.get("spec")).put("nodeName", "node-" + (j % 100));
+                        h.api().store().put(podType, copy);
+                    }
+                    return null;
+                }));
     }
 
     /** Kills replica 0 hard and measures until the survivors have taken its shards and reconciled their CloneSets. */

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** The one shared informer of a kind, with the bookkeeping the {@link WatchCache} needs around it. */
 final class InformerResource<T extends HasMetadata> implements CachedResource<T> {
@@ -26,12 +27,25 @@ final class InformerResource<T extends HasMetadata> implements CachedResource<T>
     private final boolean namespaced;
     private CompletableFuture<Void> started;
     private volatile boolean namespaceIndexReplaced;
+    /** For a kind cached per shard: makes an index function index nothing for objects the store drops. */
+    private final UnaryOperator<Function<T, List<String>>> indexWrapper;
 
     InformerResource(Class<T> type, String kind, boolean namespaced, SharedIndexInformer<T> informer) {
+        this(type, kind, namespaced, informer, null);
+    }
+
+    InformerResource(Class<T> type, String kind, boolean namespaced, SharedIndexInformer<T> informer,
+                     UnaryOperator<Function<T, List<String>>> indexWrapper) {
         this.type = type;
         this.kind = kind;
         this.namespaced = namespaced;
         this.informer = informer;
+        this.indexWrapper = indexWrapper == null ? UnaryOperator.identity() : indexWrapper;
+        if (indexWrapper != null) {
+            // fabric8's own namespace index would record the objects the sharded store drops.
+            informer.removeNamespaceIndex();
+            informer.addIndexers(Map.of(Indexes.NAMESPACE, this.indexWrapper.apply(Cache::metaNamespaceIndexFunc)));
+        }
     }
 
     static String keyOf(HasMetadata obj) {
@@ -62,7 +76,7 @@ final class InformerResource<T extends HasMetadata> implements CachedResource<T>
             informer.removeNamespaceIndex();
             namespaceIndexReplaced = true;
         }
-        informer.addIndexers(Map.of(name, fn));
+        informer.addIndexers(Map.of(name, indexWrapper.apply(fn)));
         indexes.put(name, fn);
     }
 

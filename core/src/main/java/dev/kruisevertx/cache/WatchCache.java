@@ -11,7 +11,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import org.slf4j.Logger;
@@ -43,6 +48,8 @@ import java.util.function.Function;
  */
 public final class WatchCache implements AutoCloseable {
     public static final String RETRY_METRIC = "kruise_cache_informer_retries_total";
+    /** Objects an informer holds, per kind (with {@code --shards}: the split between replicas). */
+    public static final String OBJECTS_METRIC = "kruise_cache_objects";
     /** How often the mutation detector compares (client-go uses one second too). */
     static final Duration MUTATION_CHECK_PERIOD = Duration.ofSeconds(1);
 
@@ -60,6 +67,8 @@ public final class WatchCache implements AutoCloseable {
     private final java.util.Set<Object> dynamic = ConcurrentHashMap.newKeySet();
     private final java.util.Set<List<Object>> bridges = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** With {@code --shards}: the kinds cached per shard; null caches every kind whole. */
+    private volatile ShardCacheScope shardScope;
 
     public WatchCache(KubernetesClient client, WatchCacheOptions options) {
         this(client, options, Metrics.globalRegistry);
@@ -77,6 +86,21 @@ public final class WatchCache implements AutoCloseable {
 
     public WatchCacheOptions options() {
         return options;
+    }
+
+    /**
+     * Caches the kinds of {@code scope} per shard (see {@link ShardCacheScope}). Must happen before any of those
+     * kinds' informers is created.
+     *
+     * @throws IllegalStateException an informer of a sharded kind exists already
+     */
+    public void cacheByShard(ShardCacheScope scope) {
+        for (Class<? extends HasMetadata> kind : scope.kinds()) {
+            if (resources.containsKey(kind)) {
+                throw new IllegalStateException("the informer of " + kind.getSimpleName() + " exists already");
+            }
+        }
+        this.shardScope = scope;
     }
 
     /** The shared cache of {@code type}, creating (not starting) its informer on first use. */
@@ -258,7 +282,7 @@ public final class WatchCache implements AutoCloseable {
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
                 ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
                 : client.genericKubernetesResources(context).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
-        return configure(GenericKubernetesResource.class, kind, namespaced, informer);
+        return configure(GenericKubernetesResource.class, kind, namespaced, informer, null);
     }
 
     private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
@@ -268,12 +292,28 @@ public final class WatchCache implements AutoCloseable {
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
                 ? client.resources(type).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
                 : client.resources(type).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
-        return configure(type, kind, namespaced, informer);
+        ShardCacheScope scope = shardScope;
+        ShardedItemStore.Lister<T> lister = null;
+        if (scope != null && namespaced && scope.filters(type)) {
+            long limit = options.listPageSize() > 0 ? options.listPageSize() : FILL_PAGE_SIZE;
+            lister = token -> {
+                var options = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(limit)
+                        .withContinue(token).build();
+                return this.options.namespace() != null
+                        ? client.resources(type).inNamespace(this.options.namespace()).list(options)
+                        : client.resources(type).inAnyNamespace().list(options);
+            };
+        }
+        return configure(type, kind, namespaced, informer, lister);
     }
+
+    /** Objects per page when a gained shard is listed into the cache (whole lists of a million pods are too big). */
+    static final long FILL_PAGE_SIZE = 500;
 
     @SuppressWarnings("unchecked")
     private <T extends HasMetadata> InformerResource<T> configure(Class<T> type, String kind, boolean namespaced,
-                                                                   SharedIndexInformer<T> informer) {
+                                                                   SharedIndexInformer<T> informer,
+                                                                   ShardedItemStore.Lister<T> shardLister) {
         Counter retries = Counter.builder(RETRY_METRIC)
                 .description("List/watch failures after which an informer retried")
                 .tag("kind", kind)
@@ -284,10 +324,22 @@ public final class WatchCache implements AutoCloseable {
                     isStarted ? "while watching" : "before its first sync", t.toString());
             return true;
         });
-        if (lean != null) {
-            informer.itemStore(new LeanItemStore<>(lean));
+        ItemStore<T> store = lean != null ? new LeanItemStore<>(lean) : null;
+        ShardedItemStore<T> sharded = null;
+        if (shardLister != null) {
+            sharded = new ShardedItemStore<>(kind, shardScope.count(),
+                    store != null ? store : new BasicItemStore<>(Cache::metaNamespaceKeyFunc));
+            sharded.attach((CacheImpl<T>) informer.getIndexer());
+            store = sharded;
         }
-        InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer);
+        if (store != null) {
+            informer.itemStore(store);
+        }
+        InformerResource<T> resource = new InformerResource<>(type, kind, namespaced, informer,
+                sharded == null ? null : sharded::indexFunction);
+        ItemStore<T> counted = store;
+        Gauge.builder(OBJECTS_METRIC, informer, i -> counted != null ? counted.size() : i.getIndexer().listKeys().size())
+                .description("Objects the shared informer of a kind holds").tag("kind", kind).register(registry);
         resource.addIndex(Indexes.OWNER_UID, (Function<T, List<String>>) (Function<?, ?>) Indexes.OWNER_UIDS);
         resource.addIndex(Indexes.ORPHAN_NAMESPACE, (Function<T, List<String>>) (Function<?, ?>) Indexes.ORPHAN_NAMESPACES);
         if (type == Pod.class) {
@@ -295,6 +347,9 @@ public final class WatchCache implements AutoCloseable {
         }
         if (detector != null) {
             informer.addEventHandler(detector.handlerFor(kind, informer.getStore()));
+        }
+        if (sharded != null) {
+            shardScope.register(type, sharded, shardLister);
         }
         informer.stopped().whenComplete((v, t) -> {
             if (t != null && !closed) {

@@ -29,6 +29,13 @@ public final class Shards {
     private final LongSupplier nanoClock;
     /** Held shard to the nanoTime at which the request of its last successful renewal was sent. */
     private final ConcurrentHashMap<Integer, Long> renewedAt = new ConcurrentHashMap<>();
+    /**
+     * With a cache per shard: shards won whose objects the cache is still listing, each with the number of the win
+     * (a shard lost and won again while its first fill runs must wait for the second).
+     */
+    private final ConcurrentHashMap<Integer, Long> awaitingCache = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong wins = new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean cacheGate;
 
     public Shards(int count, long renewDeadlineNanos, LongSupplier nanoClock) {
         if (count < 1) {
@@ -73,9 +80,42 @@ public final class Shards {
         return shardOf(request.namespace(), count);
     }
 
-    /** Whether this replica reconciles the key: always with one shard, else when its shard is held. */
+    /**
+     * Whether this replica reconciles the key: always with one shard, else when its shard is held (and, with
+     * {@link #gateOnCache}, the cache holds the shard's objects).
+     */
     public boolean owns(Request request) {
-        return !sharded() || renewedAt.containsKey(shardOf(request));
+        if (!sharded()) {
+            return true;
+        }
+        int shard = shardOf(request);
+        return renewedAt.containsKey(shard) && !awaitingCache.containsKey(shard);
+    }
+
+    /**
+     * The cache keeps only the held shards' objects of some kinds: a shard just won is not owned until
+     * {@link #cacheReady} says the cache holds its objects (a reconcile against a half-listed cache would see missing
+     * pods and create them again). Call before the election starts.
+     */
+    public void gateOnCache() {
+        cacheGate = true;
+    }
+
+    /** The shards of {@code won} still waiting for the cache, with the number of their win (for {@link #cacheReady}). */
+    public java.util.Map<Integer, Long> awaitingCache(Set<Integer> won) {
+        java.util.Map<Integer, Long> out = new java.util.HashMap<>();
+        for (int s : won) {
+            Long win = awaitingCache.get(s);
+            if (win != null) {
+                out.put(s, win);
+            }
+        }
+        return out;
+    }
+
+    /** The cache holds the objects of these wins ({@link #awaitingCache}); shards won again since stay waiting. */
+    public void cacheReady(java.util.Map<Integer, Long> wins) {
+        wins.forEach(awaitingCache::remove);
     }
 
     /**
@@ -114,17 +154,23 @@ public final class Shards {
     /** The elector acquired or renewed {@code shard} with a request sent at {@code sentAtNanos}. */
     public void renewed(int shard, long sentAtNanos) {
         checkRange(shard);
+        if (cacheGate && !renewedAt.containsKey(shard)) {
+            // Before the shard counts as held, so no key of it is taken in between.
+            awaitingCache.put(shard, wins.incrementAndGet());
+        }
         renewedAt.put(shard, sentAtNanos);
     }
 
     /** The elector lost or gave up {@code shard}: the fence drops at once. */
     public void dropped(int shard) {
         renewedAt.remove(shard);
+        awaitingCache.remove(shard);
     }
 
     /** Drops every shard (the manager closes). */
     public void dropAll() {
         renewedAt.clear();
+        awaitingCache.clear();
     }
 
     /** Whether {@code request}'s shard is one of {@code shards}. */

@@ -106,4 +106,42 @@ class ShardsTest {
             }
         }
     }
+
+    @Test
+    void withTheCacheGateAShardWonIsOwnedOnlyOnceTheCacheHoldsIt() {
+        Shards shards = new Shards(2, Long.MAX_VALUE, () -> 0);
+        shards.gateOnCache();
+        Request inOne = new Request(namespaceIn(1), "web");
+        shards.renewed(1, 0);
+        assertFalse(shards.owns(inOne), "held but not yet cached");
+        java.util.Map<Integer, Long> firstWin = shards.awaitingCache(java.util.Set.of(1));
+        assertEquals(java.util.Set.of(1), firstWin.keySet());
+        // Lost and won again while the first fill runs: the first fill's completion does not open the second win.
+        shards.dropped(1);
+        shards.renewed(1, 0);
+        java.util.Map<Integer, Long> secondWin = shards.awaitingCache(java.util.Set.of(1));
+        shards.cacheReady(firstWin);
+        assertFalse(shards.owns(inOne));
+        shards.cacheReady(secondWin);
+        assertTrue(shards.owns(inOne));
+        // Renewals of a held shard do not close the gate again.
+        shards.renewed(1, 1);
+        assertTrue(shards.owns(inOne));
+        assertEquals(java.util.Map.of(), shards.awaitingCache(java.util.Set.of(1)));
+    }
+
+    @Test
+    void withoutTheCacheGateAShardIsOwnedAsSoonAsItIsHeld() {
+        Shards shards = new Shards(2, Long.MAX_VALUE, () -> 0);
+        shards.renewed(1, 0);
+        assertTrue(shards.owns(new Request(namespaceIn(1), "web")));
+    }
+
+    private static String namespaceIn(int shard) {
+        for (int i = 0; ; i++) {
+            if (Shards.shardOf("ns-" + i, 2) == shard) {
+                return "ns-" + i;
+            }
+        }
+    }
 }

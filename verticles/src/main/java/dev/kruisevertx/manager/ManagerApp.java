@@ -2,6 +2,7 @@ package dev.kruisevertx.manager;
 
 import dev.kruisevertx.bus.InstrumentedVertx;
 import dev.kruisevertx.cache.CacheEventBus;
+import dev.kruisevertx.cache.ShardCacheScope;
 import dev.kruisevertx.cache.WatchCache;
 import dev.kruisevertx.cache.WatchCacheOptions;
 import dev.kruisevertx.cli.InvalidConfigurationException;
@@ -78,6 +79,8 @@ public final class ManagerApp {
     /** With --shards N > 1: the per-shard election (then {@link #election} is null). */
     private final ShardElection shardElection;
     private final Shards shards;
+    /** With --shards N > 1: the kinds this replica caches only for its shards (pods); else null. */
+    private final ShardCacheScope shardCache;
     private final WebhookVerticle webhook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final MetricsAccessReview metricsAccess;
@@ -104,14 +107,18 @@ public final class ManagerApp {
                 .setWarningExceptionTime(2).setWarningExceptionTimeUnit(java.util.concurrent.TimeUnit.SECONDS), registry);
         this.vertx = instrumented.vertx();
         CacheEventBus.registerCodec(vertx);
+        // The app's registry, so /metrics shows the cache's meters (kruise_cache_objects, informer retries).
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
-                config.syncPeriod(), config.cacheMutationDetector()));
+                config.syncPeriod(), config.cacheMutationDetector()), registry);
         PlanRecorder plans = new PlanRecorder();
         int shardCount = Integer.parseInt(config.settings().extra().getOrDefault(ManagerCommand.SHARDS_FLAG, "1"));
         if (config.leaderElection() && shardCount > 1) {
             // --shards N: one lease per shard; the write fence is per key (its shard held and renewed in time).
             this.shards = new Shards(shardCount, config.leaderElectionSettings().renewDeadline().toNanos(),
                     System::nanoTime);
+            this.shardCache = new ShardCacheScope(shardCount, Map.of(Pod.class, readsPodsEverywhere(controllers)));
+            cache.cacheByShard(shardCache);
+            shards.gateOnCache();
             this.election = null;
             this.shardElection = new ShardElection(client, config.leaderElectionSettings(), shards,
                     new ShardElection.Listener() {
@@ -119,6 +126,20 @@ public final class ManagerApp {
 
                         @Override
                         public void gained(Set<Integer> won) {
+                            // Keys of the won shards wait until the cache lists their objects (Shards.gateOnCache).
+                            java.util.Map<Integer, Long> wins = shards.awaitingCache(won);
+                            shardCache.gained(won).whenComplete((ignored, failure) -> {
+                                if (failure != null) {
+                                    LOG.info("shard(s) {} not cached ({}); lost meanwhile or closing", won,
+                                            failure.toString());
+                                    return;
+                                }
+                                shards.cacheReady(wins);
+                                announce(won);
+                            });
+                        }
+
+                        private void announce(Set<Integer> won) {
                             ctx.runOnContext(v -> {
                                 if (!supervisor.leading()) {
                                     supervisor.startLeading();
@@ -131,6 +152,7 @@ public final class ManagerApp {
 
                         @Override
                         public void lost(Set<Integer> gone) {
+                            shardCache.lost(gone);
                             // Keys of lost shards are dropped by the runtime when taken; controllers stop only when
                             // no shard is left.
                             ctx.runOnContext(v -> {
@@ -145,6 +167,7 @@ public final class ManagerApp {
                     (KubeExecutor.WriteFence) key -> !closed.get() && shards.mayWrite(key));
         } else {
             this.shards = Shards.single();
+            this.shardCache = null;
             this.shardElection = null;
             if (config.leaderElection()) {
                 this.election = new LeaderElection(client, config.leaderElectionSettings(), new LeaderElection.Listener() {
@@ -201,7 +224,7 @@ public final class ManagerApp {
         KruiseWebhooks.registerAll(admission, WebhookDependencies.of(config.featureGates())
                 .withBudgets(budgets::list)
                 .withPubGuard(pubGuard(budgets))
-                .withPods((namespace, name) -> Optional.ofNullable(cache.resource(Pod.class).get(namespace, name)))
+                .withPods(podLookup())
                 // No node cache: the CRR webhook's rare node read goes to the API server, off the event loop.
                 .withNodes(name -> vertx.executeBlocking(() -> Optional.ofNullable(client.nodes().withName(name).get())))
                 // SidecarSet validation and pod injection read SidecarSets, namespaces and SidecarSet revisions from
@@ -216,7 +239,8 @@ public final class ManagerApp {
                 // Cascading deletion protection: cached pods (the API server for namespaces the cache does not
                 // watch), claims and custom resources listed page by page; all on workers.
                 .withDeletionProtection(new ClusterDeletionLookup(vertx, client, namespace ->
-                        cache.options().namespace() == null || cache.options().namespace().equals(namespace)
+                        (cache.options().namespace() == null || cache.options().namespace().equals(namespace))
+                                && (shardCache == null || shardCache.caches(Pod.class, namespace))
                                 ? Optional.of(cache.resource(Pod.class).list(namespace)) : Optional.empty()))
                 .withMeters(registry)
                 // PersistentPodState validation (one per workload) and pod step 6 read the shared cache.
@@ -545,6 +569,38 @@ public final class ManagerApp {
         return ports.debug();
     }
 
+    /**
+     * The webhooks' pod reads: the shared cache, and with --shards the API server (on a worker) for namespaces this
+     * replica does not cache.
+     */
+    private dev.kruisevertx.webhook.cloneset.PodLookup podLookup() {
+        return new dev.kruisevertx.webhook.cloneset.PodLookup() {
+            @Override
+            public Optional<Pod> find(String namespace, String name) {
+                return Optional.ofNullable(cache.resource(Pod.class).get(namespace, name));
+            }
+
+            @Override
+            public Future<Optional<Pod>> findAsync(String namespace, String name) {
+                if (shardCache == null || shardCache.caches(Pod.class, namespace)) {
+                    return Future.succeededFuture(find(namespace, name));
+                }
+                return vertx.executeBlocking(() -> Optional.ofNullable(
+                        client.pods().inNamespace(namespace).withName(name).get()), false);
+            }
+        };
+    }
+
+    /**
+     * Controllers whose cluster-scoped keys (shard 0) read pods of every namespace: SidecarSet (its pods anywhere) and
+     * NodePodProbe (the pods of a node). With one of them running, the holder of shard 0 caches every pod.
+     */
+    static final Set<String> READ_PODS_EVERYWHERE = Set.of("sidecarset", "nodepodprobe");
+
+    static boolean readsPodsEverywhere(List<ControllerDefinition> controllers) {
+        return controllers.stream().anyMatch(c -> READ_PODS_EVERYWHERE.contains(c.name()));
+    }
+
     /** Stops controllers first (releasing the lease), then the cache and endpoints, then Vert.x. */
     public Future<Void> close() {
         if (!closed.compareAndSet(false, true)) {
@@ -568,6 +624,9 @@ public final class ManagerApp {
                             workloadSpreadWhiteListWatch.stop();
                         }
                         cache.close();
+                        if (shardCache != null) {
+                            shardCache.close();
+                        }
                         return null;
                     }).eventually(endpoints::close);
                 })

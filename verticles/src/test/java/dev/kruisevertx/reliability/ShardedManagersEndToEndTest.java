@@ -41,8 +41,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code --shards 2} with two whole managers (webhook and controllers, each behind a fault proxy of its own) on the
  * embedded cluster: the shards split one each, each manager reconciles only the CloneSets of its shard's namespace,
  * the holder of one shard is killed hard (its proxy cuts it off, so it releases nothing) and the other takes the
- * shard within the lease time plus a retry and reconciles its CloneSet, and a new replica gets a shard back. The
- * reliability checker watches every namespace throughout.
+ * shard within the lease time plus a retry and reconciles its CloneSet, and a new replica gets a shard back. Pods are
+ * cached per shard: each replica's cache holds only its shards' pods, the survivor lists the taken shard's pods in,
+ * and the shard given back leaves its cache. A hooked CloneSet (minReadySeconds, inPlaceUpdate hook) rolls out across
+ * the hand-over. The reliability checker watches every namespace throughout.
  */
 class ShardedManagersEndToEndTest {
     private static final Duration LEASE = Duration.ofSeconds(6);
@@ -52,6 +54,8 @@ class ShardedManagersEndToEndTest {
             "--leader-election-renew-deadline=4s", "--leader-election-retry-period=" + RETRY.toSeconds() + "s",
             "--shards=2");
     private static final Workloads.Variant VARIANT = new Workloads.Variant(WorkloadKind.CLONESET, false, 2);
+    private static final Workloads.Variant HOOKED = new Workloads.Variant(WorkloadKind.CLONESET, true, 2,
+            Workloads.Hook.IN_PLACE_UPDATE_LABEL);
 
     private static ClusterFixture cluster;
     private static KubernetesClient client;
@@ -123,11 +127,19 @@ class ShardedManagersEndToEndTest {
         String ns1 = namespaceIn(1);
         client.resource(Workloads.yaml(VARIANT, ns0, "web", 3, "nginx:1.0")).create();
         client.resource(Workloads.yaml(VARIANT, ns1, "web", 3, "nginx:1.0")).create();
+        // A hooked CloneSet (minReadySeconds, inPlaceUpdate hook released by the user's controller) whose rollout
+        // goes on across the hand-over.
+        client.resource(Workloads.yaml(HOOKED, ns1, "hooked", 2, "nginx:1.0")).create();
+        HookHandler hooks = new HookHandler(client, ns1, "hooked", HOOKED.hook(), 7).start();
         awaitReady(ns0, "web", "nginx:1.0");
         awaitReady(ns1, "web", "nginx:1.0");
+        awaitReady(ns1, "hooked", "nginx:1.0");
 
         ManagerUnderTest holder0 = a.app().shards().holds(0) ? a : b;
         ManagerUnderTest holder1 = holder0 == a ? b : a;
+        // Each replica caches only the pods of its shard's namespaces (--shards: pods are cached per shard).
+        awaitCachesOnly(holder0, Set.of(0), ns0);
+        awaitCachesOnly(holder1, Set.of(1), ns1);
         // Each reconciled only its shard's CloneSet (the per-key plans each keeps).
         String plans0 = plans(holder0);
         String plans1 = plans(holder1);
@@ -140,6 +152,12 @@ class ShardedManagersEndToEndTest {
 
         // A rollout in shard 1 is under way when its holder dies without releasing anything.
         edit(ns1, r -> {
+            ((java.util.Map<String, Object>) ((java.util.List<Object>) ((java.util.Map<String, Object>) ((java.util.Map<String, Object>)
+                    ((java.util.Map<String, Object>) r.getAdditionalProperties().get("spec")).get("template")).get("spec"))
+                    .get("containers")).get(0)).put("image", "nginx:2.0");
+            return r;
+        });
+        editCloneSet(ns1, "hooked", r -> {
             ((java.util.Map<String, Object>) ((java.util.List<Object>) ((java.util.Map<String, Object>) ((java.util.Map<String, Object>)
                     ((java.util.Map<String, Object>) r.getAdditionalProperties().get("spec")).get("template")).get("spec"))
                     .get("containers")).get(0)).put("image", "nginx:2.0");
@@ -161,8 +179,13 @@ class ShardedManagersEndToEndTest {
         // Lease time + a jittered retry + a round's requests, with slack for a loaded machine.
         assertTrue(takeover.compareTo(LEASE.plus(Duration.ofSeconds(10))) <= 0, "takeover took " + takeover);
         System.out.println("shard takeover after a hard kill: " + takeover.toMillis() + " ms (lease " + LEASE + ")");
+        // The survivor lists shard 1's pods into its cache, then reconciles the moved CloneSets.
+        awaitCachesOnly(holder0, Set.of(0, 1), ns1);
         awaitReady(ns1, "web", "nginx:2.0");
+        awaitReady(ns1, "hooked", "nginx:2.0");
         assertTrue(plans(holder0).contains(ns1 + "/web"), "the survivor reconciles shard 1's CloneSet");
+        assertTrue(plans(holder0).contains(ns1 + "/hooked"), "the survivor reconciles the hooked CloneSet");
+        assertTrue(hooks.releases() > 0, "the inPlaceUpdate hook held and released pods");
         assertTrue(counter(holder0, "kruise_manager_shard_handovers_total", "gained") >= 2.0);
         await("the deleted CloneSet's pods gone", Duration.ofSeconds(60), () -> client.pods().inNamespace(ns1).list()
                 .getItems().stream().noneMatch(p -> p.getMetadata().getName().startsWith("doomed-")), () -> "pods left");
@@ -174,6 +197,9 @@ class ShardedManagersEndToEndTest {
                 () -> holder0.app().shards().held().size() == 1 && c.app().shards().held().size() == 1,
                 () -> "survivor=" + holder0.app().shards().held() + " new=" + c.app().shards().held());
         assertLeaseHolders(holder0, c);
+        // The shard given back leaves the survivor's cache; the new replica lists it in.
+        awaitCachesOnly(holder0, holder0.app().shards().held(), holder0.app().shards().holds(0) ? ns0 : ns1);
+        awaitCachesOnly(c, c.app().shards().held(), c.app().shards().holds(0) ? ns0 : ns1);
         Set<Integer> before = holder0.app().shards().held();
         Thread.sleep(3 * RETRY.toMillis());
         assertEquals(before, holder0.app().shards().held(), "a settled spread does not move");
@@ -190,7 +216,32 @@ class ShardedManagersEndToEndTest {
 
         Thread.sleep(6000);
         checker.settle(System.currentTimeMillis(), true);
+        hooks.close();
+        assertEquals(List.of(), hooks.violations(), "the manager acted on pods the hook still held");
         assertEquals(List.of(), checker.violations(), "reliability invariants: " + checker.violationCounts());
+    }
+
+    /**
+     * Waits until {@code m}'s pod cache holds exactly the pods of {@code ns} as the API server lists them, and
+     * asserts that it holds no pod of a shard outside {@code shards} (and that the metric counts what it holds).
+     */
+    private static void awaitCachesOnly(ManagerUnderTest m, Set<Integer> shards, String ns) throws InterruptedException {
+        var pods = m.app().cache().resource(io.fabric8.kubernetes.api.model.Pod.class);
+        await("the cache of " + shards + " holds the pods of " + ns, Duration.ofSeconds(60), () -> {
+            Set<String> cached = new TreeSet<>(pods.list(ns).stream().map(p -> p.getMetadata().getName()).toList());
+            Set<String> stored = new TreeSet<>(client.pods().inNamespace(ns).list().getItems().stream()
+                    .map(p -> p.getMetadata().getName()).toList());
+            return !stored.isEmpty() && cached.equals(stored);
+        }, () -> pods.list(ns).size() + " cached");
+        await("only pods of shards " + shards + " cached", Duration.ofSeconds(60), () -> pods.list().stream()
+                .allMatch(p -> shards.contains(Shards.shardOf(p.getMetadata().getNamespace(), 2))),
+                () -> pods.list().stream().map(p -> p.getMetadata().getNamespace()).distinct().toList());
+        List<io.fabric8.kubernetes.api.model.Pod> all = pods.list();
+        assertTrue(all.stream().allMatch(p -> shards.contains(Shards.shardOf(p.getMetadata().getNamespace(), 2))),
+                "pods of another shard cached");
+        await("kruise_cache_objects counts the cached pods", Duration.ofSeconds(10),
+                () -> m.app().registry().get("kruise_cache_objects").tag("kind", "v1/Pod").gauge().value()
+                        == pods.list().size(), () -> pods.list().size());
     }
 
     /**
@@ -217,9 +268,15 @@ class ShardedManagersEndToEndTest {
     /** The user's edit races the controllers' status writes (a conflicting writer): retried on 409 as kubectl would. */
     private static void edit(String ns, java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.GenericKubernetesResource> change)
             throws InterruptedException {
+        editCloneSet(ns, "web", change);
+    }
+
+    private static void editCloneSet(String ns, String name,
+                                     java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.GenericKubernetesResource> change)
+            throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                retryingWebhook(() -> Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName("web")
+                retryingWebhook(() -> Workloads.resources(client, WorkloadKind.CLONESET).inNamespace(ns).withName(name)
                         .edit(change));
                 return;
             } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
@@ -251,7 +308,7 @@ class ShardedManagersEndToEndTest {
             return w.path("spec").path("template").path("spec").path("containers").path(0).path("image").asText()
                     .equals(image) && st.path("observedGeneration").asLong() == w.path("metadata").path("generation")
                     .asLong() && st.path("updatedReadyReplicas").asInt() == replicas
-                    && st.path("readyReplicas").asInt() == replicas && activePods(ns) == replicas;
+                    && st.path("readyReplicas").asInt() == replicas && activePods(ns, name) == replicas;
         }, () -> Workloads.get(client, WorkloadKind.CLONESET, ns, name).path("status") + " pods: "
                 + client.pods().inNamespace(ns).list().getItems().stream().map(p -> p.getMetadata().getName() + " "
                         + p.getStatus().getPhase() + " node=" + p.getSpec().getNodeName() + " ready=" + p.getStatus()
@@ -270,8 +327,12 @@ class ShardedManagersEndToEndTest {
     }
 
     private static long activePods(String ns) {
+        return activePods(ns, "web");
+    }
+
+    private static long activePods(String ns, String workload) {
         return client.pods().inNamespace(ns).list().getItems().stream()
-                .filter(p -> p.getMetadata().getName().startsWith("web-"))
+                .filter(p -> p.getMetadata().getName().startsWith(workload + "-"))
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null).count();
     }
 

@@ -78,6 +78,44 @@ public final class CloneSetWebhooks {
     }
 
     public static AdmissionHandler validating(PodLookup pods) {
+        return request -> podsToDelete(request, pods).compose(known -> validatingWith(known).handle(request));
+    }
+
+    /**
+     * The pods newly named in {@code podsToDelete}, read before the (in-memory) validation: a replica of a sharded
+     * manager reads those of namespaces it does not cache from the API server. Other reads go to {@code pods}.
+     */
+    static Future<PodLookup> podsToDelete(AdmissionRequest request, PodLookup pods) {
+        if (request.object() == null || request.isDelete()) {
+            return Future.succeededFuture(pods);
+        }
+        com.fasterxml.jackson.databind.JsonNode names = request.object().path("spec").path("scaleStrategy")
+                .path("podsToDelete");
+        if (!names.isArray() || names.isEmpty()) {
+            return Future.succeededFuture(pods);
+        }
+        java.util.Set<String> before = new java.util.HashSet<>();
+        if (request.oldObject() != null) {
+            request.oldObject().path("spec").path("scaleStrategy").path("podsToDelete")
+                    .forEach(n -> before.add(n.asText()));
+        }
+        String namespace = request.object().path("metadata").path("namespace").asText("");
+        String ns = namespace.isEmpty() ? request.namespace() : namespace;
+        java.util.Map<String, java.util.Optional<io.fabric8.kubernetes.api.model.Pod>> found =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        List<Future<?>> reads = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode n : names) {
+            String name = n.asText();
+            if (!before.contains(name) && !found.containsKey(name)) {
+                found.put(name, java.util.Optional.empty());
+                reads.add(pods.findAsync(ns, name).onSuccess(pod -> found.put(name, pod)));
+            }
+        }
+        return Future.all(reads).map(v -> (PodLookup) (namespace2, name) ->
+                ns.equals(namespace2) && found.containsKey(name) ? found.get(name) : pods.find(namespace2, name));
+    }
+
+    private static AdmissionHandler validatingWith(PodLookup pods) {
         return handler((request, decoded, beta) -> {
             CloneSet cloneSet = decoded.object();
             CloneSet old = decoded.old();

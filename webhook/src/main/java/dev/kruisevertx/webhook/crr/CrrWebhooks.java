@@ -151,7 +151,10 @@ public final class CrrWebhooks {
                     || changed.getMetadata().getNamespace().isEmpty()
                     ? request.namespace() : changed.getMetadata().getNamespace();
             String podName = changed.getSpec() == null ? null : changed.getSpec().getPodName();
-            Optional<Pod> pod = podName == null || podName.isEmpty() ? Optional.empty() : pods.find(namespace, podName);
+            // From the cache, or (a namespace of another shard's replica) from the API server.
+            Future<Optional<Pod>> podRead = podName == null || podName.isEmpty()
+                    ? Future.succeededFuture(Optional.empty()) : pods.findAsync(namespace, podName);
+            return podRead.compose(pod -> {
             String nodeName = pod.map(p -> p.getSpec() == null ? null : p.getSpec().getNodeName()).orElse(null);
             Future<Optional<Node>> node = nodeName == null || nodeName.isEmpty()
                     ? Future.succeededFuture(Optional.empty()) : nodes.find(nodeName);
@@ -171,6 +174,7 @@ public final class CrrWebhooks {
                             ContainerRecreateRequestConversion.toV1beta1(Json.toTree(changed)))));
                 }
                 return Future.succeededFuture(AdmissionResponse.patched(ObjectMutation.diffModels(original, changed)));
+            });
             });
         };
     }

@@ -51,11 +51,25 @@ public final class PodValidatingHandler implements AdmissionHandler {
         if (!"pods".equals(request.resource())) {
             return allow();
         }
+        if (AdmissionRequest.CREATE.equals(request.operation())) {
+            if (!deleteGate || !"eviction".equals(request.subResource())) {
+                return allow();
+            }
+            // The evicted pod: from the cache, or (a namespace of another shard's replica) from the API server.
+            return pods.findAsync(request.namespace(), request.name()).compose(pod -> {
+                Ask ask;
+                try {
+                    ask = eviction(request, pod);
+                } catch (IllegalArgumentException bad) {
+                    return Future.succeededFuture(AdmissionResponse.errored(400, PodValidatingPipeline.describe(bad)));
+                }
+                return judge(request, ask);
+            });
+        }
         Ask ask;
         try {
             ask = switch (request.operation()) {
                 case AdmissionRequest.DELETE -> delete(request);
-                case AdmissionRequest.CREATE -> eviction(request);
                 case AdmissionRequest.UPDATE -> update(request);
                 default -> null;
             };
@@ -63,6 +77,10 @@ public final class PodValidatingHandler implements AdmissionHandler {
             // A decoding failure's own words only: its reference chain names the model's classes.
             return Future.succeededFuture(AdmissionResponse.errored(400, PodValidatingPipeline.describe(bad)));
         }
+        return judge(request, ask);
+    }
+
+    private Future<AdmissionResponse> judge(AdmissionRequest request, Ask ask) {
         if (ask == null || PubForPod.relatedName(ask.pod()).isEmpty()) {
             return allow();
         }
@@ -78,12 +96,8 @@ public final class PodValidatingHandler implements AdmissionHandler {
         return new Ask(decode(request.oldObject(), request), PubOperation.DELETE, request.dryRun());
     }
 
-    private Ask eviction(AdmissionRequest request) {
-        if (!deleteGate || !"eviction".equals(request.subResource())) {
-            return null;
-        }
+    private Ask eviction(AdmissionRequest request, Optional<Pod> pod) {
         boolean dryRun = request.dryRun() || evictionIsDryRun(request.object());
-        Optional<Pod> pod = pods.find(request.namespace(), request.name());
         if (pod.isEmpty()) {
             throw new IllegalArgumentException("pods \"" + request.name() + "\" not found");
         }

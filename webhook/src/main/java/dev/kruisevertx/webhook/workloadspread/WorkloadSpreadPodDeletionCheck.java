@@ -46,11 +46,13 @@ public final class WorkloadSpreadPodDeletionCheck implements PodValidationCheck 
             return admission.onDeletion(pod, AdmissionOperation.DELETE).map(v -> null);
         }
         if (request.isCreate() && "eviction".equals(request.subResource())) {
-            Pod pod = pods.find(request.namespace(), request.name()).orElse(null);
-            if (pod == null) {
-                return Future.failedFuture(new IllegalStateException("pods \"" + request.name() + "\" not found"));
-            }
-            return admission.onDeletion(pod, AdmissionOperation.EVICTION).map(v -> null);
+            return pods.findAsync(request.namespace(), request.name()).compose(found -> {
+                Pod pod = found.orElse(null);
+                if (pod == null) {
+                    return Future.failedFuture(new IllegalStateException("pods \"" + request.name() + "\" not found"));
+                }
+                return admission.onDeletion(pod, AdmissionOperation.EVICTION).map(v -> null);
+            });
         }
         return Future.succeededFuture();
     }

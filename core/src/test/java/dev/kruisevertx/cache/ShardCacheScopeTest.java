@@ -1,0 +1,209 @@
+package dev.kruisevertx.cache;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static dev.kruisevertx.cache.MockCluster.await;
+import static dev.kruisevertx.cache.MockCluster.pod;
+import static dev.kruisevertx.cache.ShardedItemStoreTest.NS0;
+import static dev.kruisevertx.cache.ShardedItemStoreTest.NS1;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Pods cached per shard by a real informer against the CRUD mock API server: events, indexes, gain and loss. */
+class ShardCacheScopeTest {
+    private MockCluster cluster;
+    private WatchCache cache;
+    private ShardCacheScope scope;
+    private SimpleMeterRegistry registry;
+
+    @BeforeEach
+    void setUp() {
+        cluster = MockCluster.crud();
+        registry = new SimpleMeterRegistry();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (cache != null) {
+            // Never close a watch while the mock still sends on it (see MockCluster.settlePods).
+            if (scope.caches(Pod.class, NS0)) {
+                cluster.settlePods(cache.resource(Pod.class), NS0);
+            } else {
+                cluster.settlePods(cache.resource(Pod.class), NS1);
+            }
+            cache.close();
+            scope.close();
+        }
+        cluster.close();
+    }
+
+    private void newCache(boolean wholeWithShard0) {
+        scope = new ShardCacheScope(2, Map.of(Pod.class, wholeWithShard0));
+        cache = new WatchCache(cluster.client, WatchCacheOptions.defaults(Map.of()), registry);
+        cache.cacheByShard(scope);
+    }
+
+    private Pod create(String ns, String name, String node, String ownerUid) {
+        return cluster.client.pods().inNamespace(ns).resource(pod(ns, name, node, ownerUid)).create();
+    }
+
+    private static void done(java.util.concurrent.CompletionStage<Void> stage) throws Exception {
+        stage.toCompletableFuture().get(MockCluster.WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private double cachedPods() {
+        return registry.get(WatchCache.OBJECTS_METRIC).tag("kind", "v1/Pod").gauge().value();
+    }
+
+    private static Set<String> names(List<Pod> pods) {
+        assertTrue(pods.stream().allMatch(p -> p != null), "no nulls in an answer: " + pods);
+        return Set.copyOf(pods.stream().map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+                .toList());
+    }
+
+    @Test
+    void aReplicaCachesOnlyItsShardsPodsAndHearsOnlyOfThem() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        done(scope.gained(Set.of(0)));
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        List<CacheEvent<Pod>> events = new CopyOnWriteArrayList<>();
+        pods.addListener(events::add);
+        done(cache.start(Pod.class));
+
+        assertEquals(Set.of(NS0 + "/a-0"), names(pods.list()));
+        assertEquals(Set.of(NS0 + "/a-0"), names(pods.byIndex(Indexes.NODE_NAME, "n1")));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.OWNER_UID, "uid-b")));
+        assertEquals(Set.of(), names(pods.list(NS1)));
+        assertNull(pods.get(NS1, "b-0"));
+        assertEquals(1.0, cachedPods());
+
+        // Changes in the other shard raise nothing; the marker after them proves the watch delivered them first.
+        create(NS1, "b-1", "n1", "uid-b");
+        cluster.client.pods().inNamespace(NS1).withName("b-0").edit(p -> new PodBuilder(p).editMetadata()
+                .addToLabels("touched", "yes").endMetadata().build());
+        cluster.client.pods().inNamespace(NS1).withName("b-0").delete();
+        create(NS0, "a-1", "n1", "uid-a");
+        await("a-1 in the cache", () -> pods.get(NS0, "a-1") != null);
+        await("a-1's event", () -> events.stream().anyMatch(e -> e.object().getMetadata().getName().equals("a-1")));
+        assertTrue(events.stream().allMatch(e -> NS0.equals(e.object().getMetadata().getNamespace())),
+                "events of shard 1 reached a listener: " + events.stream().map(e -> e.type() + " "
+                        + e.object().getMetadata().getNamespace() + "/" + e.object().getMetadata().getName()).toList());
+        assertEquals(Set.of(NS0 + "/a-0", NS0 + "/a-1"), names(pods.byIndex(Indexes.OWNER_UID, "uid-a")));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.OWNER_UID, "uid-b")));
+        assertEquals(2.0, cachedPods());
+        assertTrue(scope.caches(Pod.class, NS0));
+        assertFalse(scope.caches(Pod.class, NS1));
+        assertTrue(scope.caches(ConfigMap.class, NS1), "a kind not in the scope is cached whole");
+    }
+
+    @Test
+    void aGainListsTheShardInAndALossDropsIt() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        create(NS1, "b-1", "n2", "uid-b");
+        done(scope.gained(Set.of(0)));
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        assertEquals(1.0, cachedPods());
+
+        done(scope.gained(Set.of(1)));
+        assertEquals(Set.of(NS0 + "/a-0", NS1 + "/b-0", NS1 + "/b-1"), names(pods.list()));
+        assertEquals(Set.of(NS1 + "/b-0", NS1 + "/b-1"), names(pods.byIndex(Indexes.OWNER_UID, "uid-b")));
+        assertEquals(Set.of(NS1 + "/b-1"), names(pods.byIndex(Indexes.NODE_NAME, "n2")));
+        assertEquals(3.0, cachedPods());
+        // The watch keeps the gained shard current.
+        cluster.client.pods().inNamespace(NS1).withName("b-0").delete();
+        create(NS1, "b-2", "n2", "uid-b");
+        await("b-2 in, b-0 out", () -> pods.get(NS1, "b-2") != null && pods.get(NS1, "b-0") == null);
+
+        done(scope.lost(Set.of(0)));
+        assertEquals(Set.of(NS1 + "/b-1", NS1 + "/b-2"), names(pods.list()));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.OWNER_UID, "uid-a")));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.NODE_NAME, "n1")));
+        assertEquals(Set.of(), names(pods.list(NS0)));
+        assertEquals(2.0, cachedPods());
+        // Shard 0 changes are no longer kept.
+        create(NS0, "a-1", "n1", "uid-a");
+        create(NS1, "b-3", "n1", "uid-b");
+        await("b-3 in", () -> pods.get(NS1, "b-3") != null);
+        assertNull(pods.get(NS0, "a-1"));
+    }
+
+    @Test
+    void theHolderOfShardZeroCachesAKindMarkedWholeEntirely() throws Exception {
+        newCache(true);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        done(scope.gained(Set.of(1)));
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        assertEquals(Set.of(NS1 + "/b-0"), names(pods.list()));
+
+        done(scope.gained(Set.of(0)));
+        assertEquals(Set.of(NS0 + "/a-0", NS1 + "/b-0"), names(pods.list()));
+        done(scope.lost(Set.of(1)));
+        assertEquals(Set.of(NS0 + "/a-0", NS1 + "/b-0"), names(pods.list()), "shard 0 alone still means every pod");
+        done(scope.lost(Set.of(0)));
+        assertEquals(Set.of(), names(pods.list()));
+        assertEquals(0.0, cachedPods());
+        done(scope.gained(Set.of(1)));
+        assertEquals(Set.of(NS1 + "/b-0"), names(pods.list()));
+    }
+
+    @Test
+    void aShardWonBeforeTheInformerStartsIsListedInAndKeptByItsFirstList() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(scope.gained(Set.of(1)));
+        assertEquals(Set.of(NS1 + "/b-0"), names(pods.list()));
+        assertTrue(scope.caches(Pod.class, NS1));
+        done(cache.start(Pod.class));
+        create(NS1, "b-1", "n1", "uid-b");
+        await("b-1 in", () -> pods.get(NS1, "b-1") != null);
+        assertEquals(Set.of(NS1 + "/b-0", NS1 + "/b-1"), names(pods.byIndex(Indexes.NODE_NAME, "n1")));
+    }
+
+    @Test
+    void aScopeMustBeSetBeforeItsKindsInformersExist() {
+        cache = new WatchCache(cluster.client, WatchCacheOptions.defaults(Map.of()), registry);
+        cache.resource(Pod.class);
+        ShardCacheScope late = new ShardCacheScope(2, Map.of(Pod.class, false));
+        assertThrows(IllegalStateException.class, () -> cache.cacheByShard(late));
+        late.close();
+        cache.close();
+        cache = null;
+    }
+
+    @Test
+    void unshardedKindsStayWhole() throws Exception {
+        newCache(false);
+        cluster.client.configMaps().inNamespace(NS1).resource(new ConfigMapBuilder().withNewMetadata()
+                .withName("c").endMetadata().build()).create();
+        done(scope.gained(Set.of(0)));
+        done(cache.start(ConfigMap.class));
+        assertEquals(1, cache.resource(ConfigMap.class).list(NS1).size());
+        assertEquals(1.0, registry.get(WatchCache.OBJECTS_METRIC).tag("kind", "v1/ConfigMap").gauge().value());
+        done(cache.start(Pod.class));
+    }
+}

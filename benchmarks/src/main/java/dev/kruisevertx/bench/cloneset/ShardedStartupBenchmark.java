@@ -43,7 +43,8 @@ import java.util.function.BooleanSupplier;
  * (CloneSets, pods each, namespaces, replicas, shards).
  */
 public final class ShardedStartupBenchmark {
-    private static final String USAGE = "ShardedStartupBenchmark <clonesets> <pods each> <namespaces> <replicas> <shards>";
+    private static final String USAGE = "ShardedStartupBenchmark <clonesets> <pods each> <namespaces> <replicas> <shards>"
+            + " [cache list page size, 0 = whole lists]";
     private static final Duration LEASE = Duration.ofSeconds(15);
     private static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
     private static final Duration RETRY = Duration.ofSeconds(2);
@@ -55,7 +56,7 @@ public final class ShardedStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
+        if (args.length != 5 && args.length != 6) {
             throw new IllegalArgumentException("usage: " + USAGE);
         }
         int clonesets = Integer.parseInt(args[0]);
@@ -63,15 +64,17 @@ public final class ShardedStartupBenchmark {
         int namespaces = Integer.parseInt(args[2]);
         int replicas = Integer.parseInt(args[3]);
         int shards = Integer.parseInt(args[4]);
+        int pageSize = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         if (clonesets < 1 || podsEach < 1 || namespaces < 1 || replicas < 1 || shards < 1) {
             throw new IllegalArgumentException("usage: " + USAGE);
         }
+        System.out.printf("cache list page size %d (0: whole lists)%n", args.length > 5 ? Integer.parseInt(args[5]) : 0);
         System.out.printf("%d CloneSets x %d pods in %d namespaces, %d replicas, --shards %d; lease %d s, renew deadline"
                         + " %d s, retry period %d s; max heap %d MiB, %d CPUs%n", clonesets, podsEach, namespaces,
                 replicas, shards, LEASE.toSeconds(), RENEW_DEADLINE.toSeconds(), RETRY.toSeconds(),
                 Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
         try (StartupHarness h = StartupHarness.start()) {
-            new ShardedStartupBenchmark().run(h, clonesets, podsEach, namespaces, replicas, shards);
+            new ShardedStartupBenchmark().run(h, clonesets, podsEach, namespaces, replicas, shards, pageSize);
         }
     }
 
@@ -79,8 +82,8 @@ public final class ShardedStartupBenchmark {
         return "ns-" + (i % namespaces);
     }
 
-    private void run(StartupHarness h, int clonesets, int podsEach, int namespaces, int replicas, int shards)
-            throws Exception {
+    private void run(StartupHarness h, int clonesets, int podsEach, int namespaces, int replicas, int shards,
+                     int pageSize) throws Exception {
         long heapEmpty = Heap.usedAfterGc();
         ResourceType nsType = h.api().type("", "v1", "namespaces");
         ResourceType csType = h.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
@@ -127,7 +130,8 @@ public final class ShardedStartupBenchmark {
             List<String> flags = List.of("--enable-leader-election=true", "--leader-election-namespace=kruise-system",
                     "--leader-election-lease-duration=" + LEASE.toSeconds() + "s",
                     "--leader-election-renew-deadline=" + RENEW_DEADLINE.toSeconds() + "s",
-                    "--leader-election-retry-period=" + RETRY.toSeconds() + "s", "--shards=" + shards);
+                    "--leader-election-retry-period=" + RETRY.toSeconds() + "s", "--shards=" + shards,
+                    "--cache-list-page-size=" + pageSize);
             long start = System.nanoTime();
             List<java.util.concurrent.Future<Replica>> starting = new ArrayList<>();
             for (int r = 0; r < replicas; r++) {

@@ -109,7 +109,8 @@ public final class ManagerApp {
         CacheEventBus.registerCodec(vertx);
         // The app's registry, so /metrics shows the cache's meters (kruise_cache_objects, informer retries).
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
-                config.syncPeriod(), config.cacheMutationDetector()), registry);
+                config.syncPeriod(), config.cacheMutationDetector(), true, Long.parseLong(config.settings().extra()
+                .getOrDefault(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG, "0"))), registry);
         PlanRecorder plans = new PlanRecorder();
         int shardCount = Integer.parseInt(config.settings().extra().getOrDefault(ManagerCommand.SHARDS_FLAG, "1"));
         if (config.leaderElection() && shardCount > 1) {

@@ -93,6 +93,14 @@ public class ManagerCommand {
     @Option(names = "--namespace", defaultValue = "", description = "Restrict the cache to one namespace (all when empty).")
     String namespace;
 
+    @Option(names = "--cache-list-page-size", defaultValue = "0",
+            description = "Objects per page when an informer lists; 0 lists whole with resourceVersion=0, which "
+                    + "kube-apiserver answers from its watch cache (as client-go does). Pages bound the size of one "
+                    + "answer where the API server has no watch cache. Default: ${DEFAULT-VALUE}")
+    int cacheListPageSize;
+
+    public static final String CACHE_LIST_PAGE_SIZE_FLAG = "cache-list-page-size";
+
     @Option(names = "--sync-period", defaultValue = "0", description = "Informer resync period; 0 disables resync. Default: ${DEFAULT-VALUE}")
     String syncPeriod;
 
@@ -259,7 +267,9 @@ public class ManagerCommand {
                         Integer.toString(nonNegative("--default-ttlseconds-for-always-nodeimage",
                                 defaultTtlSecondsForAlwaysNodeImage)),
                         dev.kruisevertx.takeover.TakeoverStartup.DRY_RUN_FLAG, Boolean.toString(takeoverDryRun),
-                        SHARDS_FLAG, Integer.toString(shards(enableLeaderElection))));
+                        SHARDS_FLAG, Integer.toString(shards(enableLeaderElection)),
+                        CACHE_LIST_PAGE_SIZE_FLAG, Integer.toString(nonNegative("--cache-list-page-size",
+                                cacheListPageSize))));
         Duration initializeTimeout = duration("--webhook-initialize-timeout", webhookInitializeTimeout);
         WebhookConfig webhook;
         try {

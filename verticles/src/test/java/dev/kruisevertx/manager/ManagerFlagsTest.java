@@ -149,6 +149,15 @@ class ManagerFlagsTest {
     }
 
     @Test
+    void cacheListPageSizeDefaultsToWholeListsAndRefusesNegativeValuesNamingTheFlag() {
+        assertEquals("0", parse().settings().extra().get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+        assertEquals("500", parse("--cache-list-page-size=500").settings().extra()
+                .get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+        assertEquals("--cache-list-page-size: must not be negative, got -1",
+                assertThrows(IllegalArgumentException.class, () -> parse("--cache-list-page-size=-1")).getMessage());
+    }
+
+    @Test
     void shardsDefaultToOneAndHostileValuesAreRefusedNamingTheFlag() {
         assertEquals("1", parse().settings().extra().get(ManagerCommand.SHARDS_FLAG), "one leader, as OpenKruise");
         assertEquals("4", parse("--shards=4").settings().extra().get(ManagerCommand.SHARDS_FLAG));

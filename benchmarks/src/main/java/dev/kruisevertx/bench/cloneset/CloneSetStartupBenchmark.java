@@ -43,29 +43,38 @@ public final class CloneSetStartupBenchmark {
     }
 
     private static void load(StartupHarness harness, ResourceType csType, String name, int pods) throws Exception {
+        load(harness, csType, "default", name, pods, pods).await(120, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Creates CloneSet {@code namespace/name} with {@code replicas} replicas and the first {@code pods} of them as
+     * running, ready pods of its current revision.
+     */
+    static Future<?> load(StartupHarness harness, ResourceType csType, String namespace, String name, int replicas,
+                          int pods) {
         CloneSet cs = new CloneSet();
-        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").build());
+        cs.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         CloneSetSpec spec = new CloneSetSpec();
-        spec.setReplicas(pods);
+        spec.setReplicas(replicas);
         spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", name).build());
         spec.setTemplate(new PodTemplateSpecBuilder().withNewMetadata().addToLabels("app", name).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("nginx:1").endContainer().endSpec().build());
         cs.setSpec(spec);
         String revision = CloneSetRevisions.newRevision(cs, 1, null).getMetadata().getName();
-        harness.create(csType, CloneSet.VERSION, "default", cs)
+        return harness.create(csType, CloneSet.VERSION, namespace, cs)
                 .compose(created -> {
                     String uid = created.path("metadata").path("uid").asText();
                     List<Future<ObjectNode>> all = new ArrayList<>();
                     for (int j = 0; j < pods; j++) {
-                        all.add(harness.createReadyPod(pod(name, uid, revision, j)));
+                        all.add(harness.createReadyPod(pod(namespace, name, uid, revision, j)));
                     }
                     return Future.all(all);
-                }).await(120, TimeUnit.SECONDS);
+                });
     }
 
-    private static Pod pod(String cs, String uid, String revision, int j) {
+    private static Pod pod(String namespace, String cs, String uid, String revision, int j) {
         String id = String.format("%05d", j);
-        return new PodBuilder().withNewMetadata().withName(cs + "-" + id).withNamespace("default")
+        return new PodBuilder().withNewMetadata().withName(cs + "-" + id).withNamespace(namespace)
                 .addToLabels("app", cs).addToLabels(WellKnown.CONTROLLER_REVISION_HASH_LABEL, revision)
                 .addToLabels(WellKnown.POD_TEMPLATE_HASH_LABEL, revision.substring(revision.lastIndexOf('-') + 1))
                 .addToLabels(WellKnown.CLONESET_INSTANCE_ID_LABEL, id)
@@ -78,7 +87,7 @@ public final class CloneSetStartupBenchmark {
     }
 
     /** Runs on the API context: CloneSets whose status shows they were reconciled with all their pods. */
-    private static int reconciledOnce(ApiServer api, ResourceType csType, int pods) {
+    static int reconciledOnce(ApiServer api, ResourceType csType, int pods) {
         int n = 0;
         for (ObjectNode o : api.store().all(csType)) {
             JsonNode status = o.path("status");

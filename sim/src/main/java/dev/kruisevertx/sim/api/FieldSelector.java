@@ -48,6 +48,11 @@ public final class FieldSelector {
         return new FieldSelector(List.copyOf(terms));
     }
 
+    /** True when the selector has no term (it matches everything). */
+    public boolean isEmpty() {
+        return terms.isEmpty();
+    }
+
     public boolean matches(JsonNode object) {
         for (Term t : terms) {
             if (!t.matches(object)) {

@@ -170,6 +170,33 @@ class PatchAndQueryTest {
     }
 
     @Test
+    void unfilteredPagesCountWhatIsLeftAndEndExactlyAtTheLastObject() {
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("paged").endMetadata().build()).create();
+        for (int i = 0; i < 7; i++) {
+            client.configMaps().inNamespace("paged").resource(new ConfigMapBuilder().withNewMetadata()
+                    .withName("unfiltered-" + i).endMetadata().build()).create();
+        }
+        List<String> all = new ArrayList<>();
+        List<Long> remaining = new ArrayList<>();
+        String cont = null;
+        do {
+            ConfigMapList page = client.configMaps().inNamespace("paged")
+                    .list(new ListOptionsBuilder().withLimit(3L).withContinue(cont).build());
+            page.getItems().forEach(c -> all.add(c.getMetadata().getName()));
+            cont = page.getMetadata().getContinue();
+            remaining.add(page.getMetadata().getRemainingItemCount());
+        } while (cont != null && !cont.isEmpty());
+        assertEquals(List.of("unfiltered-0", "unfiltered-1", "unfiltered-2", "unfiltered-3", "unfiltered-4",
+                "unfiltered-5", "unfiltered-6"), all);
+        assertEquals(java.util.Arrays.asList(4L, 1L, null), remaining);
+        // A limit equal to the collection: one page, no continue token.
+        ConfigMapList whole = client.configMaps().inNamespace("paged").list(new ListOptionsBuilder().withLimit(7L).build());
+        assertEquals(7, whole.getItems().size());
+        assertTrue(whole.getMetadata().getContinue() == null || whole.getMetadata().getContinue().isEmpty());
+    }
+
+    @Test
     void badSelectorIs400() {
         KubernetesClientException e = assertThrows(KubernetesClientException.class,
                 () -> client.configMaps().inNamespace("default").list(new ListOptionsBuilder().withLabelSelector("tier in (web").build()));

@@ -63,6 +63,8 @@ public final class ShardElection implements AutoCloseable {
     private final Map<String, Seen> seen = new HashMap<>();
     private final Map<Integer, String> holders = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** False until the first round has written this replica's member lease (see {@link #tick}). */
+    private boolean announced;
     private final Counter gainedCount;
     private final Counter lostCount;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -212,8 +214,16 @@ public final class ShardElection implements AutoCloseable {
             lose(lost);
         }
         Set<Integer> gained = new TreeSet<>();
+        boolean firstRound = !announced;
+        announced = true;
         for (int s : plan.acquire()) {
             Lease l = byName.get(shardLeaseName(settings.name(), s));
+            if (firstRound && (l == null || !settings.identity().equals(holder(l)))) {
+                // Replicas started together would each see only themselves at first and take every shard (and list
+                // every shard's pods into the cache) only to give most back a round later. The first round takes
+                // nothing but the leases that still name this replica; by the next one, the peers' member leases are in.
+                continue;
+            }
             long sent = System.nanoTime();
             if (l == null ? create(s) : write(l, true)) {
                 shards.renewed(s, sent);

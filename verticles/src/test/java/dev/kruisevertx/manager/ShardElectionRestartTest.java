@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A replica killed without giving its shards back, restarted with the same {@code --leader-election-identity}, takes
- * its shard leases back on its first round instead of after they expire; another identity still has to wait.
+ * Shard election across replica starts. A replica killed without giving its shards back, restarted with the same
+ * {@code --leader-election-identity}, takes its shard leases back on its first round instead of after they expire;
+ * another identity still has to wait. Replicas started together split the shards without one taking them all first.
  */
 @EnableKubernetesMockClient(crud = true)
 class ShardElectionRestartTest {
@@ -30,12 +31,13 @@ class ShardElectionRestartTest {
     KubernetesClient client;
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
-    private record Replica(ShardElection election, Shards shards) {
+    private record Replica(ShardElection election, Shards shards, SimpleMeterRegistry registry) {
     }
 
     private Replica replica(String identity) {
         KubernetesClient own = KubeClients.forTest(client.getConfiguration());
         Shards shards = new Shards(2, Duration.ofSeconds(40).toNanos(), System::nanoTime);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ShardElection election = new ShardElection(own, new LeaderElection.Settings("kruise-system", "kruise-manager",
                 identity, LEASE, Duration.ofSeconds(40), Duration.ofMillis(200)), shards, new ShardElection.Listener() {
                     @Override
@@ -45,11 +47,11 @@ class ShardElectionRestartTest {
                     @Override
                     public void lost(Set<Integer> s) {
                     }
-                }, new SimpleMeterRegistry());
+                }, registry);
         toClose.add(own);
         toClose.add(0, election);
         election.start();
-        return new Replica(election, shards);
+        return new Replica(election, shards, registry);
     }
 
     @AfterEach
@@ -79,5 +81,18 @@ class ShardElectionRestartTest {
         TestManagers.await("the restarted replica holds both shards again", Duration.ofSeconds(20),
                 () -> restarted.shards().held().size() == 2, () -> restarted.shards().held());
         assertTrue(restarted.shards().fresh(0) && restarted.shards().fresh(1), "renewed, so the write fence is up");
+    }
+
+    @Test
+    void replicasStartedTogetherSplitTheShardsWithoutTakingThemAllFirst() throws Exception {
+        Replica a = replica("kruise-manager-a");
+        Replica b = replica("kruise-manager-b");
+        TestManagers.await("one shard each", Duration.ofSeconds(20),
+                () -> a.shards().held().size() == 1 && b.shards().held().size() == 1,
+                () -> a.shards().held() + " " + b.shards().held());
+        for (Replica r : List.of(a, b)) {
+            assertEquals(0.0, r.registry().get("kruise_manager_shard_handovers_total").tag("direction", "lost")
+                    .counter().count(), "no shard taken and given back: the first round only announces the replica");
+        }
     }
 }

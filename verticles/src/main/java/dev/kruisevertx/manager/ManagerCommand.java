@@ -93,10 +93,12 @@ public class ManagerCommand {
     @Option(names = "--namespace", defaultValue = "", description = "Restrict the cache to one namespace (all when empty).")
     String namespace;
 
-    @Option(names = "--cache-list-page-size", defaultValue = "0",
-            description = "Objects per page when an informer lists; 0 lists whole with resourceVersion=0, which "
-                    + "kube-apiserver answers from its watch cache (as client-go does). Pages bound the size of one "
-                    + "answer where the API server has no watch cache. Default: ${DEFAULT-VALUE}")
+    // Paged by default: fabric8 buffers a whole list answer in one byte array before decoding it (a Java array stops
+    // at 2 GiB, about 200,000 realistic pods) and the watch's connection keeps the last answer reachable; pages bound both.
+    @Option(names = "--cache-list-page-size", defaultValue = "500",
+            description = "Objects per page when an informer lists (limit/continue). 0 lists whole with "
+                    + "resourceVersion=0 (answered from kube-apiserver's watch cache, as client-go does), which a large "
+                    + "cluster's pods can outgrow. Default: ${DEFAULT-VALUE}")
     int cacheListPageSize;
 
     public static final String CACHE_LIST_PAGE_SIZE_FLAG = "cache-list-page-size";

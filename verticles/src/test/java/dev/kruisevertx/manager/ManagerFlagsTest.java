@@ -149,10 +149,10 @@ class ManagerFlagsTest {
     }
 
     @Test
-    void cacheListPageSizeDefaultsToWholeListsAndRefusesNegativeValuesNamingTheFlag() {
-        assertEquals("0", parse().settings().extra().get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
-        assertEquals("500", parse("--cache-list-page-size=500").settings().extra()
-                .get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+    void cacheListPageSizeDefaultsToPagesOf500AndRefusesNegativeValuesNamingTheFlag() {
+        assertEquals("500", parse().settings().extra().get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+        assertEquals("0", parse("--cache-list-page-size=0").settings().extra()
+                .get(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG), "whole lists on request");
         assertEquals("--cache-list-page-size: must not be negative, got -1",
                 assertThrows(IllegalArgumentException.class, () -> parse("--cache-list-page-size=-1")).getMessage());
     }

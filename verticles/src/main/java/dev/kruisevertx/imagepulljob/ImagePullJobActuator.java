@@ -76,6 +76,16 @@ final class ImagePullJobActuator {
 
     private Secret createCopy(PullSecretSync.Claim claim) throws Exception {
         Secret source = claim.source();
+        // The cache may not have seen a copy another job created a moment ago; a second copy of the same source would
+        // split the jobs between two copies for good (each keeps the one naming it). Asked live: one small namespace.
+        String sourceKey = source.getMetadata().getNamespace() + "/" + source.getMetadata().getName();
+        Secret existing = ctx.client().secrets().inNamespace(daemonNamespace).list().getItems().stream()
+                .filter(s -> s.getMetadata().getDeletionTimestamp() == null
+                        && sourceKey.equals(PullSecretSync.annotation(s, PullSecretSync.SOURCE_KEY)))
+                .min(java.util.Comparator.comparing(s -> s.getMetadata().getName())).orElse(null);
+        if (existing != null) {
+            return updateCopy(new PullSecretSync.Claim(source, existing, claim.references()));
+        }
         Map<String, String> annotations = source.getMetadata().getAnnotations() == null ? new HashMap<>()
                 : new HashMap<>(source.getMetadata().getAnnotations());
         annotations.put(PullSecretSync.REFERENCES, claim.references());

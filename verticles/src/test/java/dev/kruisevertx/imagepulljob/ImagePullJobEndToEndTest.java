@@ -262,14 +262,30 @@ class ImagePullJobEndToEndTest {
             s.setPullSecrets(List.of("shared"));
             s.getCompletionPolicy().setType("Never");
         });
-        Await.waitFor("keeps-running has its copy", WAIT, () -> copyOf("shared"), c -> c != null);
-        create("v1beta1", "finishes", "registry.local/shared:2", s -> {
-            s.setPullSecrets(List.of("shared"));
-            s.setParallelism(new IntOrString(3));
-        });
-        String both = product.namespace() + "/finishes," + product.namespace() + "/keeps-running";
-        Await.waitFor("one copy referenced by both", WAIT, () -> copyOf("shared"), c -> c != null
-                && both.equals(c.getMetadata().getAnnotations().get(PullSecretSync.REFERENCES)));
+        Secret first = Await.waitFor("keeps-running has its copy", WAIT, () -> copyOf("shared"), c -> c != null);
+        // "finishes" pulls at once and may complete (and release the copy) before a poll sees both references, so
+        // every version of the copy is recorded from a watch and the shared state is looked for in that history.
+        java.util.Queue<String> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        String copyName = first.getMetadata().getName();
+        try (io.fabric8.kubernetes.client.Watch ignored = product.client().secrets()
+                .inNamespace(PullSecretSync.DEFAULT_NAMESPACE).withName(copyName)
+                .watch(new io.fabric8.kubernetes.client.Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Secret secret) {
+                        seen.add(String.valueOf(PullSecretSync.annotation(secret, PullSecretSync.REFERENCES)));
+                    }
+
+                    @Override
+                    public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+                    }
+                })) {
+            create("v1beta1", "finishes", "registry.local/shared:2", s -> {
+                s.setPullSecrets(List.of("shared"));
+                s.setParallelism(new IntOrString(3));
+            });
+            String both = product.namespace() + "/finishes," + product.namespace() + "/keeps-running";
+            Await.waitFor("one copy referenced by both", WAIT, () -> List.copyOf(seen), l -> l.contains(both));
+        }
         completed("finishes");
         Secret left = Await.waitFor("finishes released the copy", WAIT, () -> copyOf("shared"), c -> c != null
                 && (product.namespace() + "/keeps-running").equals(

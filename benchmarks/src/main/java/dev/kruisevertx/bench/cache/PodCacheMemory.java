@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * before and after (the difference is the cache: objects, the item store and the built-in indexes) and bytes per pod.
  *
  * <p>Usage: {@code PodCacheMemory [pods=100000] [lean|full] [pageSize=500] [shards:held]}; {@code full} turns the
- * {@code LeanObjects} transform off (the cache as it was before it). Page size 0 lists whole, as the manager does by
- * default: fabric8 buffers a list response in one array before decoding it (so a whole list is bounded by the 2 GiB
+ * {@code LeanObjects} transform off (the cache as it was before it). Page size 0 lists whole, as the manager does with
+ * {@code --cache-list-page-size=0}: fabric8 buffers a list response in one array before decoding it (so a whole list is bounded by the 2 GiB
  * array limit), and the JDK client's connection that the watch then uses keeps the last list body reachable, which
  * shows up here as ~10.7 KB more per pod. Pages of 500 measure the cache itself. {@code 2:0} caches pods per shard as
  * a replica of {@code --shards 2} holding shard 0 does ({@link ShardCacheScope}; the pods are spread over 100

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  * controllers' keys are in shard 0, and some of them read that kind in every namespace). Every other kind is cached
  * whole. Register it with {@link WatchCache#cacheByShard} before the kinds' informers are created.
  *
- * <p>{@link #gained} and {@link #lost} change the covered shards on a thread of their own (a gain lists the kind from
- * the API server; the election thread must not wait for that) in the order they were called; each converges every
+ * <p>{@link #gained} and {@link #lost} change the covered shards on a thread of their own (a gain lists the gained
+ * shards' namespaces from the API server; the election thread must not wait for that) in the order they were called; each converges every
  * sharded kind to the shards held at that moment, so a loss followed quickly by a gain of the same shard ends with the
  * shard covered. The returned stage completes once the cache holds what the call asked for: only then may
  * controllers reconcile keys of a gained shard (see {@link Shards#cacheReady}).
@@ -34,7 +34,7 @@ public final class ShardCacheScope implements AutoCloseable {
     private static final long RETRY_MILLIS = 1000;
 
     private record Sharded<T extends HasMetadata>(Class<T> type, ShardedItemStore<T> store,
-                                                  ShardedItemStore.Lister<T> lister,
+                                                  NamespacedLister<T> lister,
                                                   boolean wholeWithShard0) {
     }
 
@@ -106,7 +106,7 @@ public final class ShardCacheScope implements AutoCloseable {
         return shards;
     }
 
-    <T extends HasMetadata> void register(Class<T> type, ShardedItemStore<T> store, ShardedItemStore.Lister<T> lister) {
+    <T extends HasMetadata> void register(Class<T> type, ShardedItemStore<T> store, NamespacedLister<T> lister) {
         synchronized (this) {
             // Created before it starts: its first list brings what the shards held now cover.
             store.beginFill(target(held, kinds.get(type)));
@@ -180,8 +180,8 @@ public final class ShardCacheScope implements AutoCloseable {
             if (add.isEmpty()) {
                 return;
             }
-            // Listed even when the informer has not started yet: its first list may be under way already, and what it
-            // handled before the shards were covered was dropped.
+            // Listed even when the informer has not started yet; a list of the informer under way (which lists only what
+            // was covered when it began) finishes first, see ShardListerWatcher.
             long started = System.nanoTime();
             try {
                 int added = s.store().fillFrom(add, s.lister());

@@ -7,12 +7,19 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -29,8 +36,17 @@ import java.util.stream.Stream;
  * only ever deletes what is stored.
  *
  * <p>The covered set changes only under the cache's lock: losing a shard removes its objects through the cache (so
- * their index entries go too) before the set shrinks; gaining one grows the set, then {@link #fill} lists the kind
- * and adds the gained shards' objects the watch has not mentioned since (the watch is newer for those it has).
+ * their index entries go too) before the set shrinks; gaining one grows the set, then {@link #fillFrom} lists the
+ * gained shards' namespaces one by one and merges each listed object with what the watch said meanwhile.
+ *
+ * <p>Exactness against one watch (numeric resourceVersions): the namespaces are listed at different resourceVersions,
+ * and the watch starts from the oldest, so it replays changes a later namespace list already holds. Each namespace
+ * listed gets a mark (the resourceVersion of its list), and {@link #watching} drops, under the cache's lock, every
+ * ADDED or MODIFIED of that namespace at or below its mark and every event older than the stored object of its key
+ * (a DELETED: older than a stored newer incarnation): no older
+ * state replaces a newer one, no replayed ADDED/DELETED pair shows a ghost, no replayed DELETE of an earlier
+ * incarnation removes a re-created object. Marks are forgotten once the watch has passed them. An object or mark
+ * whose resourceVersion is not a number is not compared: the watch's event is applied.
  */
 final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
     private final String kind;
@@ -39,10 +55,21 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
     /** Covered shards; written only under the cache's lock, read by index functions outside it too. */
     private volatile Set<Integer> covered = Set.of();
     private CacheImpl<T> cache;
-    /** Shards being filled and the keys the informer put or removed meanwhile (guarded by the cache's lock). */
+    /** Shards being filled (written under the cache's lock). */
     private volatile Set<Integer> filling = Set.of();
-    private Set<String> touched;
-    private boolean fillPut;
+    /** While filling: the resourceVersion of every delete the watch applied to a filling shard (guarded by the lock). */
+    private Map<String, Long> deletedWhileFilling;
+    /** While filling: the keys listed so far, and each listed namespace's mark (guarded by the lock). */
+    private Set<String> listedWhileFilling;
+    private Map<String, Long> marksWhileFilling;
+    /** Namespace -> resourceVersion it was listed at, until the watch passes it (guarded by the cache's lock). */
+    private final Map<String, Long> marks = new HashMap<>();
+    private long lowestMark = Long.MAX_VALUE;
+    /**
+     * One list at a time: the informer's own list (from its first page until it starts its watch) and the fills. The
+     * informer deletes whatever its list lacks, so a fill must not add objects while that list, taken before, is on.
+     */
+    private final Semaphore listing = new Semaphore(1);
 
     ShardedItemStore(String kind, int shardCount, ItemStore<T> delegate) {
         this.kind = kind;
@@ -57,6 +84,10 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
 
     String kind() {
         return kind;
+    }
+
+    int shardCount() {
+        return shardCount;
     }
 
     Set<Integer> covered() {
@@ -93,25 +124,12 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
             // "Unchanged": the processor store raises no event for it and the indexes get nothing (see above).
             return obj;
         }
-        noteTouched(key);
         return delegate.put(key, obj);
     }
 
     @Override
     public T remove(String key) {
-        noteTouched(key);
         return delegate.remove(key);
-    }
-
-    private void noteTouched(String key) {
-        if (touched != null && !fillPut && filling.contains(shardOfKey(key))) {
-            touched.add(key);
-        }
-    }
-
-    private int shardOfKey(String key) {
-        int slash = key.indexOf('/');
-        return Shards.shardOf(slash < 0 ? "" : key.substring(0, slash), shardCount);
     }
 
     @Override
@@ -156,13 +174,15 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
 
     /**
      * Starts covering {@code shards}: from now on the watch's objects of those shards are kept. Call {@link #fill}
-     * with a list taken after this returned, then {@link #endFill}.
+     * with lists taken after this returned, then {@link #endFill}.
      */
     void beginFill(Set<Integer> shards) {
         synchronized (cache) {
             // Filling before covered: a reader of both (holdsAll) never takes a shard being filled as complete.
             filling = Set.copyOf(shards);
-            touched = new HashSet<>();
+            deletedWhileFilling = new HashMap<>();
+            listedWhileFilling = new HashSet<>();
+            marksWhileFilling = new HashMap<>();
             Set<Integer> next = new TreeSet<>(covered);
             next.addAll(shards);
             covered = Collections.unmodifiableSet(next);
@@ -170,59 +190,238 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
     }
 
     /**
-     * Adds the listed objects of the shards being filled that the informer has not put or removed since
-     * {@link #beginFill}: for those the watch (which delivers every change after its position, older than the list)
-     * is authoritative. Returns how many were added.
+     * Merges one listed page of {@code namespace} (a namespace of a shard being filled) into the store; {@code mark}
+     * is the resourceVersion of the namespace's list, given with its first page (null on later pages). A listed object
+     * is added unless the watch holds a newer state of it or deleted it after the listed state. Returns how many
+     * were added or replaced.
      */
-    int fill(List<T> listed) {
+    int fill(String namespace, String mark, List<T> listed) {
         int added = 0;
         synchronized (cache) {
-            if (touched == null) {
+            if (deletedWhileFilling == null
+                    || !filling.contains(Shards.shardOf(namespace, shardCount))) {
                 return 0;
             }
-            fillPut = true;
-            try {
-                for (T obj : listed) {
-                    String key = getKey(obj);
-                    if (filling.contains(Shards.shardOf(obj.getMetadata().getNamespace(), shardCount))
-                            && !touched.contains(key) && delegate.get(key) == null) {
-                        cache.put(obj);
-                        added++;
+            if (mark != null) {
+                long m = ResourceVersions.of(mark);
+                marksWhileFilling.put(namespace, m);
+                mark(namespace, m);
+            }
+            for (T obj : listed) {
+                if (!namespace.equals(obj.getMetadata().getNamespace())) {
+                    continue;
+                }
+                String key = getKey(obj);
+                listedWhileFilling.add(key);
+                long listedRv = ResourceVersions.of(obj);
+                T stored = delegate.get(key);
+                if (stored != null) {
+                    long storedRv = ResourceVersions.of(stored);
+                    // Not comparable: the watch's state stands (it delivers every change after its position).
+                    if (storedRv == ResourceVersions.UNKNOWN || listedRv == ResourceVersions.UNKNOWN
+                            || storedRv >= listedRv) {
+                        continue;
+                    }
+                } else {
+                    Long deleted = deletedWhileFilling.get(key);
+                    if (deleted != null && (deleted == ResourceVersions.UNKNOWN
+                            || listedRv == ResourceVersions.UNKNOWN || deleted >= listedRv)) {
+                        continue;
                     }
                 }
-            } finally {
-                fillPut = false;
+                cache.put(obj);
+                added++;
             }
         }
         return added;
     }
 
+    /**
+     * Ends a fill. What the watch put into a listed namespace before its list and the list lacks was deleted at or
+     * before the list, and that delete's event is at or below the mark, so it is dropped: such objects go now.
+     */
     void endFill() {
         synchronized (cache) {
+            if (marksWhileFilling != null) {
+                List<T> stale = new ArrayList<>();
+                delegate.values().forEach(obj -> {
+                    Long m = marksWhileFilling.get(obj.getMetadata().getNamespace());
+                    long rv = ResourceVersions.of(obj);
+                    if (m != null && m != ResourceVersions.UNKNOWN && rv != ResourceVersions.UNKNOWN && rv <= m
+                            && !listedWhileFilling.contains(getKey(obj))) {
+                        stale.add(obj);
+                    }
+                });
+                for (T obj : stale) {
+                    cache.remove(obj);
+                }
+            }
             filling = Set.of();
-            touched = null;
+            deletedWhileFilling = null;
+            listedWhileFilling = null;
+            marksWhileFilling = null;
         }
     }
 
-    /** Lists a kind page by page (a continue token in, a page out). */
-    interface Lister<T extends HasMetadata> {
-        KubernetesResourceList<T> page(String continueToken);
-    }
-
-    /** Fills {@code shards} from {@code lister} (blocking): every page is added as it arrives. Returns how many. */
-    int fillFrom(Set<Integer> shards, Lister<T> lister) {
-        beginFill(shards);
+    /** Fills {@code shards} namespace by namespace from {@code lister} (blocking). Returns how many were added. */
+    int fillFrom(Set<Integer> shards, NamespacedLister<T> lister) {
+        acquireListing();
         try {
-            int added = 0;
-            String token = null;
-            do {
-                KubernetesResourceList<T> page = lister.page(token);
-                added += fill(page.getItems());
-                token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-            } while (token != null && !token.isEmpty());
-            return added;
+            beginFill(shards);
+            try {
+                int added = 0;
+                for (String ns : namespacesOf(lister.namespaces().names(), shards)) {
+                    String token = null;
+                    boolean first = true;
+                    do {
+                        KubernetesResourceList<T> page = lister.page(ns, lister.fillPageSize(), token);
+                        String rv = page.getMetadata() == null ? null : page.getMetadata().getResourceVersion();
+                        // The first page's resourceVersion is the list's: Kubernetes serves the rest from it.
+                        added += fill(ns, first ? (rv == null ? "" : rv) : null, page.getItems());
+                        first = false;
+                        token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+                    } while (token != null && !token.isEmpty());
+                }
+                return added;
+            } finally {
+                endFill();
+            }
         } finally {
-            endFill();
+            listing.release();
         }
+    }
+
+    /** The names of {@code names} in {@code shards}, sorted (a stable order for paging). */
+    List<String> namespacesOf(List<String> names, Set<Integer> shards) {
+        List<String> out = new ArrayList<>();
+        for (String ns : names) {
+            if (shards.contains(Shards.shardOf(ns, shardCount))) {
+                out.add(ns);
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    /** Waits for the list lock (see {@link #listing}); interruptible (closing the scope interrupts the filler). */
+    void acquireListing() {
+        try {
+            listing.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the informer's list", e);
+        }
+    }
+
+    boolean tryAcquireListing(long timeout, TimeUnit unit) throws InterruptedException {
+        return listing.tryAcquire(timeout, unit);
+    }
+
+    void releaseListing() {
+        listing.release();
+    }
+
+    /** Forgets every mark: a new list of the informer starts (its watch starts again from that list). */
+    void clearMarks() {
+        synchronized (cache) {
+            marks.clear();
+            lowestMark = Long.MAX_VALUE;
+        }
+    }
+
+    /** {@code namespace} was listed at {@code rv}: the watch's events of it up to {@code rv} are in the cache already. */
+    void mark(String namespace, long rv) {
+        synchronized (cache) {
+            if (rv == ResourceVersions.UNKNOWN) {
+                marks.remove(namespace);
+            } else {
+                marks.put(namespace, rv);
+                lowestMark = Math.min(lowestMark, rv);
+            }
+        }
+    }
+
+    int marksHeld() {
+        synchronized (cache) {
+            return marks.size();
+        }
+    }
+
+    /**
+     * Whether the watch's event is newer than what the cache holds; called under the cache's lock, right before the
+     * event is applied. Drops events at or below their namespace's mark and events older than the stored object.
+     */
+    private boolean admits(Watcher.Action action, T obj) {
+        long rv = ResourceVersions.of(obj);
+        if (rv == ResourceVersions.UNKNOWN) {
+            return true;
+        }
+        String ns = obj.getMetadata().getNamespace();
+        boolean admitted = true;
+        if (action != Watcher.Action.BOOKMARK && ns != null) {
+            // DELETED is left to the per-key rule below: a replayed one finds nothing or a newer incarnation (and
+            // fabric8's CRUD mock server sends a delete with the object's last resourceVersion, not a new one).
+            Long m = action == Watcher.Action.DELETED ? null : marks.get(ns);
+            if (m != null && rv <= m) {
+                admitted = false;
+            } else if (covers(ns)) {
+                T stored = delegate.get(getKey(obj));
+                long storedRv = ResourceVersions.of(stored);
+                // A DELETED event carries the deletion's own resourceVersion, above its object's last one.
+                if (storedRv != ResourceVersions.UNKNOWN
+                        && (action == Watcher.Action.DELETED ? storedRv > rv : storedRv >= rv)) {
+                    admitted = false;
+                }
+            }
+            if (admitted && action == Watcher.Action.DELETED && deletedWhileFilling != null
+                    && filling.contains(Shards.shardOf(ns, shardCount))) {
+                deletedWhileFilling.put(getKey(obj), rv);
+            }
+        }
+        forgetMarksBelow(rv);
+        return admitted;
+    }
+
+    /** The watch delivers in resourceVersion order: a mark below what it delivered drops nothing any more. */
+    private void forgetMarksBelow(long rv) {
+        if (rv <= lowestMark) {
+            return;
+        }
+        marks.values().removeIf(m -> m < rv);
+        long lowest = Long.MAX_VALUE;
+        for (long m : marks.values()) {
+            lowest = Math.min(lowest, m);
+        }
+        lowestMark = lowest;
+    }
+
+    /** {@code watcher} (the informer's) behind the marks: it sees only the events {@link #admits} lets through. */
+    Watcher<T> watching(Watcher<T> watcher) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, T resource) {
+                // Checked and applied under one lock, so a fill's merge or mark never falls between the two.
+                synchronized (cache) {
+                    if (resource == null || admits(action, resource)) {
+                        watcher.eventReceived(action, resource);
+                    }
+                }
+            }
+
+            @Override
+            public boolean reconnecting() {
+                return watcher.reconnecting();
+            }
+
+            @Override
+            public void onClose() {
+                watcher.onClose();
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                watcher.onClose(cause);
+            }
+        };
     }
 }

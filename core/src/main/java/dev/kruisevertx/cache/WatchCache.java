@@ -5,15 +5,19 @@ import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.fabric8.kubernetes.client.informers.impl.DefaultSharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.impl.ListerWatcher;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -29,6 +33,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
@@ -66,6 +72,8 @@ public final class WatchCache implements AutoCloseable {
     /** Informers added at run time ({@link #generic}): their sync does not gate {@link #hasSynced}. */
     private final java.util.Set<Object> dynamic = ConcurrentHashMap.newKeySet();
     private final java.util.Set<List<Object>> bridges = ConcurrentHashMap.newKeySet();
+    /** The threads the per-shard informers list on (see {@link #createSharded}). */
+    private final java.util.Queue<ExecutorService> listExecutors = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean closed;
     /** With {@code --shards}: the kinds cached per shard; null caches every kind whole. */
     private volatile ShardCacheScope shardScope;
@@ -252,6 +260,7 @@ public final class WatchCache implements AutoCloseable {
             }
         }
         resources.clear();
+        listExecutors.forEach(ExecutorService::shutdownNow);
         if (detector != null) {
             detector.close();
         }
@@ -282,29 +291,55 @@ public final class WatchCache implements AutoCloseable {
         SharedIndexInformer<GenericKubernetesResource> informer = namespaced && options.namespace() != null
                 ? client.genericKubernetesResources(context).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
                 : client.genericKubernetesResources(context).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
-        return configure(GenericKubernetesResource.class, kind, namespaced, informer, null);
+        return configure(GenericKubernetesResource.class, kind, namespaced, informer, null, null);
     }
 
     private <T extends HasMetadata> InformerResource<T> create(Class<T> type) {
         String kind = HasMetadata.getApiVersion(type) + "/" + HasMetadata.getKind(type);
         boolean namespaced = Namespaced.class.isAssignableFrom(type);
         long resyncMs = options.resyncPeriod().toMillis();
+        ShardCacheScope scope = shardScope;
+        if (scope != null && namespaced && scope.filters(type)) {
+            return createSharded(type, kind, scope, resyncMs);
+        }
         SharedIndexInformer<T> informer = namespaced && options.namespace() != null
                 ? client.resources(type).inNamespace(options.namespace()).withLimit(pageSize()).runnableInformer(resyncMs)
                 : client.resources(type).inAnyNamespace().withLimit(pageSize()).runnableInformer(resyncMs);
-        ShardCacheScope scope = shardScope;
-        ShardedItemStore.Lister<T> lister = null;
-        if (scope != null && namespaced && scope.filters(type)) {
-            long limit = options.listPageSize() > 0 ? options.listPageSize() : FILL_PAGE_SIZE;
-            lister = token -> {
-                var page = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(limit)
-                        .withContinue(token).build();
-                return options.namespace() != null
-                        ? client.resources(type).inNamespace(options.namespace()).list(page)
-                        : client.resources(type).inAnyNamespace().list(page);
-            };
+        return configure(type, kind, namespaced, informer, null, null);
+    }
+
+    /**
+     * A kind cached per shard: its informer lists only the covered shards' namespaces (a {@link ShardListerWatcher}
+     * in front of the same cluster-wide resource operation {@code runnableInformer} would use, on the client's
+     * executor as {@code runnableInformer} does), and a gained shard is filled namespace by namespace. With the cache
+     * limited to one namespace, the informer is that namespace's as for any kind.
+     */
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> InformerResource<T> createSharded(Class<T> type, String kind,
+                                                                      ShardCacheScope scope, long resyncMs) {
+        long limit = options.listPageSize() > 0 ? options.listPageSize() : FILL_PAGE_SIZE;
+        NamespacedLister<T> lister = new ClientNamespacedLister<>(client, type, options.namespace(), limit);
+        ItemStore<T> inner = lean != null ? new LeanItemStore<>(lean) : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+        ShardedItemStore<T> sharded = new ShardedItemStore<>(kind, scope.count(), inner);
+        SharedIndexInformer<T> informer;
+        if (options.namespace() != null) {
+            informer = client.resources(type).inNamespace(options.namespace()).withLimit(pageSize())
+                    .runnableInformer(resyncMs);
+        } else {
+            // The resource operation is fabric8's own ListerWatcher (what runnableInformer hands its informer).
+            ListerWatcher<T, KubernetesResourceList<T>> cluster = (ListerWatcher<T, KubernetesResourceList<T>>)
+                    (Object) client.resources(type).inAnyNamespace().withLimit(pageSize());
+            ExecutorService listThread = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "shard-list-" + HasMetadata.getKind(type));
+                t.setDaemon(true);
+                return t;
+            });
+            listExecutors.add(listThread);
+            informer = new DefaultSharedIndexInformer<>(type,
+                    new ShardListerWatcher<>(cluster, lister, sharded, listThread), resyncMs,
+                    client.adapt(BaseClient.class).getExecutor());
         }
-        return configure(type, kind, namespaced, informer, lister);
+        return configure(type, kind, true, informer, sharded, lister);
     }
 
     /** Objects per page when a gained shard is listed into the cache (whole lists of a million pods are too big). */
@@ -313,7 +348,8 @@ public final class WatchCache implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private <T extends HasMetadata> InformerResource<T> configure(Class<T> type, String kind, boolean namespaced,
                                                                    SharedIndexInformer<T> informer,
-                                                                   ShardedItemStore.Lister<T> shardLister) {
+                                                                   ShardedItemStore<T> sharded,
+                                                                   NamespacedLister<T> shardLister) {
         Counter retries = Counter.builder(RETRY_METRIC)
                 .description("List/watch failures after which an informer retried")
                 .tag("kind", kind)
@@ -325,10 +361,7 @@ public final class WatchCache implements AutoCloseable {
             return true;
         });
         ItemStore<T> store = lean != null ? new LeanItemStore<>(lean) : null;
-        ShardedItemStore<T> sharded = null;
-        if (shardLister != null) {
-            sharded = new ShardedItemStore<>(kind, shardScope.count(),
-                    store != null ? store : new BasicItemStore<>(Cache::metaNamespaceKeyFunc));
+        if (sharded != null) {
             // fabric8 7.8's DefaultSharedIndexInformer indexes with a CacheImpl, whose lock guards every put and remove.
             sharded.attach((CacheImpl<T>) informer.getIndexer());
             store = sharded;

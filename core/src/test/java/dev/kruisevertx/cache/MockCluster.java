@@ -33,8 +33,13 @@ public final class MockCluster implements AutoCloseable {
     }
 
     public static MockCluster crud() {
+        return crud(new KubernetesCrudDispatcher());
+    }
+
+    /** CRUD mode through {@code dispatcher} (a subclass that also looks at what it served). */
+    static MockCluster crud(KubernetesCrudDispatcher dispatcher) {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
+                dispatcher, false);
         server.init();
         return new MockCluster(server);
     }

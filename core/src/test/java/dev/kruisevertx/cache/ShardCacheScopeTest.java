@@ -1,19 +1,27 @@
 package dev.kruisevertx.cache;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static dev.kruisevertx.cache.MockCluster.await;
 import static dev.kruisevertx.cache.MockCluster.pod;
@@ -32,10 +40,39 @@ class ShardCacheScopeTest {
     private ShardCacheScope scope;
     private SimpleMeterRegistry registry;
 
+    /** Counts the pods the API server sent in list answers, and which pod lists were asked for. */
+    static final class CountingDispatcher extends KubernetesCrudDispatcher {
+        final AtomicLong podsListed = new AtomicLong();
+        final List<String> podLists = new CopyOnWriteArrayList<>();
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            MockResponse response = super.dispatch(request);
+            String path = request.getPath();
+            String resource = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+            if ("GET".equals(request.getMethod()) && resource.endsWith("/pods") && !path.contains("watch=true")
+                    && response.getBody() != null) {
+                podLists.add(resource);
+                JsonNode items = Serialization.unmarshal(new String(response.getBody().getBytes(),
+                        StandardCharsets.UTF_8), JsonNode.class).path("items");
+                podsListed.addAndGet(items.size());
+            }
+            return response;
+        }
+    }
+
+    private CountingDispatcher served;
+
     @BeforeEach
     void setUp() {
-        cluster = MockCluster.crud();
+        served = new CountingDispatcher();
+        cluster = MockCluster.crud(served);
         registry = new SimpleMeterRegistry();
+        // A replica lists the Namespaces to know which to list pods in; an API server only holds pods of existing ones.
+        for (String ns : List.of(NS0, NS1)) {
+            cluster.client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata()
+                    .build()).create();
+        }
     }
 
     @AfterEach
@@ -182,6 +219,31 @@ class ShardCacheScopeTest {
         create(NS1, "b-1", "n1", "uid-b");
         await("b-1 in", () -> pods.get(NS1, "b-1") != null);
         assertEquals(Set.of(NS1 + "/b-0", NS1 + "/b-1"), names(pods.byIndex(Indexes.NODE_NAME, "n1")));
+    }
+
+    @Test
+    void aReplicaIsSentOnlyThePodsOfItsShardsNamespaces() throws Exception {
+        newCache(false);
+        for (int i = 0; i < 3; i++) {
+            create(NS0, "a-" + i, "n1", "uid-a");
+        }
+        for (int i = 0; i < 5; i++) {
+            create(NS1, "b-" + i, "n1", "uid-b");
+        }
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        // Start-up as a manager does it: the informer starts before the election gave the replica any shard.
+        done(cache.start(Pod.class));
+        assertEquals(0L, served.podsListed.get(), "no shard covered: only the Namespaces were listed");
+        done(scope.gained(Set.of(0)));
+        assertEquals(3, pods.list().size());
+        assertEquals(3L, served.podsListed.get(), "the API server sent this replica shard 0's pods only");
+        assertTrue(served.podLists.stream().noneMatch(p -> p.equals("/api/v1/pods")),
+                "no cluster-wide pod list: " + served.podLists);
+        assertEquals(List.of("/api/v1/namespaces/" + NS0 + "/pods"), served.podLists);
+
+        done(scope.gained(Set.of(1)));
+        assertEquals(8, pods.list().size());
+        assertEquals(8L, served.podsListed.get());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -68,23 +69,30 @@ final class ShardListerWatcher<T extends HasMetadata> implements ListerWatcher<T
 
     @Override
     public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return page(options);
-            } catch (RuntimeException | Error e) {
-                listing = null;
-                unlock();
-                throw e;
-            }
-        }, executor);
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return page(options);
+                } catch (RuntimeException | Error e) {
+                    listing = null;
+                    unlock();
+                    throw e;
+                }
+            }, executor);
+        } catch (RejectedExecutionException e) {
+            // The cache is closing.
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private KubernetesResourceList<T> page(ListOptions options) {
         String token = options.getContinue();
         Listing l;
         if (token == null || token.isEmpty()) {
-            if (holdsLock.compareAndSet(false, true)) {
+            if (!holdsLock.get()) {
+                // Only this (single) list thread takes the lock; the flag is set once it is really held.
                 store.acquireListing();
+                holdsLock.set(true);
             }
             store.clearMarks();
             NamespacedLister.Namespaces all = lister.namespaces();

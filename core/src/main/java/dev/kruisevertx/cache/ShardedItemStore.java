@@ -3,12 +3,11 @@ package dev.kruisevertx.cache;
 import dev.kruisevertx.controller.Shards;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
-
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -84,10 +82,6 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
 
     String kind() {
         return kind;
-    }
-
-    int shardCount() {
-        return shardCount;
     }
 
     Set<Integer> covered() {
@@ -311,10 +305,6 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the informer's list", e);
         }
-    }
-
-    boolean tryAcquireListing(long timeout, TimeUnit unit) throws InterruptedException {
-        return listing.tryAcquire(timeout, unit);
     }
 
     void releaseListing() {

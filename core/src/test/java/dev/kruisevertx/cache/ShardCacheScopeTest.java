@@ -247,6 +247,28 @@ class ShardCacheScopeTest {
     }
 
     @Test
+    void aShardLostRightAfterItWasGainedEndsUncoveredWhateverTheFillDid() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        done(scope.gained(Set.of(0)));
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        // The loss is asked for while the gain's fill may still be listing: both run in order on the scope's thread.
+        var gain = scope.gained(Set.of(1));
+        var loss = scope.lost(Set.of(1));
+        done(gain);
+        done(loss);
+        assertEquals(Set.of(NS0 + "/a-0"), names(pods.list()));
+        assertFalse(scope.caches(Pod.class, NS1));
+        create(NS1, "b-1", "n1", "uid-b");
+        create(NS0, "a-1", "n1", "uid-a");
+        await("a-1 in", () -> pods.get(NS0, "a-1") != null);
+        assertNull(pods.get(NS1, "b-1"));
+        assertEquals(Set.of(), names(pods.byIndex(Indexes.OWNER_UID, "uid-b")));
+    }
+
+    @Test
     void aScopeMustBeSetBeforeItsKindsInformersExist() {
         cache = new WatchCache(cluster.client, WatchCacheOptions.defaults(Map.of()), registry);
         cache.resource(Pod.class);

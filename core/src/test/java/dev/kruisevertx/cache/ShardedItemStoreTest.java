@@ -208,7 +208,7 @@ class ShardedItemStoreTest {
     }
 
     /** A scripted API server: namespaces and per-namespace pages (the continue token is the page's index). */
-    static final class ScriptedLister implements NamespacedLister<Pod> {
+    static class ScriptedLister implements NamespacedLister<Pod> {
         final List<String> namespaces;
         final Map<String, List<io.fabric8.kubernetes.api.model.PodList>> pages;
         final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -268,5 +268,24 @@ class ShardedItemStoreTest {
         assertEquals(Set.of(0, 1), store.covered());
         assertTrue(store.holdsAll(NS1));
         assertNull(cache.getByKey(NS0 + "/never"));
+    }
+
+    @Test
+    void aShardDroppedWhileItIsBeingFilledKeepsNothingOfIt() {
+        ScriptedLister lister = new ScriptedLister("5", List.of(NS1), Map.of(NS1, List.of(
+                page("7", "1", pod(NS1, "p1", "n1", "6")), page("8", null, pod(NS1, "p2", "n1", "6"))))) {
+            @Override
+            public io.fabric8.kubernetes.api.model.PodList page(String namespace, Long limit, String continueToken) {
+                if (continueToken != null) {
+                    store.drop(Set.of(1));
+                }
+                return super.page(namespace, limit, continueToken);
+            }
+        };
+        store.fillFrom(Set.of(1), lister);
+        assertEquals(Set.of(0), store.covered());
+        assertEquals(List.of(), cache.listKeys());
+        assertEquals(List.of(), cache.byIndex(Indexes.NODE_NAME, "n1"));
+        assertEquals(List.of(), cache.byIndex(Indexes.NAMESPACE, NS1));
     }
 }

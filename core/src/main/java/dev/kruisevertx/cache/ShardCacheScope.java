@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * <p>{@link #gained} and {@link #lost} change the covered shards on a thread of their own (a gain lists the kind from
  * the API server; the election thread must not wait for that) in the order they were called; each converges every
  * sharded kind to the shards held at that moment, so a loss followed quickly by a gain of the same shard ends with the
- * shard covered. The returned stage completes once the cache holds what the call asked for: only then may
- * controllers reconcile keys of a gained shard (see {@link Shards#cacheReady}).
+ * shard covered. A gain is filled in two stages ({@link #gainedInStages}): first the held shards of every kind, then
+ * the other shards of the kinds cached whole; the namespaced keys of a gained shard may be reconciled after the
+ * first ({@link Shards#cacheReady}), the cluster-scoped keys only after the second ({@link Shards#wholeCacheReady}),
+ * so a shard's own keys do not wait for a whole-cluster list.
  */
 public final class ShardCacheScope implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardCacheScope.class);
@@ -115,17 +117,30 @@ public final class ShardCacheScope implements AutoCloseable {
         }
     }
 
-    /** The replica won {@code shards}; completes when the cache holds their objects. */
+    /**
+     * The two stages of a change: {@code own} completes once every sharded kind holds the objects of the shards held
+     * (when the change ran), {@code whole} once the kinds cached whole with shard 0 hold every shard too (at once after
+     * {@code own} when there is nothing more to list). A failure or close completes both exceptionally.
+     */
+    public record Stages(CompletionStage<Void> own, CompletionStage<Void> whole) {
+    }
+
+    /** The replica won {@code shards}; completes when the cache holds everything it covers now (both stages). */
     public CompletionStage<Void> gained(Set<Integer> shards) {
+        return gainedInStages(shards).whole();
+    }
+
+    /** The replica won {@code shards}: the cache lists their objects in, then the rest of the kinds cached whole. */
+    public Stages gainedInStages(Set<Integer> shards) {
         return change(shards, true);
     }
 
     /** The replica lost {@code shards}; completes when their objects left the cache. */
     public CompletionStage<Void> lost(Set<Integer> shards) {
-        return change(shards, false);
+        return change(shards, false).whole();
     }
 
-    private CompletionStage<Void> change(Set<Integer> shards, boolean gain) {
+    private Stages change(Set<Integer> shards, boolean gain) {
         synchronized (this) {
             Set<Integer> next = new TreeSet<>(held);
             if (gain) {
@@ -135,29 +150,36 @@ public final class ShardCacheScope implements AutoCloseable {
             }
             held = Collections.unmodifiableSet(next);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> own = new CompletableFuture<>();
+        CompletableFuture<Void> whole = new CompletableFuture<>();
         try {
             worker.execute(() -> {
                 try {
-                    converge();
-                    done.complete(null);
+                    // The held shards of every kind first: their namespaced keys need nothing more.
+                    converge(false);
+                    own.complete(null);
+                    converge(true);
+                    whole.complete(null);
                 } catch (RuntimeException e) {
-                    done.completeExceptionally(e);
+                    own.completeExceptionally(e);
+                    whole.completeExceptionally(e);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            done.completeExceptionally(new IllegalStateException("shard cache scope closed"));
+            own.completeExceptionally(new IllegalStateException("shard cache scope closed"));
+            whole.completeExceptionally(new IllegalStateException("shard cache scope closed"));
         }
-        return done;
+        return new Stages(own, whole);
     }
 
-    private void converge() {
+    /** Converges every kind: to the held shards only ({@code whole} false), or to all it covers. */
+    private void converge(boolean whole) {
         List<Sharded<?>> all;
         synchronized (this) {
             all = List.copyOf(stores);
         }
         for (Sharded<?> s : all) {
-            converge(s);
+            converge(s, whole);
         }
         if (closed) {
             // Not converged: nobody may take the cache as holding the shards.
@@ -165,9 +187,12 @@ public final class ShardCacheScope implements AutoCloseable {
         }
     }
 
-    private <T extends HasMetadata> void converge(Sharded<T> s) {
+    private <T extends HasMetadata> void converge(Sharded<T> s, boolean whole) {
         while (!closed) {
-            Set<Integer> target = target(held, s.wholeWithShard0());
+            Set<Integer> shardsHeld = held;
+            Set<Integer> target = target(shardsHeld, s.wholeWithShard0());
+            // The held shards are part of every target; the rest of a whole kind waits for the second stage.
+            Set<Integer> wanted = whole ? target : shardsHeld;
             Set<Integer> covered = s.store().covered();
             Set<Integer> drop = new TreeSet<>(covered);
             drop.removeAll(target);
@@ -175,7 +200,7 @@ public final class ShardCacheScope implements AutoCloseable {
                 int dropped = s.store().drop(drop);
                 LOG.info("cache of {}: shard(s) {} dropped ({} objects)", s.store().kind(), drop, dropped);
             }
-            Set<Integer> add = new TreeSet<>(target);
+            Set<Integer> add = new TreeSet<>(wanted);
             add.removeAll(covered);
             if (add.isEmpty()) {
                 return;

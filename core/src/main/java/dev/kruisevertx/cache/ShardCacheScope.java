@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * <p>{@link #gained} and {@link #lost} change the covered shards on a thread of their own (a gain lists the kind from
  * the API server; the election thread must not wait for that) in the order they were called; each converges every
  * sharded kind to the shards held at that moment, so a loss followed quickly by a gain of the same shard ends with the
- * shard covered. A gain is filled in two stages ({@link #gainedInStages}): first the held shards of every kind, then
+ * shard covered. A gain is filled in two stages ({@link #gained(Set, Runnable)}): first the held shards of every kind, then
  * the other shards of the kinds cached whole; the namespaced keys of a gained shard may be reconciled after the
  * first ({@link Shards#cacheReady}), the cluster-scoped keys only after the second ({@link Shards#wholeCacheReady}),
  * so a shard's own keys do not wait for a whole-cluster list.
@@ -117,30 +117,29 @@ public final class ShardCacheScope implements AutoCloseable {
         }
     }
 
-    /**
-     * The two stages of a change: {@code own} completes once every sharded kind holds the objects of the shards held
-     * (when the change ran), {@code whole} once the kinds cached whole with shard 0 hold every shard too (at once after
-     * {@code own} when there is nothing more to list). A failure or close completes both exceptionally.
-     */
-    public record Stages(CompletionStage<Void> own, CompletionStage<Void> whole) {
-    }
-
-    /** The replica won {@code shards}; completes when the cache holds everything it covers now (both stages). */
+    /** The replica won {@code shards}; completes when the cache holds everything it covers now. */
     public CompletionStage<Void> gained(Set<Integer> shards) {
-        return gainedInStages(shards).whole();
+        return gained(shards, () -> {
+        });
     }
 
-    /** The replica won {@code shards}: the cache lists their objects in, then the rest of the kinds cached whole. */
-    public Stages gainedInStages(Set<Integer> shards) {
-        return change(shards, true);
+    /**
+     * The replica won {@code shards}. {@code ownCached} runs on the cache's thread once every sharded kind holds the
+     * objects of the shards held, before the other shards of the kinds cached whole are listed; the returned stage
+     * completes once those are listed too (a failure or close completes it exceptionally, and then {@code ownCached}
+     * may not have run).
+     */
+    public CompletionStage<Void> gained(Set<Integer> shards, Runnable ownCached) {
+        return change(shards, true, ownCached);
     }
 
     /** The replica lost {@code shards}; completes when their objects left the cache. */
     public CompletionStage<Void> lost(Set<Integer> shards) {
-        return change(shards, false).whole();
+        return change(shards, false, () -> {
+        });
     }
 
-    private Stages change(Set<Integer> shards, boolean gain) {
+    private CompletionStage<Void> change(Set<Integer> shards, boolean gain, Runnable ownCached) {
         synchronized (this) {
             Set<Integer> next = new TreeSet<>(held);
             if (gain) {
@@ -150,26 +149,32 @@ public final class ShardCacheScope implements AutoCloseable {
             }
             held = Collections.unmodifiableSet(next);
         }
-        CompletableFuture<Void> own = new CompletableFuture<>();
-        CompletableFuture<Void> whole = new CompletableFuture<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             worker.execute(() -> {
                 try {
                     // The held shards of every kind first: their namespaced keys need nothing more.
                     converge(false);
-                    own.complete(null);
+                    runOwnCached(ownCached);
                     converge(true);
-                    whole.complete(null);
+                    done.complete(null);
                 } catch (RuntimeException e) {
-                    own.completeExceptionally(e);
-                    whole.completeExceptionally(e);
+                    done.completeExceptionally(e);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            own.completeExceptionally(new IllegalStateException("shard cache scope closed"));
-            whole.completeExceptionally(new IllegalStateException("shard cache scope closed"));
+            done.completeExceptionally(new IllegalStateException("shard cache scope closed"));
         }
-        return new Stages(own, whole);
+        return done;
+    }
+
+    private static void runOwnCached(Runnable ownCached) {
+        try {
+            ownCached.run();
+        } catch (RuntimeException e) {
+            // The caller's bug must not stop the cache from listing the rest.
+            LOG.error("the listener of a shard's own objects cached failed", e);
+        }
     }
 
     /** Converges every kind: to the held shards only ({@code whole} false), or to all it covers. */

@@ -131,21 +131,15 @@ public final class ManagerApp {
                             // the cluster-scoped keys (shard 0) until the kinds cached whole hold every shard too,
                             // which may take a whole-cluster list: the namespaced keys do not wait for it.
                             java.util.Map<Integer, Long> wins = shards.awaitingCache(won);
-                            ShardCacheScope.Stages stages = shardCache.gainedInStages(won);
-                            stages.own().whenComplete((ignored, failure) -> {
-                                if (failure != null) {
-                                    LOG.info("shard(s) {} not cached: {}", won,
-                                            failure.toString());
-                                    return;
-                                }
+                            shardCache.gained(won, () -> {
                                 shards.cacheReady(wins);
                                 LOG.info("shard(s) {} cached: their namespaced keys are owned", won);
                                 if (!closed.get()) {
                                     announce(won);
                                 }
-                            });
-                            stages.whole().whenComplete((ignored, failure) -> {
+                            }).whenComplete((ignored, failure) -> {
                                 if (failure != null) {
+                                    LOG.info("shard(s) {} not cached: {}", won, failure.toString());
                                     return;
                                 }
                                 shards.wholeCacheReady(wins);

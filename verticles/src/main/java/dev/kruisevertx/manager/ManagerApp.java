@@ -133,7 +133,8 @@ public final class ManagerApp {
                             java.util.Map<Integer, Long> wins = shards.awaitingCache(won);
                             shardCache.gained(won, () -> {
                                 shards.cacheReady(wins);
-                                LOG.info("shard(s) {} cached: their namespaced keys are owned", won);
+                                LOG.info("{}: shard(s) {} cached: their namespaced keys are owned",
+                                        shardElection.identity(), won);
                                 if (!closed.get()) {
                                     announce(won);
                                 }
@@ -144,7 +145,8 @@ public final class ManagerApp {
                                 }
                                 shards.wholeCacheReady(wins);
                                 if (wins.containsKey(0)) {
-                                    LOG.info("shard 0 cached whole: cluster-scoped keys are owned");
+                                    LOG.info("{}: shard 0 cached whole: cluster-scoped keys are owned",
+                                            shardElection.identity());
                                     if (!closed.get()) {
                                         announceClusterKeys();
                                     }

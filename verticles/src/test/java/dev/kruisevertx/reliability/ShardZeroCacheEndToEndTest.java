@@ -133,8 +133,9 @@ class ShardZeroCacheEndToEndTest {
             }
         }, "gate-checker");
         checker.start();
-        try {
-            run(ns0, ns1);
+        try (dev.kruisevertx.testing.CapturedLog log = dev.kruisevertx.testing.CapturedLog.of(
+                dev.kruisevertx.manager.ManagerApp.class)) {
+            run(ns0, ns1, log);
         } finally {
             checking.set(false);
             checker.join();
@@ -142,7 +143,40 @@ class ShardZeroCacheEndToEndTest {
         assertEquals(List.of(), violations);
     }
 
-    private void run(String ns0, String ns1) throws Exception {
+    /**
+     * Asserts from the manager's log that {@code m}'s latest win of shard 0 opened the namespaced keys first and the
+     * cluster-scoped keys after (each stage logs one line with the replica's identity).
+     */
+    private static void assertStagesInOrder(dev.kruisevertx.testing.CapturedLog log, ManagerUnderTest m)
+            throws InterruptedException {
+        String identity = identity(m);
+        Supplier<List<String>> lines = () -> log.lines().stream().map(dev.kruisevertx.testing.CapturedLog.Line::message)
+                .filter(l -> l.startsWith(identity + ": ")).toList();
+        // The line of a stage follows its gate's opening: waited for, not raced.
+        await("both stages of " + identity + "'s win of shard 0 logged in order", Duration.ofSeconds(30), () -> {
+            List<String> seen = lines.get();
+            int own = -1;
+            int whole = -1;
+            for (int i = 0; i < seen.size(); i++) {
+                String l = seen.get(i);
+                if (l.contains("namespaced keys are owned") && l.matches(".*shard\\(s\\) \\[(0|0, .*)\\].*")) {
+                    own = i;
+                } else if (l.contains("shard 0 cached whole")) {
+                    whole = i;
+                }
+            }
+            return own >= 0 && whole > own;
+        }, lines::get);
+    }
+
+    private static String identity(ManagerUnderTest m) {
+        String view = debugControllers(m);
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\"identity\":\"([^\"]+)\"").matcher(view);
+        assertTrue(matcher.find(), view);
+        return matcher.group(1);
+    }
+
+    private void run(String ns0, String ns1, dev.kruisevertx.testing.CapturedLog log) throws Exception {
         ManagerUnderTest a = startManager(11);
         await("the first replica holds both shards", Duration.ofSeconds(60),
                 () -> a.app().shards().held().equals(Set.of(0, 1)), () -> a.app().shards().held());
@@ -155,6 +189,7 @@ class ShardZeroCacheEndToEndTest {
         await("shard 0's gates open", Duration.ofSeconds(60),
                 () -> holder0.app().shards().cacheWait(0) == Shards.CacheWait.NONE,
                 () -> holder0.app().shards().cacheWait(0));
+        assertStagesInOrder(log, holder0);
 
         createSidecarSet();
         client.resource(Workloads.yaml(VARIANT, ns0, "web", 2, "nginx:1.0")).create();
@@ -198,6 +233,7 @@ class ShardZeroCacheEndToEndTest {
                 () -> holder1.app().shards().held() + " " + holder1.app().shards().cacheWait(0));
         await("the survivor reconciles the SidecarSet", Duration.ofSeconds(60),
                 () -> plans(holder1, "sidecarset").contains(SIDECARSET_KEY.name()), () -> plans(holder1, "sidecarset"));
+        assertStagesInOrder(log, holder1);
         await("the survivor caches every pod", Duration.ofSeconds(60),
                 () -> cachedPodNames(holder1).equals(podNames(ns0, ns1)), () -> cachedPodNames(holder1));
     }

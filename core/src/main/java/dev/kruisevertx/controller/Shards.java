@@ -107,7 +107,8 @@ public final class Shards {
     /**
      * The cache keeps only the held shards' objects of some kinds: a shard just won is not owned until
      * {@link #cacheReady} says the cache holds its objects (a reconcile against a half-listed cache would see missing
-     * pods and create them again). Call before the election starts.
+     * pods and create them again), and the cluster-scoped keys of shard 0 not until {@link #wholeCacheReady} says the
+     * kinds its holder caches whole hold every shard. Call before the election starts.
      */
     public void gateOnCache() {
         cacheGate = true;

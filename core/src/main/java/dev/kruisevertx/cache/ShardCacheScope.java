@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * <p>{@link #gained} and {@link #lost} change the covered shards on a thread of their own (a gain lists the gained
  * shards' namespaces from the API server; the election thread must not wait for that) in the order they were called; each converges every
  * sharded kind to the shards held at that moment, so a loss followed quickly by a gain of the same shard ends with the
- * shard covered. The returned stage completes once the cache holds what the call asked for: only then may
- * controllers reconcile keys of a gained shard (see {@link Shards#cacheReady}).
+ * shard covered. A gain is filled in two stages ({@link #gained(Set, Runnable)}): first the held shards of every kind, then
+ * the other shards of the kinds cached whole; the namespaced keys of a gained shard may be reconciled after the
+ * first ({@link Shards#cacheReady}), the cluster-scoped keys only after the second ({@link Shards#wholeCacheReady}),
+ * so a shard's own keys do not wait for a whole-cluster list.
  */
 public final class ShardCacheScope implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardCacheScope.class);
@@ -115,17 +117,29 @@ public final class ShardCacheScope implements AutoCloseable {
         }
     }
 
-    /** The replica won {@code shards}; completes when the cache holds their objects. */
+    /** The replica won {@code shards}; completes when the cache holds everything it covers now. */
     public CompletionStage<Void> gained(Set<Integer> shards) {
-        return change(shards, true);
+        return gained(shards, () -> {
+        });
+    }
+
+    /**
+     * The replica won {@code shards}. {@code ownCached} runs on the cache's thread once every sharded kind holds the
+     * objects of the shards held, before the other shards of the kinds cached whole are listed; the returned stage
+     * completes once those are listed too (a failure or close completes it exceptionally, and then {@code ownCached}
+     * may not have run).
+     */
+    public CompletionStage<Void> gained(Set<Integer> shards, Runnable ownCached) {
+        return change(shards, true, ownCached);
     }
 
     /** The replica lost {@code shards}; completes when their objects left the cache. */
     public CompletionStage<Void> lost(Set<Integer> shards) {
-        return change(shards, false);
+        return change(shards, false, () -> {
+        });
     }
 
-    private CompletionStage<Void> change(Set<Integer> shards, boolean gain) {
+    private CompletionStage<Void> change(Set<Integer> shards, boolean gain, Runnable ownCached) {
         synchronized (this) {
             Set<Integer> next = new TreeSet<>(held);
             if (gain) {
@@ -139,7 +153,10 @@ public final class ShardCacheScope implements AutoCloseable {
         try {
             worker.execute(() -> {
                 try {
-                    converge();
+                    // The held shards of every kind first: their namespaced keys need nothing more.
+                    converge(false);
+                    runOwnCached(ownCached);
+                    converge(true);
                     done.complete(null);
                 } catch (RuntimeException e) {
                     done.completeExceptionally(e);
@@ -151,13 +168,23 @@ public final class ShardCacheScope implements AutoCloseable {
         return done;
     }
 
-    private void converge() {
+    private static void runOwnCached(Runnable ownCached) {
+        try {
+            ownCached.run();
+        } catch (RuntimeException e) {
+            // The caller's bug must not stop the cache from listing the rest.
+            LOG.error("the listener of a shard's own objects cached failed", e);
+        }
+    }
+
+    /** Converges every kind: to the held shards only ({@code whole} false), or to all it covers. */
+    private void converge(boolean whole) {
         List<Sharded<?>> all;
         synchronized (this) {
             all = List.copyOf(stores);
         }
         for (Sharded<?> s : all) {
-            converge(s);
+            converge(s, whole);
         }
         if (closed) {
             // Not converged: nobody may take the cache as holding the shards.
@@ -165,9 +192,12 @@ public final class ShardCacheScope implements AutoCloseable {
         }
     }
 
-    private <T extends HasMetadata> void converge(Sharded<T> s) {
+    private <T extends HasMetadata> void converge(Sharded<T> s, boolean whole) {
         while (!closed) {
-            Set<Integer> target = target(held, s.wholeWithShard0());
+            Set<Integer> shardsHeld = held;
+            Set<Integer> target = target(shardsHeld, s.wholeWithShard0());
+            // The held shards are part of every target; the rest of a whole kind waits for the second stage.
+            Set<Integer> wanted = whole ? target : shardsHeld;
             Set<Integer> covered = s.store().covered();
             Set<Integer> drop = new TreeSet<>(covered);
             drop.removeAll(target);
@@ -175,7 +205,7 @@ public final class ShardCacheScope implements AutoCloseable {
                 int dropped = s.store().drop(drop);
                 LOG.info("cache of {}: shard(s) {} dropped ({} objects)", s.store().kind(), drop, dropped);
             }
-            Set<Integer> add = new TreeSet<>(target);
+            Set<Integer> add = new TreeSet<>(wanted);
             add.removeAll(covered);
             if (add.isEmpty()) {
                 return;

@@ -74,6 +74,8 @@ public final class ControllerVerticle extends VerticleBase {
         if (shards.sharded()) {
             consumers.add(vertx.eventBus().<io.vertx.core.json.JsonArray>localConsumer(Shards.GAINED_ADDRESS,
                     message -> replayShards(message.body())));
+            consumers.add(vertx.eventBus().localConsumer(Shards.CLUSTER_KEYS_OWNED_ADDRESS,
+                    message -> replayClusterScoped()));
         }
         // The informers synced (and published their initial events) before this verticle existed — on start-up,
         // and again whenever leadership comes back. Replay what the cache holds, as an informer's initial list,
@@ -138,14 +140,31 @@ public final class ControllerVerticle extends VerticleBase {
             won.add(gained.getInteger(i));
         }
         Shards shards = controllerContext.shards();
-        Enqueuer enqueuer = enqueuerFor(() -> "replay of shard(s) " + won + " won",
-                request -> shards.in(request, won) && shards.owns(request));
+        replayOwned(() -> "replay of shard(s) " + won + " won", request -> shards.in(request, won),
+                "keys of shard(s) " + won);
+    }
+
+    /**
+     * The cluster-scoped keys became owned after the rest of shard 0 (their cache, listed whole, was complete later):
+     * they are queued from the cache, as for a shard won.
+     */
+    private void replayClusterScoped() {
+        if (stopping || queue == null) {
+            return;
+        }
+        replayOwned(() -> "replay of cluster-scoped keys", request -> request.namespace().isEmpty(),
+                "cluster-scoped keys");
+    }
+
+    private void replayOwned(java.util.function.Supplier<String> trigger, java.util.function.Predicate<Request> which,
+                             String what) {
+        Shards shards = controllerContext.shards();
+        Enqueuer enqueuer = enqueuerFor(trigger, request -> which.test(request) && shards.owns(request));
         List<Runnable> replays = new ArrayList<>();
         for (WatchSpec<?> watch : controller.watches()) {
             replays.addAll(replay(watch, enqueuer));
         }
-        replayInSlices(replays, 0, () -> LOG.info("controller {}: keys of shard(s) {} queued from the cache",
-                definition.name(), won));
+        replayInSlices(replays, 0, () -> LOG.info("controller {}: {} queued from the cache", definition.name(), what));
     }
 
     private static String describe(CacheEvent<?> event, Class<?> type) {

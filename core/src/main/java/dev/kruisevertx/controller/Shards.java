@@ -21,6 +21,11 @@ import java.util.function.LongSupplier;
 public final class Shards {
     /** Event-bus address on which the manager publishes the shards it just won (a JSON array of shard numbers). */
     public static final String GAINED_ADDRESS = "kruise.shards.gained";
+    /**
+     * Event-bus address on which the manager publishes (an empty body) that the cluster-scoped keys became owned
+     * after the namespaced keys of shard 0 ({@link #wholeCacheReady}): controllers queue them from the cache then.
+     */
+    public static final String CLUSTER_KEYS_OWNED_ADDRESS = "kruise.shards.cluster-keys-owned";
 
     private static final Shards SINGLE = new Shards(1, Long.MAX_VALUE, System::nanoTime);
 
@@ -34,6 +39,11 @@ public final class Shards {
      * (a shard lost and won again while its first fill runs must wait for the second).
      */
     private final ConcurrentHashMap<Integer, Long> awaitingCache = new ConcurrentHashMap<>();
+    /**
+     * With a cache per shard: the win of shard 0 whose cluster-scoped keys still wait for the kinds its holder caches
+     * whole (every shard listed in); absent once they are owned or shard 0 is not held. Keyed by shard (only 0).
+     */
+    private final ConcurrentHashMap<Integer, Long> awaitingWholeCache = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong wins = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean cacheGate;
 
@@ -82,20 +92,23 @@ public final class Shards {
 
     /**
      * Whether this replica reconciles the key: always with one shard, else when its shard is held (and, with
-     * {@link #gateOnCache}, the cache holds the shard's objects).
+     * {@link #gateOnCache}, the cache holds the shard's objects; for a cluster-scoped key, every object of the kinds
+     * the holder of shard 0 caches whole).
      */
     public boolean owns(Request request) {
         if (!sharded()) {
             return true;
         }
         int shard = shardOf(request);
-        return renewedAt.containsKey(shard) && !awaitingCache.containsKey(shard);
+        return renewedAt.containsKey(shard) && !awaitingCache.containsKey(shard)
+                && !(request.namespace().isEmpty() && awaitingWholeCache.containsKey(shard));
     }
 
     /**
      * The cache keeps only the held shards' objects of some kinds: a shard just won is not owned until
      * {@link #cacheReady} says the cache holds its objects (a reconcile against a half-listed cache would see missing
-     * pods and create them again). Call before the election starts.
+     * pods and create them again), and the cluster-scoped keys of shard 0 not until {@link #wholeCacheReady} says the
+     * kinds its holder caches whole hold every shard. Call before the election starts.
      */
     public void gateOnCache() {
         cacheGate = true;
@@ -113,9 +126,34 @@ public final class Shards {
         return out;
     }
 
-    /** The cache holds the objects of these wins ({@link #awaitingCache}); shards won again since stay waiting. */
+    /**
+     * The cache holds the objects of these wins ({@link #awaitingCache}): the shards' namespaced keys are owned; shards
+     * won again since stay waiting.
+     */
     public void cacheReady(java.util.Map<Integer, Long> wins) {
         wins.forEach(awaitingCache::remove);
+    }
+
+    /**
+     * The cache also holds every object of the kinds cached whole with shard 0, for these wins: the cluster-scoped
+     * keys (shard 0) are owned too. A shard lost and won again since stays waiting for its new win.
+     */
+    public void wholeCacheReady(java.util.Map<Integer, Long> wins) {
+        wins.forEach(awaitingCache::remove);
+        wins.forEach(awaitingWholeCache::remove);
+    }
+
+    /** Whether keys of {@code shard} wait for the cache: none, only the cluster-scoped ones, or all of them. */
+    public CacheWait cacheWait(int shard) {
+        if (awaitingCache.containsKey(shard)) {
+            return CacheWait.ALL_KEYS;
+        }
+        return awaitingWholeCache.containsKey(shard) ? CacheWait.CLUSTER_SCOPED_KEYS : CacheWait.NONE;
+    }
+
+    /** Which keys of a held shard still wait for the cache ({@link #cacheWait}). */
+    public enum CacheWait {
+        NONE, CLUSTER_SCOPED_KEYS, ALL_KEYS
     }
 
     /**
@@ -156,7 +194,12 @@ public final class Shards {
         checkRange(shard);
         if (cacheGate && !renewedAt.containsKey(shard)) {
             // Before the shard counts as held, so no key of it is taken in between.
-            awaitingCache.put(shard, wins.incrementAndGet());
+            long win = wins.incrementAndGet();
+            if (shard == 0) {
+                // Cluster-scoped keys (all in shard 0) may read a kind cached whole: they wait for every shard of it.
+                awaitingWholeCache.put(shard, win);
+            }
+            awaitingCache.put(shard, win);
         }
         renewedAt.put(shard, sentAtNanos);
     }
@@ -165,12 +208,14 @@ public final class Shards {
     public void dropped(int shard) {
         renewedAt.remove(shard);
         awaitingCache.remove(shard);
+        awaitingWholeCache.remove(shard);
     }
 
     /** Drops every shard (the manager closes). */
     public void dropAll() {
         renewedAt.clear();
         awaitingCache.clear();
+        awaitingWholeCache.clear();
     }
 
     /** Whether {@code request}'s shard is one of {@code shards}. */

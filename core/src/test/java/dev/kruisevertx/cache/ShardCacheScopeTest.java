@@ -207,6 +207,138 @@ class ShardCacheScopeTest {
     }
 
     @Test
+    void aGainOfShardZeroReportsItsOwnPodsCachedBeforeTheOtherShardsOfAWholeKindAreListed() throws Exception {
+        newCache(true);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        assertEquals(Set.of(), names(pods.list()), "no shard held, no pod cached");
+
+        java.util.concurrent.atomic.AtomicReference<Set<String>> cachedAtOwnStage =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<List<Boolean>> holdsAllAtOwnStage =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        done(scope.gained(Set.of(0), () -> {
+            cachedAtOwnStage.set(names(pods.list()));
+            holdsAllAtOwnStage.set(List.of(scope.caches(Pod.class, NS0), scope.caches(Pod.class, NS1)));
+        }));
+        assertEquals(Set.of(NS0 + "/a-0"), cachedAtOwnStage.get(),
+                "the own stage comes once shard 0's pods are in, before shard 1's are listed");
+        assertEquals(List.of(true, false), holdsAllAtOwnStage.get(),
+                "the webhooks' view: shard 0 complete, shard 1 not yet (read from the API server meanwhile)");
+        assertEquals(Set.of(NS0 + "/a-0", NS1 + "/b-0"), names(pods.list()));
+        assertTrue(scope.caches(Pod.class, NS1));
+    }
+
+    @Test
+    void aKindNotCachedWholeHasNothingLeftForTheSecondStage() throws Exception {
+        newCache(false);
+        create(NS0, "a-0", "n1", "uid-a");
+        create(NS1, "b-0", "n1", "uid-b");
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        java.util.concurrent.atomic.AtomicReference<Set<String>> cachedAtOwnStage =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        done(scope.gained(Set.of(0), () -> cachedAtOwnStage.set(names(pods.list()))));
+        assertEquals(Set.of(NS0 + "/a-0"), cachedAtOwnStage.get());
+        assertEquals(Set.of(NS0 + "/a-0"), names(pods.list()));
+    }
+
+    /**
+     * The gates of {@link dev.kruisevertx.controller.Shards} wired to the scope as the manager wires them, while shard
+     * 0 is won, lost during its whole fill, won again and shard 1 is lost meanwhile: a checker polling all along never
+     * sees a key owned whose pods are not all cached.
+     */
+    @Test
+    void aKeyIsNeverOwnedBeforeItsPodsAreAllCachedWhileShardZeroComesAndGoes() throws Exception {
+        newCache(true);
+        Set<String> inZero = new java.util.TreeSet<>();
+        Set<String> everyPod = new java.util.TreeSet<>();
+        for (int i = 0; i < 40; i++) {
+            create(NS0, "a-" + i, "n1", "uid-a");
+            create(NS1, "b-" + i, "n1", "uid-b");
+            inZero.add(NS0 + "/a-" + i);
+            everyPod.add(NS0 + "/a-" + i);
+            everyPod.add(NS1 + "/b-" + i);
+        }
+        CachedResource<Pod> pods = cache.resource(Pod.class);
+        done(cache.start(Pod.class));
+        dev.kruisevertx.controller.Shards shards = new dev.kruisevertx.controller.Shards(2, Long.MAX_VALUE, () -> 0);
+        shards.gateOnCache();
+        dev.kruisevertx.controller.Request keyInZero = new dev.kruisevertx.controller.Request(NS0, "web");
+        dev.kruisevertx.controller.Request clusterKey = new dev.kruisevertx.controller.Request("", "sidecarset-a");
+
+        List<String> violations = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
+        Runnable check = () -> {
+            // Owned first, cache read after: a key owned at the first read must be served by the second.
+            boolean zeroOwned = shards.owns(keyInZero);
+            boolean clusterOwned = shards.owns(clusterKey);
+            Set<String> cached = names(pods.list());
+            if (zeroOwned && !cached.containsAll(inZero)) {
+                violations.add("shard 0's key owned with " + cached.size() + " pods cached");
+            }
+            if (clusterOwned && !cached.containsAll(everyPod)) {
+                violations.add("a cluster-scoped key owned with " + cached.size() + " pods cached");
+            }
+            checks.incrementAndGet();
+        };
+        Thread checker = new Thread(() -> {
+            while (checking.get()) {
+                check.run();
+            }
+        }, "gate-checker");
+        checker.start();
+        try {
+            List<java.util.concurrent.CompletionStage<Void>> stages = new java.util.ArrayList<>();
+            // Shard 0 alone first: its second stage lists shard 1's pods while shard 0's keys are owned.
+            done(win(shards, 0, check));
+            shards.dropped(0);
+            done(scope.lost(Set.of(0)));
+            assertEquals(Set.of(), names(pods.list()));
+            // Won, lost during its fill, shard 1 won, shard 0 won again and shard 1 lost meanwhile: none waits for
+            // the previous.
+            stages.add(win(shards, 0, check));
+            shards.dropped(0);
+            stages.add(scope.lost(Set.of(0)));
+            stages.add(win(shards, 1, check));
+            stages.add(win(shards, 0, check));
+            shards.dropped(1);
+            stages.add(scope.lost(Set.of(1)));
+            for (java.util.concurrent.CompletionStage<Void> stage : stages) {
+                done(stage);
+            }
+            await("the checker ran", () -> checks.get() > 100);
+        } finally {
+            checking.set(false);
+            checker.join();
+        }
+        assertEquals(List.of(), violations);
+        assertTrue(shards.owns(keyInZero));
+        assertTrue(shards.owns(clusterKey), "shard 0 alone: every pod is cached, the cluster-scoped keys are owned");
+        assertEquals(everyPod, names(pods.list()));
+    }
+
+    /**
+     * Wins {@code shard} as the manager does: the gates open from the scope's stages; {@code check} runs right after
+     * each opening too (the first one before the rest of the kind is listed).
+     */
+    private java.util.concurrent.CompletionStage<Void> win(dev.kruisevertx.controller.Shards shards, int shard,
+                                                           Runnable check) {
+        shards.renewed(shard, 0);
+        Map<Integer, Long> wins = shards.awaitingCache(Set.of(shard));
+        return scope.gained(Set.of(shard), () -> {
+            shards.cacheReady(wins);
+            check.run();
+        }).thenRun(() -> {
+            shards.wholeCacheReady(wins);
+            check.run();
+        });
+    }
+
+    @Test
     void aShardWonBeforeTheInformerStartsIsListedInAndKeptByItsFirstList() throws Exception {
         newCache(false);
         create(NS0, "a-0", "n1", "uid-a");

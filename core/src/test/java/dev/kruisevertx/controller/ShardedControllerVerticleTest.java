@@ -68,10 +68,15 @@ class ShardedControllerVerticleTest {
     }
 
     private void deploy(WatchCache cache, Shards shards, Reconciler reconciler) throws Exception {
+        deploy(cache, shards, reconciler, EventMapper.self());
+    }
+
+    private void deploy(WatchCache cache, Shards shards, Reconciler reconciler, EventMapper<Pod> mapper)
+            throws Exception {
         ControllerDefinition definition = new NamedControllerDefinition("test", Pod.class) {
             @Override
             public Controller create(ControllerContext context) {
-                return new Controller(reconciler, List.of(WatchSpec.of(Pod.class, EventMapper.self())));
+                return new Controller(reconciler, List.of(WatchSpec.of(Pod.class, mapper)));
             }
         };
         ManagerSettings settings = new ManagerSettings(null, Duration.ofMinutes(5), Duration.ofMillis(1),
@@ -122,6 +127,55 @@ class ShardedControllerVerticleTest {
             assertTrue(triggers.get(before).startsWith("replay of shard(s) [1] won"), triggers.toString());
             cluster.client.pods().inNamespace(ns0).resource(pod(ns0, "settle")).create();
             await("marker pod in cache", () -> cache.resource(Pod.class).get(ns0, "settle") != null);
+        }
+    }
+
+    /**
+     * Shard 0 won with its own pods cached but the kinds cached whole not yet complete: its namespaced keys are
+     * reconciled, the cluster-scoped key its pods map to is not; once the whole cache is ready and announced, the
+     * cluster-scoped key is queued from the cache (and only it).
+     */
+    @Test
+    void clusterScopedKeysAreQueuedFromTheCacheOnceTheirWholeCacheIsReady() throws Exception {
+        try (MockCluster cluster = MockCluster.crud();
+             WatchCache cache = new WatchCache(cluster.client, new WatchCacheOptions(null, Duration.ZERO, false),
+                     registry)) {
+            for (int i = 0; i < 3; i++) {
+                cluster.client.pods().inNamespace(ns0).resource(pod(ns0, "p-" + i)).create();
+            }
+            cache.start(Pod.class).toCompletableFuture().get(60, TimeUnit.SECONDS);
+            Shards shards = new Shards(2, TimeUnit.SECONDS.toNanos(60), System::nanoTime);
+            shards.gateOnCache();
+            shards.renewed(0, System.nanoTime());
+            Map<Integer, Long> win = shards.awaitingCache(Set.of(0));
+            shards.cacheReady(win);
+            Request clusterKey = new Request("", "every-pod");
+            List<Request> reconciled = new CopyOnWriteArrayList<>();
+            List<String> triggers = new CopyOnWriteArrayList<>();
+            deploy(cache, shards, request -> {
+                reconciled.add(request);
+                triggers.add(ReconcileContext.current().trigger());
+                return Future.succeededFuture(Result.done());
+            }, (event, queue) -> {
+                queue.add(Request.of(event.object()));
+                queue.add(clusterKey);
+            });
+            await("shard 0's namespaced keys reconciled", () -> reconciled.size() >= 3);
+            publish(pod(ns0, "event-in-shard-0"));
+            await("the event's key", () -> reconciled.contains(new Request(ns0, "event-in-shard-0")));
+            Thread.sleep(300);
+            assertTrue(!reconciled.contains(clusterKey), "a cluster-scoped key reconciled before its cache was whole: "
+                    + reconciled);
+
+            int before = reconciled.size();
+            shards.wholeCacheReady(win);
+            vertx.eventBus().publish(Shards.CLUSTER_KEYS_OWNED_ADDRESS, null);
+            await("the cluster-scoped key", () -> reconciled.contains(clusterKey));
+            Thread.sleep(300);
+            // Each cached pod maps to it; the queue may hand it out again while it is being reconciled.
+            List<Request> after = reconciled.subList(before, reconciled.size());
+            assertTrue(after.stream().allMatch(clusterKey::equals), "only the cluster-scoped key is queued: " + after);
+            assertEquals("replay of cluster-scoped keys", triggers.get(before));
         }
     }
 

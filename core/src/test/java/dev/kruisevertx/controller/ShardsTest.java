@@ -131,15 +131,84 @@ class ShardsTest {
     }
 
     @Test
+    void shardZerosNamespacedKeysAreOwnedOnceItsObjectsAreCachedAndClusterScopedKeysOnlyOnceTheWholeIs() {
+        Shards shards = new Shards(2, Long.MAX_VALUE, () -> 0);
+        shards.gateOnCache();
+        Request inZero = new Request(namespaceIn(0), "web");
+        Request clusterScoped = new Request("", "sidecarset-a");
+        shards.renewed(0, 0);
+        assertEquals(Shards.CacheWait.ALL_KEYS, shards.cacheWait(0));
+        java.util.Map<Integer, Long> win = shards.awaitingCache(Set.of(0));
+        assertFalse(shards.owns(inZero));
+        assertFalse(shards.owns(clusterScoped));
+
+        shards.cacheReady(win);
+        assertTrue(shards.owns(inZero), "shard 0's own objects are cached: its namespaced keys need nothing more");
+        assertFalse(shards.owns(clusterScoped), "cluster-scoped keys wait for the kinds cached whole");
+        assertEquals(Shards.CacheWait.CLUSTER_SCOPED_KEYS, shards.cacheWait(0));
+
+        shards.wholeCacheReady(win);
+        assertTrue(shards.owns(clusterScoped));
+        assertTrue(shards.owns(inZero));
+        assertEquals(Shards.CacheWait.NONE, shards.cacheWait(0));
+        // Renewals do not close the gates again.
+        shards.renewed(0, 1);
+        assertTrue(shards.owns(clusterScoped));
+    }
+
+    @Test
+    void shardZeroLostAndWonAgainDuringTheWholeFillWaitsForTheNewWinsStages() {
+        Shards shards = new Shards(3, Long.MAX_VALUE, () -> 0);
+        shards.gateOnCache();
+        Request inZero = new Request(namespaceIn(0, 3), "web");
+        Request inTwo = new Request(namespaceIn(2, 3), "web");
+        Request clusterScoped = new Request("", "sidecarset-a");
+        shards.renewed(2, 0);
+        shards.cacheReady(shards.awaitingCache(Set.of(2)));
+        shards.wholeCacheReady(shards.awaitingCache(Set.of(2)));
+        assertTrue(shards.owns(inTwo));
+        assertEquals(Shards.CacheWait.NONE, shards.cacheWait(2), "only shard 0 has cluster-scoped keys");
+
+        shards.renewed(0, 0);
+        java.util.Map<Integer, Long> first = shards.awaitingCache(Set.of(0));
+        shards.cacheReady(first);
+        assertTrue(shards.owns(inZero));
+        // Lost while the whole fill of the first win runs, and shard 2 lost meanwhile too.
+        shards.dropped(0);
+        shards.dropped(2);
+        assertFalse(shards.owns(inZero));
+        assertFalse(shards.owns(clusterScoped));
+        assertEquals(Shards.CacheWait.NONE, shards.cacheWait(0), "not held: nothing waits");
+        shards.renewed(0, 0);
+        java.util.Map<Integer, Long> second = shards.awaitingCache(Set.of(0));
+        // The first win's stages complete late: neither opens anything of the second win.
+        shards.wholeCacheReady(first);
+        assertFalse(shards.owns(inZero));
+        assertFalse(shards.owns(clusterScoped));
+        assertFalse(shards.owns(inTwo));
+        shards.cacheReady(second);
+        assertTrue(shards.owns(inZero));
+        assertFalse(shards.owns(clusterScoped));
+        shards.wholeCacheReady(second);
+        assertTrue(shards.owns(clusterScoped));
+    }
+
+    @Test
     void withoutTheCacheGateAShardIsOwnedAsSoonAsItIsHeld() {
         Shards shards = new Shards(2, Long.MAX_VALUE, () -> 0);
         shards.renewed(1, 0);
         assertTrue(shards.owns(new Request(namespaceIn(1), "web")));
+        shards.renewed(0, 0);
+        assertTrue(shards.owns(new Request("", "sidecarset-a")));
     }
 
     private static String namespaceIn(int shard) {
+        return namespaceIn(shard, 2);
+    }
+
+    private static String namespaceIn(int shard, int count) {
         for (int i = 0; ; i++) {
-            if (Shards.shardOf("ns-" + i, 2) == shard) {
+            if (Shards.shardOf("ns-" + i, count) == shard) {
                 return "ns-" + i;
             }
         }

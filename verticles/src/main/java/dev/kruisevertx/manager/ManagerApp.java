@@ -127,17 +127,38 @@ public final class ManagerApp {
 
                         @Override
                         public void gained(Set<Integer> won) {
-                            // Keys of the won shards wait until the cache lists their objects (Shards.gateOnCache).
+                            // Keys of the won shards wait until the cache lists their objects (Shards.gateOnCache);
+                            // the cluster-scoped keys (shard 0) until the kinds cached whole hold every shard too,
+                            // which may take a whole-cluster list: the namespaced keys do not wait for it.
                             java.util.Map<Integer, Long> wins = shards.awaitingCache(won);
-                            shardCache.gained(won).whenComplete((ignored, failure) -> {
-                                if (failure != null) {
-                                    LOG.info("shard(s) {} not cached: {}", won,
-                                            failure.toString());
-                                    return;
-                                }
+                            shardCache.gained(won, () -> {
                                 shards.cacheReady(wins);
+                                LOG.info("{}: shard(s) {} cached: their namespaced keys are owned",
+                                        shardElection.identity(), won);
                                 if (!closed.get()) {
                                     announce(won);
+                                }
+                            }).whenComplete((ignored, failure) -> {
+                                if (failure != null) {
+                                    LOG.info("shard(s) {} not cached: {}", won, failure.toString());
+                                    return;
+                                }
+                                shards.wholeCacheReady(wins);
+                                if (wins.containsKey(0)) {
+                                    LOG.info("{}: shard 0 cached whole: cluster-scoped keys are owned",
+                                            shardElection.identity());
+                                    if (!closed.get()) {
+                                        announceClusterKeys();
+                                    }
+                                }
+                            });
+                        }
+
+                        private void announceClusterKeys() {
+                            ctx.runOnContext(v -> {
+                                // Not leading yet: the controllers' start replays them (owned by then).
+                                if (shards.holds(0) && supervisor.leading()) {
+                                    vertx.eventBus().publish(Shards.CLUSTER_KEYS_OWNED_ADDRESS, null);
                                 }
                             });
                         }
@@ -170,6 +191,7 @@ public final class ManagerApp {
                         }
                     }, registry);
             LeaderElection.registerLeaderGauge(registry, shards::holdsAny);
+            registerShardCacheGauges(registry, shards);
             this.kube = new KubeExecutor(vertx, "kubernetes-ops-pool", 16,
                     (KubeExecutor.WriteFence) key -> !closed.get() && shards.mayWrite(key));
         } else {
@@ -513,6 +535,10 @@ public final class ManagerApp {
             Map<String, String> holders = new java.util.LinkedHashMap<>();
             shardElection.holders().forEach((shard, holder) -> holders.put(Integer.toString(shard), holder));
             view.put("holders", holders);
+            // Per held shard: which of its keys still wait for the cache (NONE once it holds all they read).
+            Map<String, String> cacheWaits = new java.util.LinkedHashMap<>();
+            shards.held().forEach(shard -> cacheWaits.put(Integer.toString(shard), shards.cacheWait(shard).name()));
+            view.put("cacheWaits", cacheWaits);
             out.put("shards", view);
         }
         dev.kruisevertx.takeover.TakeoverCheck.Report report = takeover;
@@ -596,6 +622,20 @@ public final class ManagerApp {
                         client.pods().inNamespace(namespace).withName(name).get()), false);
             }
         };
+    }
+
+    /** Per shard, 1 while this replica holds it and the cache holds every object its keys read, else 0. */
+    static final String SHARD_CACHE_COMPLETE_METRIC = "kruise_manager_shard_cache_complete";
+
+    private static void registerShardCacheGauges(PrometheusMeterRegistry registry, Shards shards) {
+        for (int s = 0; s < shards.count(); s++) {
+            int shard = s;
+            io.micrometer.core.instrument.Gauge.builder(SHARD_CACHE_COMPLETE_METRIC,
+                            () -> shards.holds(shard) && shards.cacheWait(shard) == Shards.CacheWait.NONE ? 1 : 0)
+                    .tag("shard", Integer.toString(shard))
+                    .description("1 while the shard is held and the cache holds every object its keys read")
+                    .register(registry);
+        }
     }
 
     /**

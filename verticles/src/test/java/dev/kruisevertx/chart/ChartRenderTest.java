@@ -152,7 +152,7 @@ class ChartRenderTest {
         List<String> args = strings(c.path("args"));
         assertEquals(List.of("--enable-leader-election", "--metrics-addr=:8080", "--health-probe-addr=:8000",
                 "--logtostderr=true", "--leader-election-namespace=kruise-system", "--v=4",
-                "--feature-gates=ImagePullJobGate=true", "--sync-period=0",
+                "--feature-gates=ImagePullJobGate=true", "--sync-period=0", "--cache-list-page-size=500",
                 // Ours, not OpenKruise's (manager.stableIdentity, issue 28): kubelet expands it to the pod name.
                 "--leader-election-identity=$(POD_NAME)"), args);
 
@@ -728,6 +728,24 @@ class ChartRenderTest {
                 .path("spec").path("containers").get(0);
         assertFalse(strings(d.path("args")).stream().anyMatch(a -> a.startsWith("--shards")), "1 is the flag's default");
         chart.lint("manager.shards=4");
+    }
+
+    /** manager.cacheListPageSize: the informers' page size, 0 (one whole list) included, reaches the manager. */
+    @Test
+    void cacheListPageSizeReachesTheManager() throws Exception {
+        JsonNode d = defaults.get("Deployment", "kruise-controller-manager").path("spec").path("template")
+                .path("spec").path("containers").get(0);
+        assertEquals("500", parseManagerArgs(strings(d.path("args"))).settings().extra()
+                .get(dev.kruisevertx.manager.ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+        for (String size : List.of("0", "2000000")) {
+            JsonNode c = chart.template("manager.cacheListPageSize=" + size).get("Deployment",
+                    "kruise-controller-manager").path("spec").path("template").path("spec").path("containers").get(0);
+            List<String> args = strings(c.path("args"));
+            assertTrue(args.contains("--cache-list-page-size=" + size), args.toString());
+            assertEquals(size, parseManagerArgs(args).settings().extra()
+                    .get(dev.kruisevertx.manager.ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG));
+        }
+        chart.lint("manager.cacheListPageSize=0");
     }
 
     /** manager.stableIdentity (issue 28): the pod name is the lease identity, so a restarted container takes its leases back. */

@@ -44,7 +44,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class ShardedStartupBenchmark {
     private static final String USAGE = "ShardedStartupBenchmark <clonesets> <pods each> <namespaces> <replicas> <shards>"
-            + " [cache list page size, 0 = whole lists]";
+            + " [cache list page size, 0 = whole lists] [sidecarset: run the sidecarset controller too, so the holder"
+            + " of shard 0 caches every pod]";
     private static final Duration LEASE = Duration.ofSeconds(15);
     private static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
     private static final Duration RETRY = Duration.ofSeconds(2);
@@ -56,7 +57,7 @@ public final class ShardedStartupBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5 && args.length != 6) {
+        if (args.length < 5 || args.length > 7 || (args.length == 7 && !args[6].equals("sidecarset"))) {
             throw new IllegalArgumentException("usage: " + USAGE);
         }
         int clonesets = Integer.parseInt(args[0]);
@@ -74,7 +75,8 @@ public final class ShardedStartupBenchmark {
                 replicas, shards, LEASE.toSeconds(), RENEW_DEADLINE.toSeconds(), RETRY.toSeconds(),
                 Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
         try (StartupHarness h = StartupHarness.start()) {
-            new ShardedStartupBenchmark().run(h, clonesets, podsEach, namespaces, replicas, shards, pageSize);
+            new ShardedStartupBenchmark().run(h, clonesets, podsEach, namespaces, replicas, shards, pageSize,
+                    args.length == 7);
         }
     }
 
@@ -83,7 +85,7 @@ public final class ShardedStartupBenchmark {
     }
 
     private void run(StartupHarness h, int clonesets, int podsEach, int namespaces, int replicas, int shards,
-                     int pageSize) throws Exception {
+                     int pageSize, boolean sidecarSets) throws Exception {
         long heapEmpty = Heap.usedAfterGc();
         ResourceType nsType = h.api().type("", "v1", "namespaces");
         ResourceType csType = h.api().type(CloneSet.GROUP, CloneSet.VERSION, CloneSet.PLURAL);
@@ -122,7 +124,10 @@ public final class ShardedStartupBenchmark {
                 clonesets * (double) podsEach / loadSeconds, (heapLoaded - heapEmpty) >> 20, heapEmpty >> 20,
                 heapLoaded >> 20);
 
-        List<ControllerDefinition> controllers = List.of(new CloneSetController());
+        List<ControllerDefinition> controllers = sidecarSets
+                ? List.of(new CloneSetController(), new dev.kruisevertx.sidecarset.SidecarSetController())
+                : List.of(new CloneSetController());
+        System.out.println("controllers: " + controllers.stream().map(ControllerDefinition::name).toList());
         List<Replica> running = new ArrayList<>();
         ExecutorService starters = Executors.newFixedThreadPool(replicas);
         Vertx proxies = Vertx.vertx();
@@ -142,6 +147,7 @@ public final class ShardedStartupBenchmark {
                 running.add(f.get(10, TimeUnit.MINUTES));
             }
             System.out.printf("replicas up (webhook ready, campaigning) after %.1f s%n", (System.nanoTime() - start) / 1e9);
+            ShardZeroGates gates = ShardZeroGates.watch(running, start);
             long[] lastReport = {System.nanoTime()};
             boolean all = await(Duration.ofMinutes(Integer.getInteger("bench.startupMinutes", 15)), () -> {
                 int n = reconciled(h, csType, podsEach);
@@ -164,6 +170,7 @@ public final class ShardedStartupBenchmark {
             System.out.printf("CloneSets reconciled once: %d/%d%s%n", reconciled(h, csType, podsEach), clonesets,
                     all ? "" : " (GAVE UP after 15 min)");
             System.out.printf("time to every CloneSet reconciled once: %.1f s%n", seconds);
+            gates.report();
             System.out.printf("reconciles: %.0f (%.0f per second)%n", reconciles, reconciles / seconds);
             for (Replica r : running) {
                 System.out.printf("  replica %d: shards %s, %.0f reconciles%n", r.index(), r.app().shards().held(),

@@ -168,6 +168,25 @@ class LeanDecodingClientTest {
     }
 
     @Test
+    void anInformerMadeThroughTheViewStoresPodsWithoutManagedFields() {
+        KubernetesClient main = cluster.client;
+        main.pods().inNamespace(NS).resource(podToCreate("listed")).create();
+        var informer = LeanDecodingClient.over(main).pods().inNamespace(NS).inform();
+        try {
+            await("the listed pod in the informer", () -> informer.getStore().getByKey(NS + "/listed") != null);
+            main.pods().inNamespace(NS).resource(podToCreate("watched")).create();
+            await("the watched pod in the informer", () -> informer.getStore().getByKey(NS + "/watched") != null);
+            // No transform here: what the store holds is what fabric8's list and watch decoded.
+            assertTrue(informer.getStore().getByKey(NS + "/listed").getMetadata().getManagedFields().isEmpty());
+            assertTrue(informer.getStore().getByKey(NS + "/watched").getMetadata().getManagedFields().isEmpty());
+            main.pods().inNamespace(NS).resource(podToCreate("settle")).create();
+            await("the last pod in the informer", () -> informer.getStore().getByKey(NS + "/settle") != null);
+        } finally {
+            informer.stop();
+        }
+    }
+
+    @Test
     void withoutTheLeanTransformTheCacheDecodesWhole() {
         try (WatchCache whole = new WatchCache(cluster.client, WatchCacheOptions.defaults().withLeanObjects(false),
                 new SimpleMeterRegistry())) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kruisevertx.api.apps.v1alpha1.CloneSet;
 import dev.kruisevertx.api.common.ApiJson;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -113,6 +114,12 @@ class LeanDecodingClientTest {
         assertEquals(1, whole.getMetadata().getManagedFields().size());
         assertTrue(skipped.getMetadata().getManagedFields().isEmpty());
         assertEquals(Integer.valueOf(3), skipped.getSpec().getReplicas());
+        // Kinds known only at run time (whitelisted workloads) are cached as generic resources: typed metadata too.
+        GenericKubernetesResource generic = LeanDecodingClient.serialization()
+                .unmarshal(cloneSet, GenericKubernetesResource.class);
+        assertTrue(generic.getMetadata().getManagedFields().isEmpty());
+        assertEquals("cs", generic.getMetadata().getName());
+        assertEquals(3, ((Number) ((java.util.Map<?, ?>) generic.getAdditionalProperties().get("spec")).get("replicas")).intValue());
     }
 
     @Test

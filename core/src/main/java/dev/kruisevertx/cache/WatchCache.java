@@ -82,8 +82,14 @@ public final class WatchCache implements AutoCloseable {
         this(client, options, Metrics.globalRegistry);
     }
 
+    /**
+     * @param client the main client; with {@link WatchCacheOptions#leanObjects()} the informers list and watch
+     *               through a {@link LeanDecodingClient} view of it (same HTTP client), which is never used to write
+     */
     public WatchCache(KubernetesClient client, WatchCacheOptions options, MeterRegistry registry) {
-        this.client = Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(client, "client");
+        // Lists and watches decode without managedFields, which the lean transform would drop anyway.
+        this.client = Objects.requireNonNull(options, "options").leanObjects() ? LeanDecodingClient.over(client) : client;
         this.options = Objects.requireNonNull(options, "options");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.detector = options.mutationDetector()
@@ -94,6 +100,11 @@ public final class WatchCache implements AutoCloseable {
 
     public WatchCacheOptions options() {
         return options;
+    }
+
+    /** The client the informers list and watch through (for tests). */
+    KubernetesClient listingClient() {
+        return client;
     }
 
     /**

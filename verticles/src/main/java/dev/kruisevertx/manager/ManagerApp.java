@@ -108,6 +108,8 @@ public final class ManagerApp {
         this.vertx = instrumented.vertx();
         CacheEventBus.registerCodec(vertx);
         // The app's registry, so /metrics shows the cache's meters (kruise_cache_objects, informer retries).
+        // Its informers list and watch through a LeanDecodingClient view of this client (no managedFields decoded,
+        // same HTTP client); controllers' and webhooks' own calls keep this client.
         this.cache = new WatchCache(client, new WatchCacheOptions(config.settings().namespace(),
                 config.syncPeriod(), config.cacheMutationDetector(), true, Long.parseLong(config.settings().extra()
                 .getOrDefault(ManagerCommand.CACHE_LIST_PAGE_SIZE_FLAG, "0"))), registry);

@@ -213,8 +213,17 @@ public final class ShardCacheScope implements AutoCloseable {
             // Listed even when the informer has not started yet; a list of the informer under way (which lists only what
             // was covered when it began) finishes first, see ShardListerWatcher.
             long started = System.nanoTime();
+            Set<Integer> abandoned = new TreeSet<>();
             try {
-                int added = s.store().fillFrom(add, s.lister());
+                int added = s.store().fillFrom(add, s.lister(), shard -> stillWanted(shard, s, whole), abandoned);
+                if (!abandoned.isEmpty()) {
+                    // Lost while being listed: half-listed, so it must not stay covered; the next pass drops it and
+                    // lists it again should it have been won back meanwhile.
+                    int dropped = s.store().drop(abandoned);
+                    LOG.info("cache of {}: fill of shard(s) {} stopped, no longer held ({} objects dropped)",
+                            s.store().kind(), abandoned, dropped);
+                    continue;
+                }
                 LOG.info("cache of {}: shard(s) {} filled with {} objects in {} ms", s.store().kind(), add, added,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 return;
@@ -226,6 +235,12 @@ public final class ShardCacheScope implements AutoCloseable {
                 sleep();
             }
         }
+    }
+
+    /** Whether {@code shard} is still to be cached for {@code s} in this stage (read while a fill runs). */
+    private boolean stillWanted(int shard, Sharded<?> s, boolean whole) {
+        Set<Integer> shardsHeld = held;
+        return (whole ? target(shardsHeld, s.wholeWithShard0()) : shardsHeld).contains(shard);
     }
 
     private static void sleep() {

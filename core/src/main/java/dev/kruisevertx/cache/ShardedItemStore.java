@@ -259,12 +259,27 @@ final class ShardedItemStore<T extends HasMetadata> implements ItemStore<T> {
 
     /** Fills {@code shards} namespace by namespace from {@code lister} (blocking). Returns how many were added. */
     int fillFrom(Set<Integer> shards, NamespacedLister<T> lister) {
+        return fillFrom(shards, lister, shard -> true, new HashSet<>());
+    }
+
+    /**
+     * As {@link #fillFrom(Set, NamespacedLister)}, but stops listing a shard's namespaces once {@code wanted} says the
+     * shard is no longer wanted (lost while its fill runs: listing the rest of a shard of 250,000 pods would be wasted)
+     * and adds it to {@code abandoned}. An abandoned shard stays covered but half-listed: the caller must drop it.
+     */
+    int fillFrom(Set<Integer> shards, NamespacedLister<T> lister, java.util.function.IntPredicate wanted,
+                 Set<Integer> abandoned) {
         acquireListing();
         try {
             beginFill(shards);
             try {
                 int added = 0;
                 for (String ns : namespacesOf(lister.namespaces().names(), shards)) {
+                    int shard = Shards.shardOf(ns, shardCount);
+                    if (abandoned.contains(shard) || !wanted.test(shard)) {
+                        abandoned.add(shard);
+                        continue;
+                    }
                     String token = null;
                     boolean first = true;
                     do {

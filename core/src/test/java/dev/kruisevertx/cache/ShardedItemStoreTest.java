@@ -288,4 +288,32 @@ class ShardedItemStoreTest {
         assertEquals(List.of(), cache.byIndex(Indexes.NODE_NAME, "n1"));
         assertEquals(List.of(), cache.byIndex(Indexes.NAMESPACE, NS1));
     }
+    @Test
+    void aFillStopsListingAShardOnceItIsNoLongerWantedAndNamesItAbandoned() {
+        String ns1b = null;
+        for (int i = 0; ns1b == null; i++) {
+            if (Shards.shardOf("other-" + i, 2) == 1 && ("other-" + i).compareTo(NS1) > 0) {
+                ns1b = "other-" + i;
+            }
+        }
+        java.util.concurrent.atomic.AtomicBoolean wanted = new java.util.concurrent.atomic.AtomicBoolean(true);
+        String second = ns1b;
+        ScriptedLister lister = new ScriptedLister("5", List.of(NS1, ns1b), Map.of(
+                NS1, List.of(page("7", null, pod(NS1, "p1", "n1", "6"))),
+                ns1b, List.of(page("9", null, pod(ns1b, "p3", "n1", "6"))))) {
+            @Override
+            public io.fabric8.kubernetes.api.model.PodList page(String namespace, Long limit, String continueToken) {
+                // The shard is lost while its first namespace is being listed.
+                wanted.set(false);
+                return super.page(namespace, limit, continueToken);
+            }
+        };
+        Set<Integer> abandoned = new java.util.TreeSet<>();
+        store.fillFrom(Set.of(1), lister, shard -> wanted.get(), abandoned);
+        assertEquals(Set.of(1), abandoned);
+        assertEquals(List.of("namespaces", NS1 + ":null"), lister.calls, second + " is never listed");
+        assertEquals(1, store.drop(abandoned), "the half-listed shard's pod leaves with it");
+        assertEquals(Set.of(0), store.covered());
+        assertEquals(List.of(), cache.listKeys());
+    }
 }

@@ -14,28 +14,41 @@ import java.util.function.ToLongFunction;
 final class ReceivingWorkers<K> {
     private final WorkQueue<K> queue;
     private final long[] delays;
+    /** The stamp of each received key, in the same order as {@link #delays}. */
+    private final long[] stamps;
+    /** Scheduler counters of each worker over its whole life (read outside its take loop). */
+    private final SchedStat[] sched;
     private final AtomicInteger received = new AtomicInteger();
     private final List<Thread> threads = new ArrayList<>();
 
-    private ReceivingWorkers(WorkQueue<K> queue, int expected) {
+    private ReceivingWorkers(WorkQueue<K> queue, int expected, int workers) {
         this.queue = queue;
         this.delays = new long[expected];
+        this.stamps = new long[expected];
+        this.sched = new SchedStat[workers];
     }
 
     /** Starts {@code workers} threads that receive up to {@code expected} keys. */
     static <K> ReceivingWorkers<K> start(WorkQueue<K> queue, int workers, int expected, ToLongFunction<K> stamp) {
-        ReceivingWorkers<K> w = new ReceivingWorkers<>(queue, expected);
+        ReceivingWorkers<K> w = new ReceivingWorkers<>(queue, expected, workers);
         for (int i = 0; i < workers; i++) {
+            int index = i;
             Thread t = new Thread(() -> {
+                SchedStat before = SchedStat.ofCurrentThread();
                 try {
                     K k;
                     while ((k = queue.take()) != null) {
-                        w.delays[w.received.getAndIncrement()] = System.nanoTime() - stamp.applyAsLong(k);
+                        long now = System.nanoTime();
+                        long sent = stamp.applyAsLong(k);
+                        int at = w.received.getAndIncrement();
+                        w.delays[at] = now - sent;
+                        w.stamps[at] = sent;
                         queue.done(k);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                w.sched[index] = SchedStat.ofCurrentThread().minus(before);
             }, "worker-" + i);
             t.start();
             w.threads.add(t);
@@ -56,6 +69,16 @@ final class ReceivingWorkers<K> {
         for (Thread t : threads) {
             t.join();
         }
+    }
+
+    /** The stamps of the received keys, in order of receipt. */
+    long[] stamps() {
+        return stamps;
+    }
+
+    /** Scheduler counters of each worker from its start to its exit; valid after {@link #stop}. */
+    SchedStat[] sched() {
+        return sched;
     }
 
     /** The recorded delays in nanoseconds, in order of receipt. */

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * lasts at least the kernel's timer slack (~50-60 us) the keys then go out in small bursts of those due, as
  * from an informer's event handler. Each key is stamped when its {@code add} starts either way.
  *
- * <p>After the run it attributes the tail: keys slower than 100 us are checked against the JVM's safepoints
+ * <p>Between the warm-up and the measured run it waits for the JIT compilers to go idle.
+ * After the run it attributes the tail: keys slower than 100 us are checked against the JVM's safepoints
  * (GC pauses included) when it runs with {@code -Xlog:safepoint:file=F:uptimenanos}, and the scheduler's
  * counters of the producer and worker threads say how long they waited for a CPU (Linux
  * {@code /proc/thread-self/schedstat}).
@@ -43,6 +44,9 @@ public final class HandOffLatency {
         System.out.printf("hand-off latency: %d keys/s for %d s (+2 s warm-up), %d worker(s), %s pacing, "
                 + "metrics on%n", rate, seconds, workers, park ? "park" : "spin");
         run(rate, 2, workers, park);
+        // Compilations queued in the warm-up finish late on a busy machine; a compiler thread running during the
+        // measured run is one more thread wanting one of the two CPUs, so the run waits for them.
+        System.out.printf("JIT quiet after %d ms more%n", awaitJitQuiet());
         SafepointLog log = SafepointLog.ofThisJvm();
         Run r = run(rate, seconds, workers, park);
         System.out.println("hand-off latency " + new Percentiles(r.delays, r.delays.length).summaryMicros());
@@ -156,6 +160,23 @@ public final class HandOffLatency {
             }
             return null;
         }
+    }
+
+    /** Waits until the JIT compilers have been idle for 1 s (at most 30 s); returns the time waited. */
+    static long awaitJitQuiet() throws InterruptedException {
+        var jit = ManagementFactory.getCompilationMXBean();
+        long start = System.currentTimeMillis();
+        long last = jit.getTotalCompilationTime();
+        long quietSince = start;
+        while (System.currentTimeMillis() - quietSince < 1000 && System.currentTimeMillis() - start < 30_000) {
+            Thread.sleep(100);
+            long now = jit.getTotalCompilationTime();
+            if (now != last) {
+                last = now;
+                quietSince = System.currentTimeMillis();
+            }
+        }
+        return System.currentTimeMillis() - start;
     }
 
     private static long gcCount() {

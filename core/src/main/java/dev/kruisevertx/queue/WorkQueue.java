@@ -38,8 +38,6 @@ import java.util.function.Consumer;
  * time before it parks: waking a parked thread costs tens of microseconds at best and milliseconds when the OS
  * is slow to reschedule it, while a spinning taker sees the next key at once. The spin burns a core for its
  * length on every empty take, CPU that other controllers may need, so it is only for latency-critical queues.
- * A spinner that the OS deschedules mid-spin shows that no core is free for it; spinning then stops for every
- * taker of the queue for a while ({@link SpinBackoff}), since on a busy machine it only delays the adders.
  *
  * @param <K> the key type; keys must have stable {@code equals}/{@code hashCode} and must not be null
  */
@@ -76,8 +74,6 @@ public final class WorkQueue<K> {
      * empty/non-empty transitions and only when spinning is on, so the default queue pays nothing for it.
      */
     private volatile boolean keysQueued;
-    /** Stops the spin-before-park while the machine has no core free for a spinner. */
-    private final SpinBackoff spinBackoff;
     /** Takes that found the queue empty and spun; volatile for tests reading it while a taker spins. */
     private volatile long spunTakes;
 
@@ -86,7 +82,6 @@ public final class WorkQueue<K> {
         this.rateLimiter = b.rateLimiter != null ? b.rateLimiter : RateLimiters.controllerDefault();
         this.ticker = b.ticker;
         this.spinNanos = b.spinNanos;
-        this.spinBackoff = b.spinBackoff;
         this.delayed = new DelayedAdds<>("workqueue-" + name + "-delay", ticker, this::addDue, b.manualDelays);
         this.metrics = b.registry == null ? null : new WorkQueueMetrics(b.registry, name, b.controller, this);
     }
@@ -327,26 +322,15 @@ public final class WorkQueue<K> {
         if (keysQueued || closed) {
             return;
         }
-        long last = System.nanoTime();
-        if (!spinBackoff.maySpin(last)) {
-            return;
-        }
         spunTakes++;
-        long deadline = last + spinNanos;
+        long deadline = System.nanoTime() + spinNanos;
         Thread self = Thread.currentThread();
         while (!keysQueued && !closed && !self.isInterrupted()) {
-            long now = System.nanoTime();
-            if (now - deadline >= 0 || !spinBackoff.stillOnCpu(last, now)) {
+            if (System.nanoTime() - deadline >= 0) {
                 return;
             }
-            last = now;
             Thread.onSpinWait();
         }
-    }
-
-    /** For tests and benchmarks: how often a spinning taker lost its CPU and spinning paused. */
-    long spinPauses() {
-        return spinBackoff.pauses();
     }
 
     /** For tests: the spin-before-park this queue was built with, in nanoseconds. */
@@ -567,7 +551,6 @@ public final class WorkQueue<K> {
         private Ticker ticker = Ticker.system();
         private boolean manualDelays;
         private long spinNanos = spinFromSystemProperty();
-        private SpinBackoff spinBackoff = new SpinBackoff();
 
         private Builder(String name) {
             Objects.requireNonNull(name, "work queue name must not be null");
@@ -599,8 +582,7 @@ public final class WorkQueue<K> {
         /**
          * Lets {@link WorkQueue#take} spin up to {@code spin} on an empty queue before parking (zero, the default,
          * parks at once). A few tens of microseconds cut the hand-off tail when a core is free for the spinning
-         * worker; each spinning worker uses a whole core while it spins. When a spinner loses its CPU mid-spin (no
-         * core is free), takers park without spinning for the next 100 ms. The system property
+         * worker; each spinning worker uses a whole core while it spins. The system property
          * {@value #SPIN_PROPERTY} (microseconds) sets the default for every queue.
          */
         public Builder<K> spinBeforePark(Duration spin) {
@@ -619,12 +601,6 @@ public final class WorkQueue<K> {
         /** For tests: a spin beyond {@link #MAX_SPIN}, to hold a taker in its spin as long as a test needs. */
         Builder<K> spinNanosUnchecked(long nanos) {
             this.spinNanos = nanos;
-            return this;
-        }
-
-        /** For tests: a spinner that loses its CPU keeps spinning (the test holds it in its spin on purpose). */
-        Builder<K> spinWithoutBackoff() {
-            this.spinBackoff = new SpinBackoff(Long.MAX_VALUE);
             return this;
         }
 

@@ -118,7 +118,7 @@ class WorkQueueSpinTest {
     void shutDownReleasesASpinningTaker() throws Exception {
         // A spin far longer than the test's patience: only the shutdown can end it in time.
         WorkQueue<String> q = track(WorkQueue.<String>builder("spin-shutdown")
-                .spinNanosUnchecked(TimeUnit.MINUTES.toNanos(10)).spinWithoutBackoff().build());
+                .spinNanosUnchecked(TimeUnit.MINUTES.toNanos(10)).build());
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<String> taker = pool.submit(q::take);

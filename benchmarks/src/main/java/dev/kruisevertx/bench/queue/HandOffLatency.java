@@ -5,7 +5,7 @@ import dev.kruisevertx.queue.WorkQueue;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,8 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * lasts at least the kernel's timer slack (~50-60 us) the keys then go out in small bursts of those due, as
  * from an informer's event handler. Each key is stamped when its {@code add} starts either way.
  *
- * <p>Between the warm-up and the measured run it waits for the JIT compilers to go idle.
- * After the run it attributes the tail: keys slower than 100 us are checked against the JVM's safepoints
+ * <p>After the run it attributes the tail: keys slower than 100 us are checked against the JVM's safepoints
  * (GC pauses included) when it runs with {@code -Xlog:safepoint:file=F:uptimenanos}, and the scheduler's
  * counters of the producer and worker threads say how long they waited for a CPU (Linux
  * {@code /proc/thread-self/schedstat}).
@@ -43,31 +42,59 @@ public final class HandOffLatency {
         boolean park = args.length > 3 && args[3].equals("park");
         System.out.printf("hand-off latency: %d keys/s for %d s (+2 s warm-up), %d worker(s), %s pacing, "
                 + "metrics on%n", rate, seconds, workers, park ? "park" : "spin");
-        run(rate, 2, workers, park);
-        // Compilations queued in the warm-up finish late on a busy machine; a compiler thread running during the
-        // measured run is one more thread wanting one of the two CPUs, so the run waits for them.
-        System.out.printf("JIT quiet after %d ms more%n", awaitJitQuiet());
         SafepointLog log = SafepointLog.ofThisJvm();
-        Run r = run(rate, seconds, workers, park);
+        Run r = run(rate, 2, seconds, workers, park);
         System.out.println("hand-off latency " + new Percentiles(r.delays, r.delays.length).summaryMicros());
         r.attribute(log);
     }
 
-    static Run run(int rate, int seconds, int workers, boolean park) throws InterruptedException {
+    /**
+     * One queue, one set of workers and one stream of keys: the first {@code warmUpSeconds} of keys warm up and
+     * are not counted. Warm-up and measurement share the queue on purpose: shutting a warm-up queue down sends
+     * its takers down the shutdown path for the first time, which deoptimises {@code take()} and the worker loop,
+     * and the measured run then began in less optimised code with the JIT recompiling on one of the two CPUs.
+     */
+    static Run run(int rate, int warmUpSeconds, int seconds, int workers, boolean park) throws InterruptedException {
         WorkQueue<Stamped> queue = MeteredQueues.create("handoff");
-        int total = rate * seconds;
+        int warmUp = rate * warmUpSeconds;
+        int total = warmUp + rate * seconds;
         ReceivingWorkers<Stamped> receivers = ReceivingWorkers.start(queue, workers, total, Stamped::sentAt);
+        produce(queue, 0, warmUp, rate, park);
         long gcCount0 = gcCount();
         long gcMillis0 = gcMillis();
         long jitMillis0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
         long cpu0 = processCpuNanos();
         SchedStat.Machine m0 = SchedStat.Machine.now();
         SchedStat producer0 = SchedStat.ofCurrentThread();
-        long interval = 1_000_000_000L / rate;
+        SchedStat[] workers0 = receivers.schedNow();
         long start = System.nanoTime();
-        long next = start;
+        long maxBehind = produce(queue, warmUp, total, rate, park);
+        long sendNanos = System.nanoTime() - start;
+        SchedStat producer = SchedStat.ofCurrentThread().minus(producer0);
+        receivers.awaitAll();
+        SchedStat[] workerSched = receivers.schedNow();
+        for (int i = 0; i < workerSched.length; i++) {
+            workerSched[i] = workerSched[i].minus(workers0[i]);
+        }
+        SchedStat.Machine m1 = SchedStat.Machine.now();
+        long cpu = processCpuNanos() - cpu0;
+        long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitMillis0;
+        receivers.stop();
+        return new Run(Arrays.copyOfRange(receivers.delays(), warmUp, total),
+                Arrays.copyOfRange(receivers.stamps(), warmUp, total), sendNanos, maxBehind, producer,
+                workerSched, m0, m1, cpu, gcCount() - gcCount0, gcMillis() - gcMillis0, jitMillis);
+    }
+
+    /**
+     * Adds keys {@code from} (inclusive) to {@code to} at {@code rate}; returns how far behind schedule it fell at
+     * most. The warm-up and the measured keys go through this same method, so the loop compiled in the warm-up
+     * is the one measured (a warm-up/measure branch inside one loop would deoptimise it at the switch).
+     */
+    private static long produce(WorkQueue<Stamped> queue, int from, int to, int rate, boolean park) {
+        long interval = 1_000_000_000L / rate;
+        long next = System.nanoTime();
         long maxBehind = 0;
-        for (int i = 0; i < total; i++) {
+        for (int i = from; i < to; i++) {
             long now;
             if (park) {
                 while ((now = System.nanoTime()) < next) {
@@ -83,15 +110,7 @@ public final class HandOffLatency {
             queue.add(new Stamped(i, System.nanoTime()));
             next += interval;
         }
-        long sendNanos = System.nanoTime() - start;
-        SchedStat producer = SchedStat.ofCurrentThread().minus(producer0);
-        receivers.awaitAll();
-        SchedStat.Machine m1 = SchedStat.Machine.now();
-        long cpu = processCpuNanos() - cpu0;
-        long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitMillis0;
-        receivers.stop();
-        return new Run(receivers.delays(), receivers.stamps(), sendNanos, maxBehind, producer, receivers.sched(),
-                m0, m1, cpu, gcCount() - gcCount0, gcMillis() - gcMillis0, jitMillis);
+        return maxBehind;
     }
 
     record Run(long[] delays, long[] stamps, long sendNanos, long maxBehindNanos, SchedStat producer,
@@ -160,23 +179,6 @@ public final class HandOffLatency {
             }
             return null;
         }
-    }
-
-    /** Waits until the JIT compilers have been idle for 1 s (at most 30 s); returns the time waited. */
-    static long awaitJitQuiet() throws InterruptedException {
-        var jit = ManagementFactory.getCompilationMXBean();
-        long start = System.currentTimeMillis();
-        long last = jit.getTotalCompilationTime();
-        long quietSince = start;
-        while (System.currentTimeMillis() - quietSince < 1000 && System.currentTimeMillis() - start < 30_000) {
-            Thread.sleep(100);
-            long now = jit.getTotalCompilationTime();
-            if (now != last) {
-                last = now;
-                quietSince = System.currentTimeMillis();
-            }
-        }
-        return System.currentTimeMillis() - start;
     }
 
     private static long gcCount() {

@@ -16,8 +16,8 @@ final class ReceivingWorkers<K> {
     private final long[] delays;
     /** The stamp of each received key, in the same order as {@link #delays}. */
     private final long[] stamps;
-    /** Scheduler counters of each worker over its whole life (read outside its take loop). */
-    private final SchedStat[] sched;
+    /** Each worker's /proc directory, for reading its scheduler counters from another thread. */
+    private final java.nio.file.Path[] threadDirs;
     private final AtomicInteger received = new AtomicInteger();
     private final List<Thread> threads = new ArrayList<>();
 
@@ -25,16 +25,19 @@ final class ReceivingWorkers<K> {
         this.queue = queue;
         this.delays = new long[expected];
         this.stamps = new long[expected];
-        this.sched = new SchedStat[workers];
+        this.threadDirs = new java.nio.file.Path[workers];
     }
 
     /** Starts {@code workers} threads that receive up to {@code expected} keys. */
-    static <K> ReceivingWorkers<K> start(WorkQueue<K> queue, int workers, int expected, ToLongFunction<K> stamp) {
+    static <K> ReceivingWorkers<K> start(WorkQueue<K> queue, int workers, int expected, ToLongFunction<K> stamp)
+            throws InterruptedException {
         ReceivingWorkers<K> w = new ReceivingWorkers<>(queue, expected, workers);
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(workers);
         for (int i = 0; i < workers; i++) {
             int index = i;
             Thread t = new Thread(() -> {
-                SchedStat before = SchedStat.ofCurrentThread();
+                w.threadDirs[index] = SchedStat.currentThreadDir();
+                ready.countDown();
                 try {
                     K k;
                     while ((k = queue.take()) != null) {
@@ -48,11 +51,11 @@ final class ReceivingWorkers<K> {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                w.sched[index] = SchedStat.ofCurrentThread().minus(before);
             }, "worker-" + i);
             t.start();
             w.threads.add(t);
         }
+        ready.await();
         return w;
     }
 
@@ -76,9 +79,13 @@ final class ReceivingWorkers<K> {
         return stamps;
     }
 
-    /** Scheduler counters of each worker from its start to its exit; valid after {@link #stop}. */
-    SchedStat[] sched() {
-        return sched;
+    /** Each worker's scheduler counters now (read from this thread; the workers' loops are not touched). */
+    SchedStat[] schedNow() {
+        SchedStat[] now = new SchedStat[threadDirs.length];
+        for (int i = 0; i < now.length; i++) {
+            now[i] = SchedStat.of(threadDirs[i]);
+        }
+        return now;
     }
 
     /** The recorded delays in nanoseconds, in order of receipt. */

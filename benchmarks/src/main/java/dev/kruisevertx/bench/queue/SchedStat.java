@@ -15,10 +15,27 @@ record SchedStat(long runNanos, long runQueueWaitNanos, long slices, long involu
 
     /** The calling thread's counters, or {@link #NONE} where /proc/thread-self is not readable. */
     static SchedStat ofCurrentThread() {
+        return of(Path.of("/proc/thread-self"));
+    }
+
+    /** The calling thread's /proc directory (/proc/PID/task/TID), for other threads to read its counters. */
+    static Path currentThreadDir() {
         try {
-            String[] f = Files.readString(Path.of("/proc/thread-self/schedstat")).trim().split("\\s+");
+            return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self")));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The counters of the thread whose /proc directory is {@code dir}, or {@link #NONE}. */
+    static SchedStat of(Path dir) {
+        if (dir == null) {
+            return NONE;
+        }
+        try {
+            String[] f = Files.readString(dir.resolve("schedstat")).trim().split("\\s+");
             long involuntary = 0;
-            for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+            for (String line : Files.readAllLines(dir.resolve("status"))) {
                 if (line.startsWith("nonvoluntary_ctxt_switches:")) {
                     involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }

@@ -67,11 +67,19 @@ public final class HandOffLatency {
         SchedStat.Machine m0 = SchedStat.Machine.now();
         SchedStat producer0 = SchedStat.ofCurrentThread();
         SchedStat[] workers0 = receivers.schedNow();
+        long[] workerAlloc0 = receivers.allocatedBytesNow();
+        long producerAlloc0 = allocatedBytes();
         long start = System.nanoTime();
         long maxBehind = produce(queue, warmUp, total, rate, park);
         long sendNanos = System.nanoTime() - start;
+        long producerAlloc = allocatedBytes() - producerAlloc0;
         SchedStat producer = SchedStat.ofCurrentThread().minus(producer0);
         receivers.awaitAll();
+        long[] workerAlloc = receivers.allocatedBytesNow();
+        long workersAlloc = 0;
+        for (int i = 0; i < workerAlloc.length; i++) {
+            workersAlloc += workerAlloc[i] - workerAlloc0[i];
+        }
         SchedStat[] workerSched = receivers.schedNow();
         for (int i = 0; i < workerSched.length; i++) {
             workerSched[i] = workerSched[i].minus(workers0[i]);
@@ -82,7 +90,8 @@ public final class HandOffLatency {
         receivers.stop();
         return new Run(Arrays.copyOfRange(receivers.delays(), warmUp, total),
                 Arrays.copyOfRange(receivers.stamps(), warmUp, total), sendNanos, maxBehind, producer,
-                workerSched, m0, m1, cpu, gcCount() - gcCount0, gcMillis() - gcMillis0, jitMillis);
+                workerSched, m0, m1, cpu, gcCount() - gcCount0, gcMillis() - gcMillis0, jitMillis,
+                producerAlloc, workersAlloc);
     }
 
     /**
@@ -115,7 +124,7 @@ public final class HandOffLatency {
 
     record Run(long[] delays, long[] stamps, long sendNanos, long maxBehindNanos, SchedStat producer,
                SchedStat[] workers, SchedStat.Machine m0, SchedStat.Machine m1, long processCpuNanos,
-               long gcs, long gcMillis, long jitMillis) {
+               long gcs, long gcMillis, long jitMillis, long producerAllocated, long workersAllocated) {
 
         void attribute(SafepointLog log) throws IOException {
             System.out.printf("producer: sent %d keys in %.3f s, at most %.1f us behind schedule; %s%n",
@@ -123,6 +132,8 @@ public final class HandOffLatency {
             for (int i = 0; i < workers.length; i++) {
                 System.out.printf("worker-%d: %s%n", i, workers[i].describe());
             }
+            System.out.printf("allocated per key: producer %.1f bytes (the key record itself is 24), workers %.1f "
+                    + "bytes%n", (double) producerAllocated / delays.length, (double) workersAllocated / delays.length);
             long totalJiffies = m1.total() - m0.total();
             double hz = 100.0;
             double othersBusy = (m1.busy() - m0.busy()) / hz - processCpuNanos / 1e9;
@@ -179,6 +190,12 @@ public final class HandOffLatency {
             }
             return null;
         }
+    }
+
+    /** Bytes the calling thread has allocated so far (HotSpot's per-thread counter; 0 where unsupported). */
+    private static long allocatedBytes() {
+        var mx = ManagementFactory.getThreadMXBean();
+        return mx instanceof com.sun.management.ThreadMXBean sun ? sun.getCurrentThreadAllocatedBytes() : 0;
     }
 
     private static long gcCount() {

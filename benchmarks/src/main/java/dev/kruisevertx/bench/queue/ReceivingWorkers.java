@@ -79,6 +79,17 @@ final class ReceivingWorkers<K> {
         return stamps;
     }
 
+    /** Bytes each worker thread has allocated so far (HotSpot's per-thread counter; -1 where unsupported). */
+    long[] allocatedBytesNow() {
+        long[] out = new long[threads.size()];
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = mx instanceof com.sun.management.ThreadMXBean sun
+                    ? sun.getThreadAllocatedBytes(threads.get(i).getId()) : -1;
+        }
+        return out;
+    }
+
     /** Each worker's scheduler counters now (read from this thread; the workers' loops are not touched). */
     SchedStat[] schedNow() {
         SchedStat[] now = new SchedStat[threadDirs.length];

@@ -132,8 +132,8 @@ public final class HandOffLatency {
             for (int i = 0; i < workers.length; i++) {
                 System.out.printf("worker-%d: %s%n", i, workers[i].describe());
             }
-            System.out.printf("allocated per key: producer %.1f bytes (the key record itself is 24), workers %.1f "
-                    + "bytes%n", (double) producerAllocated / delays.length, (double) workersAllocated / delays.length);
+            System.out.printf("allocated per key: producer %.1f bytes (the benchmark's key record included), "
+                    + "workers %.1f bytes%n", (double) producerAllocated / delays.length, (double) workersAllocated / delays.length);
             long totalJiffies = m1.total() - m0.total();
             double hz = 100.0;
             double othersBusy = (m1.busy() - m0.busy()) / hz - processCpuNanos / 1e9;

@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Pacing: {@code spin} busy-waits between keys (exact 10 us spacing at 100k/s, but the producer holds a
  * whole CPU); {@code park} parks until the next key is due ({@code LockSupport.parkNanos}), and since a park
- * lasts at least the kernel's timer slack (~50-60 us) the keys then go out in small bursts of those due, as
- * from an informer's event handler. Each key is stamped when its {@code add} starts either way.
+ * cannot be much shorter than the kernel's timer slack (50 us by default on Linux) the keys then go out in small
+ * bursts of those due, as from an informer's event handler. Each key is stamped when its {@code add} starts either way.
  *
  * <p>After the run it attributes the tail: keys slower than 100 us are checked against the JVM's safepoints
  * (GC pauses included) when it runs with {@code -Xlog:safepoint:file=F:uptimenanos}, and the scheduler's

@@ -62,17 +62,24 @@ public final class ImageListPullJobDecision {
                     "finished, deleted after its TTL");
         }
         List<String> images = job.spec().images().stream().distinct().toList();
-        // By image; of several jobs for one image (a replaced one not yet gone) the newest name wins, as a map would.
-        Map<String, ImagePullJob> byImage = new LinkedHashMap<>();
+        // One job per image: the current template's (the oldest of them), else the oldest. OpenKruise keeps whichever
+        // its map ends with; when the cache saw a replacement job before the replaced one's deletion, that could be the
+        // replaced one, so the image got a second replacement, and two jobs of one image stayed for good. Here every
+        // other job of an image is deleted.
         List<ImagePullJob> sorted = new ArrayList<>(owned);
-        sorted.sort(Comparator.comparing(j -> j.getMetadata().getName()));
-        for (ImagePullJob j : sorted) {
-            if (j.getSpec() != null && j.getSpec().getImage() != null) {
-                byImage.put(j.getSpec().getImage(), j);
-            }
-        }
+        sorted.removeIf(j -> j.getSpec() == null || j.getSpec().getImage() == null);
+        sorted.sort(Comparator.comparing((ImagePullJob j) -> !hash.equals(label(j.getMetadata().getLabels())))
+                .thenComparing(j -> j.getMetadata().getCreationTimestamp() == null ? ""
+                        : j.getMetadata().getCreationTimestamp())
+                .thenComparing(j -> j.getMetadata().getName()));
+        Map<String, ImagePullJob> byImage = new LinkedHashMap<>();
         List<String> create = new ArrayList<>();
         List<String> delete = new ArrayList<>();
+        for (ImagePullJob j : sorted) {
+            if (byImage.putIfAbsent(j.getSpec().getImage(), j) != null) {
+                delete.add(j.getMetadata().getName());
+            }
+        }
         for (String image : images) {
             ImagePullJob existing = byImage.get(image);
             if (existing == null) {

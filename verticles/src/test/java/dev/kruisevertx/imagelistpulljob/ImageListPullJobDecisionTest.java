@@ -86,6 +86,36 @@ class ImageListPullJobDecisionTest {
     }
 
     @Test
+    void aReplacementSeenBeforeTheReplacedJobsDeletionIsKeptWhateverTheNamesSortAs() {
+        ImageListPullJob l = list("a:1", "Always");
+        String hash = ImageListPullJobDecision.templateHash(l);
+        // Generated names sort in any order: the replaced job's name after the replacement's.
+        ImagePullJob replaced = job("l-zzzzz", "a:1", "a", "older");
+        ImagePullJob replacement = job("l-aaaaa", "a:1", "-", hash);
+        for (List<ImagePullJob> owned : List.of(List.of(replaced, replacement), List.of(replacement, replaced))) {
+            ImageListPullJobPlan plan = ImageListPullJobDecision.decide(l, owned, NOW);
+            assertEquals(List.of(), plan.create(), "the image has its job of the current template");
+            assertEquals(List.of("l-zzzzz"), plan.delete(), "the replaced job goes (again, if already going)");
+        }
+    }
+
+    @Test
+    void twoJobsOfOneImageAndTemplateAreCutToTheOldest() {
+        ImageListPullJob l = list("a:1,b:1", "Always");
+        String hash = ImageListPullJobDecision.templateHash(l);
+        ImagePullJob older = job("l-bbbbb", "a:1", "s", hash);
+        older.getMetadata().setCreationTimestamp("2026-11-24T11:00:00Z");
+        ImagePullJob newer = job("l-aaaaa", "a:1", "a", hash);
+        newer.getMetadata().setCreationTimestamp("2026-11-24T11:30:00Z");
+        ImagePullJob b = job("l-ccccc", "b:1", "s", hash);
+        ImageListPullJobPlan plan = ImageListPullJobDecision.decide(l, List.of(newer, b, older), NOW);
+        assertEquals(List.of(), plan.create());
+        assertEquals(List.of("l-aaaaa"), plan.delete());
+        assertEquals(2, plan.status().getSucceeded(), "the status counts the kept job of each image");
+        assertEquals(0, plan.status().getActive());
+    }
+
+    @Test
     void finishedListsWaitForTheirTtlThenGo() {
         ImageListPullJob l = list("a:1", "Always");
         l.setStatus(new ImageListPullJobStatus());

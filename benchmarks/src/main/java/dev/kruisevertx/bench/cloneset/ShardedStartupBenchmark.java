@@ -147,6 +147,9 @@ public final class ShardedStartupBenchmark {
                 running.add(f.get(10, TimeUnit.MINUTES));
             }
             System.out.printf("replicas up (webhook ready, campaigning) after %.1f s%n", (System.nanoTime() - start) / 1e9);
+            for (Replica r : running) {
+                System.out.printf("  replica %d start-up %s%n", r.index(), r.requests().drain());
+            }
             ShardZeroGates gates = ShardZeroGates.watch(running, start);
             long[] lastReport = {System.nanoTime()};
             boolean all = await(Duration.ofMinutes(Integer.getInteger("bench.startupMinutes", 15)), () -> {
@@ -173,8 +176,8 @@ public final class ShardedStartupBenchmark {
             gates.report();
             System.out.printf("reconciles: %.0f (%.0f per second)%n", reconciles, reconciles / seconds);
             for (Replica r : running) {
-                System.out.printf("  replica %d: shards %s, %.0f reconciles%n", r.index(), r.app().shards().held(),
-                        r.reconciles());
+                System.out.printf("  replica %d: shards %s, %.0f reconciles; %s%n", r.index(), r.app().shards().held(),
+                        r.reconciles(), r.requests().drain());
             }
             long heapRunning = Heap.usedAfterGc();
             System.out.printf("replicas' heap: %d MiB in all, %d MiB per replica on average (used after GC %d MiB)%n",

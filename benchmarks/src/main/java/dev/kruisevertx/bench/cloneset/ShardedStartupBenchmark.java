@@ -33,7 +33,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Reported: loading time and the API server's heap (used heap after GC before and after loading); time from the
  * replicas' start until every CloneSet's status shows generation 1 and P replicas, and reconciles per second (all
- * replicas); the replicas' heap (growth after they started, and its average per replica); then one replica's proxy
+ * replicas); the reconcile phase alone (from the first CloneSet seen reconciled to the last); each replica's requests
+ * by verb and resource ({@link RequestCounts}) during its start-up and then until every CloneSet is reconciled; the replicas' heap (growth after they started, and its average per replica); then one replica's proxy
  * cuts it off (it releases nothing), every CloneSet of its shards gets a spec edit (generation 2) and the hand-over
  * time is the time from the cut until the survivors hold every shard and have reconciled all those CloneSets at
  * generation 2; the heap that the dead replica's removal freed is its own heap, measured.

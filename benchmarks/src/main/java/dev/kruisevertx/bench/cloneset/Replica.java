@@ -2,7 +2,6 @@ package dev.kruisevertx.bench.cloneset;
 
 import dev.kruisevertx.bench.startup.StartupHarness;
 import dev.kruisevertx.controller.ControllerDefinition;
-import dev.kruisevertx.kube.KubeClients;
 import dev.kruisevertx.manager.ManagerApp;
 import dev.kruisevertx.manager.ManagerCommand;
 import dev.kruisevertx.manager.ManagerConfig;
@@ -10,6 +9,8 @@ import dev.kruisevertx.sim.faults.FaultPlan;
 import dev.kruisevertx.sim.faults.FaultProxy;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.vertx.core.Vertx;
 import picocli.CommandLine;
 
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * through a fault-free {@link FaultProxy} of its own, so that {@link FaultProxy#partition} can cut it off as a killed
  * process is (its lease releases never arrive).
  */
-record Replica(int index, FaultProxy proxy, KubernetesClient client, ManagerApp app) implements AutoCloseable {
+record Replica(int index, FaultProxy proxy, KubernetesClient client, ManagerApp app, RequestCounts requests)
+        implements AutoCloseable {
 
     /** Blocking: call from a plain thread. */
     static Replica start(Vertx proxies, StartupHarness h, int index, List<ControllerDefinition> controllers,
@@ -34,12 +36,17 @@ record Replica(int index, FaultProxy proxy, KubernetesClient client, ManagerApp 
                 .await(30, TimeUnit.SECONDS);
         KubernetesClient client = null;
         try {
-            client = KubeClients.forTest(new ConfigBuilder(h.cluster().clientConfig()).withMasterUrl(proxy.url())
-                    .withHttp2Disable(true).build());
+            // As KubeClients.forTest (no retries), with this replica's requests counted.
+            RequestCounts requests = new RequestCounts();
+            client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(h.cluster().clientConfig())
+                            .withMasterUrl(proxy.url()).withHttp2Disable(true).withRequestRetryBackoffLimit(0).build())
+                    .withHttpClientFactory(new JdkHttpClientFactory())
+                    .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("request-counts", requests))
+                    .build();
             Path certs = Files.createDirectories(h.runDirectory().resolve("webhook-certs-" + index));
             ManagerApp app = ManagerApp.start(config(controllers, flags, certs), client, controllers)
                     .await(10, TimeUnit.MINUTES);
-            return new Replica(index, proxy, client, app);
+            return new Replica(index, proxy, client, app, requests);
         } catch (Exception e) {
             if (client != null) {
                 client.close();
